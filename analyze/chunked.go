@@ -1,0 +1,35 @@
+package analyze
+
+// chunkBits sets the block size of chunked lists: 4096 elements.
+const chunkBits = 12
+
+// chunked is an append-only list stored in fixed-size blocks. Growing it
+// never copies what it holds, so a list of a million nodes touches each page
+// of memory once (fresh pages are expensive: growing one slice geometrically
+// page-faults about three times its final size).
+type chunked[T any] struct {
+	blocks [][]T
+	n      int
+}
+
+func (c *chunked[T]) add(v T) {
+	bi := c.n >> chunkBits
+	if bi == len(c.blocks) {
+		c.blocks = append(c.blocks, make([]T, 0, 1<<chunkBits))
+	}
+	b := &c.blocks[bi]
+	*b = append(*b, v)
+	c.n++
+}
+
+func (c *chunked[T]) len() int { return c.n }
+
+func (c *chunked[T]) at(i int) T { return c.blocks[i>>chunkBits][i&(1<<chunkBits-1)] }
+
+// reset empties the list, keeping its first block for reuse.
+func (c *chunked[T]) reset() {
+	if len(c.blocks) > 0 {
+		c.blocks = [][]T{c.blocks[0][:0]}
+	}
+	c.n = 0
+}

@@ -1,0 +1,372 @@
+package analyze
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// ParseOptions tune how a file is read.
+type ParseOptions struct {
+	// Thread picks one profile of a file that holds several (a Chrome
+	// trace): a thread id, "pid:tid", or a thread name such as
+	// "CrRendererMain". Empty picks the profile with the most on-CPU time.
+	Thread string
+	// SampleType picks the pprof sample type ("cpu", "wall/nanoseconds").
+	// Empty takes cpu time when present, else wall time, else count ×
+	// period.
+	SampleType string
+	// MaxInputSize bounds the bytes read after decompression; 0 means
+	// DefaultMaxInputSize.
+	MaxInputSize int64
+}
+
+// DefaultMaxInputSize is the default ceiling on a profile's uncompressed size.
+const DefaultMaxInputSize = 4 << 30
+
+// ParseFile reads the profile in the named file. Errors name the file.
+func ParseFile(path string, opts ParseOptions) (*Profile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err // *PathError names the file
+	}
+	defer f.Close()
+	p, err := Parse(f, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	p.File = path
+	return p, nil
+}
+
+// Parse reads one profile, detecting the format from the content: gzip is
+// undone first, then JSON is a V8 .cpuprofile or a Chrome trace, and anything
+// else is tried as pprof. When the input holds several profiles (a trace),
+// opts.Thread chooses, else the one with the most on-CPU time; a warning
+// says which was chosen.
+func Parse(r io.Reader, opts ParseOptions) (*Profile, error) {
+	profiles, err := decode(r, opts)
+	if err != nil {
+		return nil, err
+	}
+	return choose(profiles, opts.Thread)
+}
+
+// ProfileInfo describes one profile a file holds, for --list.
+type ProfileInfo struct {
+	Format      Format
+	Thread      string // description of the thread, for traces
+	Samples     int64
+	OnCPUNs     int64
+	SampleTypes []string // pprof only
+	Default     bool     // the profile Parse picks without a thread option
+}
+
+// List describes every profile the input holds.
+func List(r io.Reader, opts ParseOptions) ([]ProfileInfo, error) {
+	opts.Thread = ""
+	profiles, err := decode(r, opts)
+	if err != nil {
+		return nil, err
+	}
+	best := busiest(profiles)
+	out := make([]ProfileInfo, len(profiles))
+	for i, p := range profiles {
+		out[i] = ProfileInfo{Format: p.Format, Thread: p.Thread, Samples: p.SampleCount, OnCPUNs: onCPU(p), Default: i == best}
+		if p.Format == FormatPprof {
+			out[i].SampleTypes = p.SampleTypes
+		}
+	}
+	return out, nil
+}
+
+// ListFile is List for a named file.
+func ListFile(path string, opts ParseOptions) ([]ProfileInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	l, err := List(f, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return l, nil
+}
+
+var errTooLarge = errors.New("input exceeds the size limit")
+
+// limitedReader fails, rather than ending quietly, past its limit, so that a
+// gzip bomb is reported instead of read as a truncated profile.
+type limitedReader struct {
+	r    io.Reader
+	left int64
+	max  int64
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		return 0, fmt.Errorf("%w of %d bytes after decompression (see --max-input-size)", errTooLarge, l.max)
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
+
+func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
+	limit := opts.MaxInputSize
+	if limit <= 0 {
+		limit = DefaultMaxInputSize
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(2)
+	var src io.Reader = br
+	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("bad gzip header: %v", err)
+		}
+		zr.Multistream(true)
+		src = bufio.NewReaderSize(zr, 64<<10)
+	}
+	src = &limitedReader{r: src, left: limit, max: limit}
+	in := bufio.NewReaderSize(src, 64<<10)
+	first, err := firstByte(in)
+	if err != nil {
+		return nil, err
+	}
+	switch first {
+	case 0:
+		return nil, fmt.Errorf("empty file")
+	case '{', '[':
+		return decodeJSON(skipBOM(in))
+	}
+	data, err := io.ReadAll(in)
+	if err != nil {
+		return nil, readError(err)
+	}
+	p, err := readPprof(data, opts.SampleType)
+	if err != nil {
+		if looksLikeText(data) {
+			return nil, fmt.Errorf("not a profile: expected a V8 .cpuprofile or Chrome trace (JSON) or pprof")
+		}
+		return nil, err
+	}
+	return []*Profile{p}, nil
+}
+
+// firstByte returns the first byte that is not white space or a byte-order
+// mark, without consuming anything (0 for empty input). A binary format may
+// begin with bytes that look like white space, so nothing is skipped here.
+func firstByte(br *bufio.Reader) (byte, error) {
+	for n := 64; ; n *= 2 {
+		b, err := br.Peek(n)
+		rest := bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF})
+		rest = bytes.TrimLeft(rest, " \t\r\n")
+		if len(rest) > 0 {
+			return rest[0], nil
+		}
+		if err != nil {
+			if err == io.EOF {
+				return 0, nil
+			}
+			if err == bufio.ErrBufferFull {
+				return ' ', nil // a buffer of white space: not a profile
+			}
+			return 0, readError(err)
+		}
+	}
+}
+
+// skipBOM drops a UTF-8 byte-order mark.
+func skipBOM(br *bufio.Reader) *bufio.Reader {
+	if b, _ := br.Peek(3); bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
+		br.Discard(3)
+	}
+	return br
+}
+
+func readError(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("truncated gzip stream")
+	}
+	if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) {
+		return fmt.Errorf("corrupt gzip stream: %v", err)
+	}
+	return err
+}
+
+func looksLikeText(data []byte) bool {
+	n := min(len(data), 512)
+	for _, c := range data[:n] {
+		if c < 0x09 || (c > 0x0d && c < 0x20) {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeJSON reads a .cpuprofile object, a trace object or a trace array.
+func decodeJSON(r io.Reader) ([]*Profile, error) {
+	s := newJSONScanner(r)
+	if s.peek() == '[' {
+		t := newTraceReader(s)
+		t.readEvents()
+		if err := scanEnd(s); err != nil {
+			return nil, err
+		}
+		return traceProfiles(t)
+	}
+	in := newFrameInterner()
+	var rp rawProfile
+	var t *traceReader
+	sawNodes := false
+	s.beginObject()
+	for first := true; ; {
+		k, ok := s.nextKey(&first)
+		if !ok {
+			break
+		}
+		switch string(k) {
+		case "traceEvents":
+			t = newTraceReader(s)
+			t.readEvents()
+		case "nodes":
+			sawNodes = true
+			readNodes(s, in, &rp)
+		case "head":
+			s.fail("legacy V8 profile with \"head\" is not supported; re-record it with a current Node or Chrome")
+		default:
+			if !readProfileMember(s, k, in, &rp) {
+				s.skipValue()
+			}
+		}
+		if s.err != nil {
+			break
+		}
+	}
+	if err := scanEnd(s); err != nil {
+		return nil, err
+	}
+	if t != nil {
+		return traceProfiles(t)
+	}
+	if !sawNodes {
+		return nil, fmt.Errorf("JSON object has neither \"nodes\" (V8 .cpuprofile) nor \"traceEvents\" (Chrome trace)")
+	}
+	p, err := rp.build(in.frames, FormatCPUProfile)
+	if err != nil {
+		return nil, err
+	}
+	return []*Profile{p}, nil
+}
+
+func scanEnd(s *jsonScanner) error {
+	if s.err == nil && !s.atEnd() && s.err == nil {
+		s.fail("unexpected data after the end of the JSON value")
+	}
+	if s.err != nil {
+		if errors.Is(s.err, errTooLarge) {
+			return s.err
+		}
+		return fmt.Errorf("malformed JSON %w", s.err)
+	}
+	return nil
+}
+
+func traceProfiles(t *traceReader) ([]*Profile, error) {
+	ps, err := t.finish("")
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) == 0 {
+		return nil, fmt.Errorf("trace holds no CPU profile (record it with the disabled-by-default-v8.cpu_profiler category, as the Performance panel does)")
+	}
+	return ps, nil
+}
+
+// onCPU sums the weights of the samples whose leaf is on-CPU.
+func onCPU(p *Profile) int64 {
+	var sum int64
+	for _, s := range p.Samples {
+		if p.Frames[p.Nodes[s.Node].Frame].Kind.OnCPU() {
+			sum += s.Weight
+		}
+	}
+	return sum
+}
+
+// busiest returns the index of the profile with the most on-CPU time (the
+// first of equals).
+func busiest(ps []*Profile) int {
+	best, bestNs := 0, int64(-1)
+	for i, p := range ps {
+		if ns := onCPU(p); ns > bestNs {
+			best, bestNs = i, ns
+		}
+	}
+	return best
+}
+
+// choose picks the profile named by thread, or the busiest one.
+func choose(ps []*Profile, thread string) (*Profile, error) {
+	if len(ps) == 1 {
+		if thread != "" && ps[0].Format != FormatTrace {
+			ps[0].Warnings = append(ps[0].Warnings, "--thread applies to traces only and was ignored")
+		} else if thread != "" && !matchesThread(ps[0], thread) {
+			return nil, fmt.Errorf("no profile matches thread %q; the trace holds: %s", thread, ps[0].Thread)
+		}
+		return ps[0], nil
+	}
+	cands := ps
+	if thread != "" {
+		cands = nil
+		for _, p := range ps {
+			if matchesThread(p, thread) {
+				cands = append(cands, p)
+			}
+		}
+		if len(cands) == 0 {
+			var have []string
+			for _, p := range ps {
+				have = append(have, p.Thread)
+			}
+			return nil, fmt.Errorf("no profile matches thread %q; the trace holds: %s", thread, strings.Join(have, "; "))
+		}
+	}
+	p := cands[busiest(cands)]
+	how := "the most on-CPU time"
+	if thread != "" {
+		how = fmt.Sprintf("thread %q", thread)
+		if len(cands) > 1 {
+			how += fmt.Sprintf(" (%d match; took the one with the most on-CPU time)", len(cands))
+		}
+	}
+	p.Warnings = append(p.Warnings, fmt.Sprintf("the trace holds %d CPU profiles; chose %s by %s (see --list, pick with --thread)", len(ps), p.Thread, how))
+	return p, nil
+}
+
+// matchesThread reports whether p is the thread named by sel: a tid,
+// "pid:tid", or a thread name.
+func matchesThread(p *Profile, sel string) bool {
+	if pid, tid, ok := strings.Cut(sel, ":"); ok {
+		a, err1 := strconv.ParseInt(pid, 10, 64)
+		b, err2 := strconv.ParseInt(tid, 10, 64)
+		if err1 == nil && err2 == nil {
+			return a == p.ProcessID && b == p.ThreadID
+		}
+	}
+	if tid, err := strconv.ParseInt(sel, 10, 64); err == nil {
+		return tid == p.ThreadID
+	}
+	return sel == p.ThreadName
+}

@@ -1,0 +1,222 @@
+package analyze
+
+import (
+	"encoding/json"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// Package names that do not come from code.
+const (
+	PackageGC      = "(gc)"
+	PackageNative  = "(native)"
+	PackageNode    = "node"
+	PackageIdle    = "(idle)"
+	PackageProgram = "(program)"
+	PackageRoot    = "(root)"
+)
+
+// packageNamer attributes frames to packages. It reads package.json files
+// on disk to name workspace code, caching one answer per directory.
+type packageNamer struct {
+	// readPackageJSON is false to skip the disk (tests, or input from
+	// another machine where the paths mean nothing here).
+	readPackageJSON bool
+	dirs            map[string]string
+}
+
+func newPackageNamer(readPackageJSON bool) *packageNamer {
+	return &packageNamer{readPackageJSON: readPackageJSON, dirs: map[string]string{}}
+}
+
+// frame returns the package of a frame, or "" for kinds that take their
+// caller's package (regular expressions, eval code).
+func (n *packageNamer) frame(f *Frame) string {
+	if f.Package != "" {
+		return f.Package
+	}
+	switch f.Kind {
+	case KindGC:
+		return PackageGC
+	case KindIdle:
+		return PackageIdle
+	case KindProgram:
+		return PackageProgram
+	case KindRoot:
+		return PackageRoot
+	case KindNative:
+		return PackageNative
+	case KindRegExp, KindEval:
+		return ""
+	}
+	if f.Go {
+		return GoPackage(f.Name)
+	}
+	return n.script(f.File)
+}
+
+// GoPackage returns the import path of a Go function name:
+// "github.com/a/b.(*T).M" gives "github.com/a/b", "runtime.mallocgc" gives
+// "runtime", "encoding/json.Unmarshal" gives "encoding/json". A name with no
+// package qualifier gives "(native)".
+func GoPackage(name string) string {
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		name = name[:i] // type arguments may hold other import paths
+	}
+	slash := strings.LastIndexByte(name, '/')
+	rest := name[slash+1:]
+	dot := strings.IndexByte(rest, '.')
+	// A versioned last element such as gopkg.in/yaml.v3 keeps its ".vN".
+	if dot >= 0 && dot+2 < len(rest) && rest[dot+1] == 'v' && isDigit(rest[dot+2]) {
+		end := dot + 2
+		for end < len(rest) && isDigit(rest[end]) {
+			end++
+		}
+		if end < len(rest) && rest[end] == '.' {
+			dot = end
+		}
+	}
+	if dot <= 0 {
+		return PackageNative
+	}
+	return name[:slash+1+dot]
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// markers are directory names that usually sit directly below a project's
+// root; the directory above the first of them names app code that has no
+// package.json to read.
+var markers = map[string]bool{"src": true, "lib": true, "dist": true, "build": true, "out": true, "bin": true, "test": true, "tests": true}
+
+// script returns the package of JavaScript at a script URL or path.
+//
+//   - node:* (and the bare names of old Node versions' own scripts) give
+//     "node";
+//   - a path through node_modules gives the package after the last
+//     node_modules/ (with its @scope), which also covers pnpm's
+//     .pnpm/<name>@<ver>/node_modules/<name>/ layout;
+//   - other code gives the "name" of the nearest package.json above it on
+//     disk, when there is one;
+//   - else the directory above the first src/, lib/, dist/, build/, out/,
+//     bin/ or test(s)/ segment (a URL's host when that is all there is above),
+//     or the file's own directory when there is no such segment.
+func (n *packageNamer) script(url string) string {
+	if url == "" {
+		return PackageNative
+	}
+	if strings.HasPrefix(url, "node:") {
+		return PackageNode
+	}
+	if i := strings.LastIndex(url, "node_modules/"); i >= 0 && (i == 0 || url[i-1] == '/') {
+		return npmName(url[i+len("node_modules/"):])
+	}
+	scheme, rest := splitScheme(url)
+	if scheme == "" && !strings.HasPrefix(rest, "/") && !strings.Contains(rest, "\\") {
+		// A bare relative name: Node's own scripts before node: URLs
+		// (bootstrap_node.js, internal/...), or V8's natives.
+		if strings.HasPrefix(rest, "native ") {
+			return PackageNative
+		}
+		if !strings.Contains(rest, "/") || strings.HasPrefix(rest, "internal/") {
+			return PackageNode
+		}
+	}
+	if scheme == "" && n.readPackageJSON && filepath.IsAbs(rest) {
+		if name := n.packageJSONName(filepath.Dir(rest)); name != "" {
+			return name
+		}
+	}
+	return pathPackage(scheme, rest)
+}
+
+// splitScheme separates "http://host/a/b.js" into "http" and "host/a/b.js";
+// paths (and Windows drive letters) have no scheme.
+func splitScheme(u string) (string, string) {
+	i := strings.Index(u, "://")
+	if i <= 1 || strings.ContainsAny(u[:i], "/\\") {
+		return "", u
+	}
+	return u[:i], u[i+3:]
+}
+
+// npmName returns "name" or "@scope/name" from the path that follows a
+// node_modules/ segment.
+func npmName(rest string) string {
+	parts := strings.SplitN(rest, "/", 3)
+	if len(parts) >= 2 && strings.HasPrefix(parts[0], "@") {
+		return parts[0] + "/" + parts[1]
+	}
+	if parts[0] == "" {
+		return PackageNative
+	}
+	return parts[0]
+}
+
+// pathPackage names app code from its path when no package.json does.
+func pathPackage(scheme, rest string) string {
+	rest = strings.ReplaceAll(rest, "\\", "/")
+	if q := strings.IndexAny(rest, "?#"); q >= 0 {
+		rest = rest[:q]
+	}
+	segs := strings.Split(strings.Trim(rest, "/"), "/")
+	dirs := segs[:len(segs)-1]
+	host := scheme != "" && scheme != "file"
+	for i, d := range dirs {
+		if markers[d] {
+			if i > 0 {
+				return dirs[i-1]
+			}
+			break
+		}
+	}
+	if host && len(dirs) > 0 && (len(dirs) == 1 || markers[dirs[1]]) {
+		return dirs[0] // the host, for http://host/dist/app.js
+	}
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if d := dirs[i]; d != "" && d != "." && d != ".." {
+			return d
+		}
+	}
+	if len(segs) > 0 && segs[0] != "" {
+		return path.Base(segs[0])
+	}
+	return PackageNative
+}
+
+// packageJSONName returns the "name" in the nearest package.json at or above
+// dir, or "".
+func (n *packageNamer) packageJSONName(dir string) string {
+	var visited []string
+	name := ""
+	for {
+		if v, ok := n.dirs[dir]; ok {
+			name = v
+			break
+		}
+		visited = append(visited, dir)
+		if filepath.Base(dir) == "node_modules" {
+			break
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil {
+			var pj struct {
+				Name string `json:"name"`
+			}
+			if json.Unmarshal(b, &pj) == nil && pj.Name != "" {
+				name = pj.Name
+				break
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	for _, d := range visited {
+		n.dirs[d] = name
+	}
+	return name
+}

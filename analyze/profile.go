@@ -1,0 +1,175 @@
+// Package analyze holds profdiff's one profile model, reads every supported
+// format into it (V8 .cpuprofile, Chrome traces, pprof), attributes frames to
+// packages and aggregates on-CPU time into self/total tables by package,
+// function and file.
+//
+// It imports no other profdiff package and never prints: errors name the file
+// and what is wrong, and warnings travel as data in Profile.Warnings and
+// Table.Warnings.
+package analyze
+
+import "fmt"
+
+// Format says which file format a profile was read from.
+type Format uint8
+
+// The formats profdiff reads.
+const (
+	FormatUnknown    Format = iota
+	FormatCPUProfile        // V8 .cpuprofile (CDP Profiler.Profile)
+	FormatTrace             // Chrome Performance-panel trace (Profile/ProfileChunk or CpuProfile events)
+	FormatPprof             // pprof protobuf, gzipped or raw
+)
+
+// String returns the name used in output: "cpuprofile", "trace" or "pprof".
+func (f Format) String() string {
+	switch f {
+	case FormatCPUProfile:
+		return "cpuprofile"
+	case FormatTrace:
+		return "trace"
+	case FormatPprof:
+		return "pprof"
+	}
+	return "unknown"
+}
+
+// Describe returns a longer, human-readable name of the format.
+func (f Format) Describe() string {
+	switch f {
+	case FormatCPUProfile:
+		return "V8 .cpuprofile"
+	case FormatTrace:
+		return "Chrome trace"
+	case FormatPprof:
+		return "pprof"
+	}
+	return "unknown format"
+}
+
+// FrameKind classifies a frame. The kind decides whether its time is on-CPU
+// and how the frame is attributed to a package.
+type FrameKind uint8
+
+// The frame kinds.
+const (
+	// KindCode is ordinary code with a script URL or a file: JavaScript
+	// functions, Go functions.
+	KindCode FrameKind = iota
+	// KindNative is code with no script: V8 builtins and runtime functions
+	// ("lstat", "slice"), C functions.
+	KindNative
+	// KindRegExp is V8's frame for executing a regular expression
+	// ("RegExp: <pattern>"). It has no URL; its time belongs to the package
+	// of its nearest caller that has one.
+	KindRegExp
+	// KindEval is code compiled at run time from a string (new Function,
+	// eval: ajv's validators): a script with no URL. Like KindRegExp it is
+	// attributed to its nearest caller's package.
+	KindEval
+	// KindGC is garbage collection: on-CPU, reported as the package "(gc)".
+	KindGC
+	// KindIdle is V8's (idle): the CPU was not working. Not on-CPU.
+	KindIdle
+	// KindProgram is V8's (program): time V8 could not attribute. Not on-CPU.
+	KindProgram
+	// KindRoot is the root of a call tree; it never carries time itself.
+	KindRoot
+)
+
+var kindNames = [...]string{"code", "native", "regexp", "eval", "gc", "idle", "program", "root"}
+
+// String returns the kind's lower-case name.
+func (k FrameKind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", k)
+}
+
+// OnCPU reports whether a sample whose leaf frame has this kind counts as
+// on-CPU time: everything except (idle) and (program).
+func (k FrameKind) OnCPU() bool { return k != KindIdle && k != KindProgram }
+
+// InheritsPackage reports whether frames of this kind take the package of
+// their nearest caller that has a script (regular expressions, eval code).
+func (k FrameKind) InheritsPackage() bool { return k == KindRegExp || k == KindEval }
+
+// Frame is one interned call site: each distinct function position appears
+// once in Profile.Frames, however many call-tree nodes use it.
+type Frame struct {
+	Kind FrameKind
+	// Name is the function name as recorded; "" for an anonymous function.
+	Name string
+	// File is the script URL or file path as recorded, with a file://
+	// scheme removed; "" when there is none.
+	File string
+	// Line and Column are the 1-based position of the function's start as
+	// recorded (V8 reports where the parameter list opens; Go's pprof the
+	// line of the func keyword); 0 means unknown.
+	Line, Column int32
+	// Package is set by package attribution (see Aggregate), after any
+	// symbolication; "" before that.
+	Package string
+	// MarksGC is set on frames whose presence anywhere in a stack makes the
+	// sample garbage-collection work (Go's runtime.gcBgMarkWorker and
+	// friends), for formats where GC is not a leaf frame of its own.
+	MarksGC bool
+	// Go is set on frames from Go programs: their package comes from the
+	// function name's import path, not from the file.
+	Go bool
+}
+
+// Node is one node of the calling-context tree: a frame reached through a
+// particular chain of callers.
+type Node struct {
+	Frame  int32 // index into Profile.Frames
+	Parent int32 // index into Profile.Nodes; -1 for a root
+}
+
+// Sample is one observation: the node at the top of the stack, its weight and,
+// where the format records it, when it was taken.
+type Sample struct {
+	Node int32 // index into Profile.Nodes
+	// Weight is the time this sample stands for, in nanoseconds.
+	Weight int64
+	// Time is nanoseconds since the profile's start; meaningful only when
+	// Profile.HasTimestamps.
+	Time int64
+}
+
+// Profile is one profile of one thread, in profdiff's model.
+type Profile struct {
+	Format Format
+	// File is the path the profile was read from.
+	File string
+	// Thread describes the thread or process for formats that hold several
+	// (Chrome traces); "" otherwise.
+	Thread string
+	// ProcessID, ThreadID and ThreadName identify the thread in a trace.
+	ProcessID, ThreadID int64
+	ThreadName          string
+	// SampleType names the pprof sample type the weights were taken from
+	// (for example "cpu/nanoseconds"); "" for other formats.
+	SampleType string
+	// SampleTypes lists every sample type of a pprof profile ("type/unit").
+	SampleTypes []string
+
+	Frames  []Frame
+	Nodes   []Node
+	Samples []Sample
+	// HasTimestamps says whether Sample.Time is meaningful.
+	HasTimestamps bool
+
+	// WallNs is end - start of the recording, in nanoseconds.
+	WallNs int64
+	// IntervalNs is the mean sampling interval the profiler delivered.
+	IntervalNs int64
+	// SampleCount is the number of samples taken (for pprof the sum of the
+	// count sample type, which can exceed len(Samples)).
+	SampleCount int64
+
+	// Warnings are problems that were worked around while reading, such as
+	// negative time deltas.
+	Warnings []string
+}

@@ -1,0 +1,315 @@
+package analyze
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// This file reads Chrome Performance-panel traces: a JSON array of trace
+// events, or an object with "traceEvents". V8's samples arrive as a "Profile"
+// event followed by "ProfileChunk" events with the same id in the same
+// process (nodes with parent pointers, timeDeltas beside cpuProfile), or as
+// one "CpuProfile" event holding a whole CDP profile. A trace may hold several
+// profiles: one per profiled thread, and the same id may recur in different
+// processes, so profiles are keyed by process and id.
+
+// traceProfile is one profile being assembled from a trace.
+type traceProfile struct {
+	pid, tid int64
+	id       string
+	rp       rawProfile
+	events   int
+}
+
+// traceReader holds the state of one trace as it is read.
+type traceReader struct {
+	s        *jsonScanner
+	in       *frameInterner
+	profiles []*traceProfile
+	open     map[traceProfileKey]*traceProfile
+	threads  map[[2]int64]string // (pid, tid) -> thread name
+	procs    map[int64]string    // pid -> process name
+	warnings []string
+	events   int
+
+	// per-event scratch, reused
+	name   []byte
+	id     []byte
+	argStr []byte
+	chunk  rawProfile
+}
+
+type traceProfileKey struct {
+	pid int64
+	id  string
+}
+
+func newTraceReader(s *jsonScanner) *traceReader {
+	return &traceReader{
+		s:       s,
+		in:      newFrameInterner(),
+		open:    map[traceProfileKey]*traceProfile{},
+		threads: map[[2]int64]string{},
+		procs:   map[int64]string{},
+	}
+}
+
+// readEvents reads an array of trace events.
+func (t *traceReader) readEvents() {
+	s := t.s
+	if !s.beginArray() {
+		return
+	}
+	for first := true; s.nextElem(&first); {
+		t.readEvent()
+		if s.err != nil {
+			s.err = fmt.Errorf("trace event %d: %w", t.events, s.err)
+			return
+		}
+		t.events++
+	}
+}
+
+func (t *traceReader) readEvent() {
+	s := t.s
+	t.name = t.name[:0]
+	t.id = t.id[:0]
+	t.argStr = t.argStr[:0]
+	t.chunk.reset()
+	var pid, tid int64
+	var ts float64
+	hasData := false
+	if !s.beginObject() {
+		return
+	}
+	for first := true; ; {
+		k, ok := s.nextKey(&first)
+		if !ok {
+			break
+		}
+		switch string(k) {
+		case "name":
+			if !s.isNull() {
+				t.name = append(t.name, s.readString()...)
+			}
+		case "pid":
+			pid = t.readIntOrString()
+		case "tid":
+			tid = t.readIntOrString()
+		case "id":
+			if s.peek() == '"' {
+				t.id = append(t.id, s.readString()...)
+			} else {
+				t.id = append(t.id, s.numberToken()...)
+			}
+		case "ts":
+			if !s.isNull() {
+				ts = s.readFloat()
+			}
+		case "args":
+			hasData = t.readArgs()
+		default:
+			s.skipValue()
+		}
+		if s.err != nil {
+			return
+		}
+	}
+	if s.err != nil {
+		return
+	}
+	switch string(t.name) {
+	case "thread_name":
+		t.threads[[2]int64{pid, tid}] = string(t.argStr)
+	case "process_name":
+		t.procs[pid] = string(t.argStr)
+	case "Profile":
+		tp := &traceProfile{pid: pid, tid: tid, id: string(t.id)}
+		tp.rp.startTime, tp.rp.hasStart = int64(ts), true
+		if t.chunk.hasStart {
+			tp.rp.startTime = t.chunk.startTime
+		}
+		t.appendChunk(tp)
+		t.profiles = append(t.profiles, tp)
+		t.open[traceProfileKey{pid, tp.id}] = tp
+	case "ProfileChunk":
+		key := traceProfileKey{pid, string(t.id)}
+		tp := t.open[key]
+		if tp == nil {
+			// A chunk without its Profile event (the trace was cut at the
+			// start): keep the samples, timed from the chunk.
+			tp = &traceProfile{pid: pid, tid: tid, id: key.id}
+			tp.rp.startTime, tp.rp.hasStart = int64(ts), true
+			t.profiles = append(t.profiles, tp)
+			t.open[key] = tp
+			t.warnings = append(t.warnings, fmt.Sprintf("ProfileChunk with id %s in process %d has no Profile event; its thread is taken from the chunk", key.id, pid))
+		}
+		t.appendChunk(tp)
+	case "CpuProfile":
+		if !hasData {
+			break
+		}
+		tp := &traceProfile{pid: pid, tid: tid, id: string(t.id)}
+		if !t.chunk.hasStart {
+			t.chunk.startTime, t.chunk.hasStart = int64(ts), true
+		}
+		t.appendChunk(tp)
+		t.profiles = append(t.profiles, tp)
+	}
+}
+
+// readIntOrString reads a pid or tid, which some writers emit as strings.
+func (t *traceReader) readIntOrString() int64 {
+	s := t.s
+	if s.peek() == '"' {
+		v, err := strconv.ParseInt(string(s.readString()), 10, 64)
+		if err != nil {
+			s.fail("pid or tid is not a number")
+		}
+		return v
+	}
+	return s.readInt()
+}
+
+// readArgs reads an event's args: args.name (metadata events) and
+// args.data's profile fields. It reports whether args.data held a cpuProfile.
+func (t *traceReader) readArgs() bool {
+	s := t.s
+	if s.isNull() {
+		return false
+	}
+	if s.peek() != '{' {
+		s.skipValue()
+		return false
+	}
+	s.beginObject()
+	found := false
+	for first := true; ; {
+		k, ok := s.nextKey(&first)
+		if !ok {
+			break
+		}
+		switch string(k) {
+		case "name":
+			if s.peek() == '"' {
+				t.argStr = append(t.argStr[:0], s.readString()...)
+			} else {
+				s.skipValue()
+			}
+		case "data":
+			if s.peek() != '{' {
+				s.skipValue()
+				break
+			}
+			found = t.readData() || found
+		default:
+			s.skipValue()
+		}
+		if s.err != nil {
+			return false
+		}
+	}
+	return found
+}
+
+func (t *traceReader) readData() bool {
+	s := t.s
+	s.beginObject()
+	found := false
+	for first := true; ; {
+		k, ok := s.nextKey(&first)
+		if !ok {
+			break
+		}
+		switch string(k) {
+		case "cpuProfile":
+			if s.peek() != '{' {
+				s.skipValue()
+				break
+			}
+			readCPUProfileObject(s, t.in, &t.chunk)
+			found = true
+		case "timeDeltas", "startTime", "endTime":
+			if s.peek() == '[' || s.peek() == '-' || (s.peek() >= '0' && s.peek() <= '9') {
+				readProfileMember(s, k, t.in, &t.chunk)
+			} else {
+				s.skipValue()
+			}
+		default: // lines, frame data of other events, ...
+			s.skipValue()
+		}
+		if s.err != nil {
+			return false
+		}
+	}
+	return found
+}
+
+func (rp *rawProfile) reset() {
+	nodes, children := rp.nodes, rp.children
+	nodes.reset()
+	children.reset()
+	*rp = rawProfile{nodes: nodes, children: children, samples: rp.samples[:0], deltas: rp.deltas[:0]}
+}
+
+// appendChunk adds the scratch chunk's nodes, samples and deltas to tp.
+func (t *traceReader) appendChunk(tp *traceProfile) {
+	c := &t.chunk
+	dst := &tp.rp
+	off := int32(dst.children.len())
+	for i := range c.children.len() {
+		dst.children.add(c.children.at(i))
+	}
+	for i := range c.nodes.len() {
+		n := c.nodes.at(i)
+		n.childStart += off
+		n.childEnd += off
+		dst.nodes.add(n)
+	}
+	dst.samples = append(dst.samples, c.samples...)
+	dst.deltas = append(dst.deltas, c.deltas...)
+	dst.hasSample = dst.hasSample || c.hasSample
+	dst.hasDeltas = dst.hasDeltas || c.hasDeltas
+	if c.hasStart && !dst.hasStart {
+		dst.startTime, dst.hasStart = c.startTime, true
+	}
+	if c.hasEnd {
+		dst.endTime, dst.hasEnd = c.endTime, true
+	}
+	tp.events++
+}
+
+// finish builds every profile in the trace.
+func (t *traceReader) finish(file string) ([]*Profile, error) {
+	var out []*Profile
+	for _, tp := range t.profiles {
+		if tp.rp.nodes.len() == 0 {
+			continue // a Profile event whose chunks never came
+		}
+		if tp.rp.hasEnd && tp.rp.endTime < tp.rp.startTime {
+			tp.rp.hasEnd = false // an end before the start is of another clock
+		}
+		p, err := tp.rp.build(t.in.frames, FormatTrace)
+		if err != nil {
+			return nil, fmt.Errorf("profile %s in process %d: %w", tp.id, tp.pid, err)
+		}
+		p.Thread = t.describe(tp)
+		p.ProcessID, p.ThreadID, p.ThreadName = tp.pid, tp.tid, t.threads[[2]int64{tp.pid, tp.tid}]
+		p.File = file
+		p.Warnings = append(p.Warnings, t.warnings...)
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func (t *traceReader) describe(tp *traceProfile) string {
+	name := t.threads[[2]int64{tp.pid, tp.tid}]
+	if name == "" {
+		name = "thread"
+	}
+	d := fmt.Sprintf("%s (pid %d, tid %d", name, tp.pid, tp.tid)
+	if pn := t.procs[tp.pid]; pn != "" {
+		d += ", " + pn
+	}
+	return d + ", profile " + tp.id + ")"
+}

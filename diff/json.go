@@ -1,0 +1,102 @@
+package diff
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/profdiff/profdiff/analyze"
+)
+
+// JSONVersion is the version of the JSON shape WriteJSON writes.
+const JSONVersion = 1
+
+type jsonReport struct {
+	Version   int           `json:"version"`
+	Sides     []jsonSide    `json:"sides"`
+	Packages  []jsonPackage `json:"packages"`
+	Functions []jsonFunc    `json:"functions"`
+	Files     []jsonFile    `json:"files"`
+	Warnings  []string      `json:"warnings"`
+}
+
+type jsonSide struct {
+	Name       string   `json:"name"`
+	Files      []string `json:"files"`
+	Format     string   `json:"format"`
+	Threads    []string `json:"threads,omitempty"`
+	WallNs     int64    `json:"wall_ns"`
+	SampledNs  int64    `json:"sampled_ns"`
+	OnCPUNs    int64    `json:"on_cpu_ns"`
+	IdleNs     int64    `json:"idle_ns"`
+	ProgramNs  int64    `json:"program_ns"`
+	GCNs       int64    `json:"gc_ns"`
+	Samples    int64    `json:"samples"`
+	IntervalNs int64    `json:"interval_ns"`
+}
+
+type jsonPackage struct {
+	Package string  `json:"package"`
+	Self    []int64 `json:"self_ns"`
+	Total   []int64 `json:"total_ns"`
+}
+
+type jsonFunc struct {
+	Function string  `json:"function"`
+	File     string  `json:"file"`
+	Line     int32   `json:"line"`
+	Column   int32   `json:"column"`
+	Package  string  `json:"package"`
+	Self     []int64 `json:"self_ns"`
+	Total    []int64 `json:"total_ns"`
+}
+
+type jsonFile struct {
+	File    string  `json:"file"`
+	Package string  `json:"package"`
+	Self    []int64 `json:"self_ns"`
+	Total   []int64 `json:"total_ns"`
+}
+
+// WriteJSON writes the whole report (every row, not only the top) as JSON,
+// version 1: times in nanoseconds, one number per side.
+func WriteJSON(w io.Writer, r *Report) error {
+	out := jsonReport{
+		Version:   JSONVersion,
+		Sides:     []jsonSide{},
+		Packages:  []jsonPackage{},
+		Functions: []jsonFunc{},
+		Files:     []jsonFile{},
+		Warnings:  append([]string{}, r.Warnings...),
+	}
+	for _, s := range r.Sides {
+		out.Sides = append(out.Sides, jsonSide{
+			Name: s.Name, Files: s.Files, Format: s.Format.String(), Threads: s.Threads,
+			WallNs: s.WallNs, SampledNs: s.SampledNs, OnCPUNs: s.OnCPUNs, IdleNs: s.IdleNs,
+			ProgramNs: s.ProgramNs, GCNs: s.GCNs, Samples: s.Samples, IntervalNs: s.IntervalNs,
+		})
+	}
+	for _, row := range r.Packages {
+		out.Packages = append(out.Packages, jsonPackage{Package: row.Key.Package, Self: row.Self, Total: row.Total})
+	}
+	for _, row := range r.Functions {
+		out.Functions = append(out.Functions, jsonFunc{
+			Function: FunctionName(row.Key), File: row.Key.File, Line: row.Key.Line, Column: row.Key.Column,
+			Package: row.Key.Package, Self: row.Self, Total: row.Total,
+		})
+	}
+	for _, row := range r.Files {
+		out.Files = append(out.Files, jsonFile{File: row.Key.File, Package: row.Key.Package, Self: row.Self, Total: row.Total})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(out)
+}
+
+// FunctionName returns a function key's display name: "(anonymous)" for a
+// function without one.
+func FunctionName(k analyze.Key) string {
+	if k.Function == "" {
+		return "(anonymous)"
+	}
+	return k.Function
+}
