@@ -287,6 +287,7 @@ func (k *keyer) node(n int32, keys [][numDims]int32, gcPath []bool) ([numDims]in
 		gc = gc || gcPath[nd.Parent]
 	}
 	if f.Kind == KindRoot {
+		k.codeFrame[n] = -1
 		return [numDims]int32{-1, -1, -1}, gc
 	}
 	k.codeFrame[n] = -1

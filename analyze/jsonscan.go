@@ -32,8 +32,8 @@ type jsonScanner struct {
 
 const scanBufSize = 256 << 10
 
-func newJSONScanner(r io.Reader) *jsonScanner {
-	return &jsonScanner{r: r, buf: make([]byte, scanBufSize)}
+func newJSONScanner(r io.Reader, bufSize int) *jsonScanner {
+	return &jsonScanner{r: r, buf: make([]byte, bufSize)}
 }
 
 // offset returns the stream offset of the next unread byte.

@@ -100,7 +100,26 @@ func ListFile(path string, opts ParseOptions) ([]ProfileInfo, error) {
 	return l, nil
 }
 
-var errTooLarge = errors.New("input exceeds the size limit")
+var (
+	errTooLarge      = errors.New("input exceeds the size limit")
+	errTruncatedGzip = errors.New("truncated gzip stream")
+	errCorruptGzip   = errors.New("corrupt gzip stream")
+)
+
+// gzipErrors names gzip's failures as such: a cut stream would otherwise
+// surface as an unexplained "unexpected EOF" in whatever reads it.
+type gzipErrors struct{ r io.Reader }
+
+func (g gzipErrors) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		err = errTruncatedGzip
+	case err != nil && err != io.EOF:
+		err = fmt.Errorf("%w: %v", errCorruptGzip, err)
+	}
+	return n, err
+}
 
 // limitedReader fails, rather than ending quietly, past its limit, so that a
 // gzip bomb is reported instead of read as a truncated profile.
@@ -136,7 +155,7 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 			return nil, fmt.Errorf("bad gzip header: %v", err)
 		}
 		zr.Multistream(true)
-		src = bufio.NewReaderSize(zr, 64<<10)
+		src = bufio.NewReaderSize(gzipErrors{zr}, 64<<10)
 	}
 	src = &limitedReader{r: src, left: limit, max: limit}
 	in := bufio.NewReaderSize(src, 64<<10)
@@ -148,11 +167,11 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 	case 0:
 		return nil, fmt.Errorf("empty file")
 	case '{', '[':
-		return decodeJSON(skipBOM(in))
+		return decodeJSON(skipBOM(in), scanBufSize)
 	}
 	data, err := io.ReadAll(in)
 	if err != nil {
-		return nil, readError(err)
+		return nil, err
 	}
 	p, err := readPprof(data, opts.SampleType)
 	if err != nil {
@@ -182,7 +201,7 @@ func firstByte(br *bufio.Reader) (byte, error) {
 			if err == bufio.ErrBufferFull {
 				return ' ', nil // a buffer of white space: not a profile
 			}
-			return 0, readError(err)
+			return 0, err
 		}
 	}
 }
@@ -195,16 +214,6 @@ func skipBOM(br *bufio.Reader) *bufio.Reader {
 	return br
 }
 
-func readError(err error) error {
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("truncated gzip stream")
-	}
-	if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) {
-		return fmt.Errorf("corrupt gzip stream: %v", err)
-	}
-	return err
-}
-
 func looksLikeText(data []byte) bool {
 	n := min(len(data), 512)
 	for _, c := range data[:n] {
@@ -215,9 +224,10 @@ func looksLikeText(data []byte) bool {
 	return true
 }
 
-// decodeJSON reads a .cpuprofile object, a trace object or a trace array.
-func decodeJSON(r io.Reader) ([]*Profile, error) {
-	s := newJSONScanner(r)
+// decodeJSON reads a .cpuprofile object, a trace object or a trace array,
+// scanning with a buffer of bufSize bytes (it grows for longer tokens).
+func decodeJSON(r io.Reader, bufSize int) ([]*Profile, error) {
+	s := newJSONScanner(r, bufSize)
 	if s.peek() == '[' {
 		t := newTraceReader(s)
 		t.readEvents()
@@ -275,8 +285,8 @@ func scanEnd(s *jsonScanner) error {
 		s.fail("unexpected data after the end of the JSON value")
 	}
 	if s.err != nil {
-		if errors.Is(s.err, errTooLarge) {
-			return s.err
+		if errors.Is(s.err, errTooLarge) || errors.Is(s.err, errTruncatedGzip) || errors.Is(s.err, errCorruptGzip) {
+			return s.err // the input, not its JSON, is at fault
 		}
 		return fmt.Errorf("malformed JSON %w", s.err)
 	}

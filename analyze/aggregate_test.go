@@ -1,0 +1,157 @@
+package analyze
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"testing/iotest"
+)
+
+// fixtures are the real profiles in testdata/.
+var fixtures = []string{
+	"node-router-unbundled-before.cpuprofile",
+	"node-router-unbundled-after.cpuprofile",
+	"chrome-cdp-page.cpuprofile",
+	"cpupro-demo.cpuprofile",
+	"speedscope-chrome65-simple.cpuprofile",
+	"speedscope-chrome69-simple-trace.json.gz",
+	"chrome156-multi-process.trace.json.gz",
+	"chrome156-multi-thread.trace.json.gz",
+	"go-router-before.pprof",
+	"node-pprof-before.pb.gz",
+	"node-pprof-before-lines.pb.gz",
+	"speedscope-go-simple.prof",
+	"google-pprof-report-sample.cpu",
+}
+
+func fixture(name string) string { return filepath.Join("..", "testdata", name) }
+
+// bruteForce aggregates the obvious way, independently of Aggregate's tree
+// walk: expand every sample's stack, and add its weight to the leaf's keys
+// (self) and once to each distinct key on the stack (total).
+func bruteForce(p *Profile, pkgOf func(nodeIdx int32) (string, string)) (self, total map[Key]int64) {
+	self, total = map[Key]int64{}, map[Key]int64{}
+	for _, s := range p.Samples {
+		leaf := p.Frames[p.Nodes[s.Node].Frame]
+		if !leaf.Kind.OnCPU() {
+			continue
+		}
+		seen := map[Key]bool{}
+		first := true
+		for n := s.Node; n >= 0; n = p.Nodes[n].Parent {
+			f := p.Frames[p.Nodes[n].Frame]
+			if f.Kind == KindRoot {
+				continue
+			}
+			pkg, _ := pkgOf(n)
+			k := Key{Package: pkg, Function: f.Name, File: f.File, Line: f.Line, Column: f.Column}
+			if first {
+				self[k] += s.Weight
+				first = false
+			}
+			if !seen[k] {
+				seen[k] = true
+				total[k] += s.Weight
+			}
+		}
+	}
+	return self, total
+}
+
+func TestAggregateMatchesBruteForce(t *testing.T) {
+	for _, name := range fixtures {
+		t.Run(name, func(t *testing.T) {
+			p, err := ParseFile(fixture(name), ParseOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tab := Aggregate(p, AggregateOptions{})
+			// The package of a node, found by walking up, for frames that
+			// inherit it; independent of the keyer's cache.
+			pkgOf := func(n int32) (string, string) {
+				f := p.Frames[p.Nodes[n].Frame]
+				if !f.Kind.InheritsPackage() {
+					return f.Package, f.File
+				}
+				for a := p.Nodes[n].Parent; a >= 0; a = p.Nodes[a].Parent {
+					if c := p.Frames[p.Nodes[a].Frame]; c.Kind == KindCode {
+						return c.Package, c.File
+					}
+				}
+				return PackageNative, ""
+			}
+			self, total := bruteForce(p, pkgOf)
+			if len(tab.Functions) != len(total) {
+				t.Errorf("%d function rows, brute force has %d keys", len(tab.Functions), len(total))
+			}
+			var sumSelf int64
+			for _, r := range tab.Functions {
+				if r.Self != self[r.Key] || r.Total != total[r.Key] {
+					t.Errorf("%+v: self/total %d/%d, brute force %d/%d", r.Key, r.Self, r.Total, self[r.Key], total[r.Key])
+				}
+				if r.Self > r.Total {
+					t.Errorf("%+v: self %d > total %d", r.Key, r.Self, r.Total)
+				}
+				sumSelf += r.Self
+			}
+			var sumPkg int64
+			for _, r := range tab.Packages {
+				sumPkg += r.Self
+			}
+			var sumFile int64
+			for _, r := range tab.Files {
+				sumFile += r.Self
+			}
+			s := tab.Summary
+			if sumSelf != s.OnCPUNs || sumPkg != s.OnCPUNs || sumFile != s.OnCPUNs {
+				t.Errorf("self sums: functions %d, packages %d, files %d; on-CPU %d", sumSelf, sumPkg, sumFile, s.OnCPUNs)
+			}
+			if s.OnCPUNs+s.IdleNs+s.ProgramNs != s.SampledNs {
+				t.Errorf("on-CPU %d + idle %d + program %d != sampled %d", s.OnCPUNs, s.IdleNs, s.ProgramNs, s.SampledNs)
+			}
+			if s.GCNs > s.OnCPUNs {
+				t.Errorf("GC %d > on-CPU %d", s.GCNs, s.OnCPUNs)
+			}
+		})
+	}
+}
+
+// TestScannerBufferBoundaries reads every JSON fixture one byte per Read and
+// with a 16-byte starting buffer, and expects what a normal read gives.
+func TestScannerBufferBoundaries(t *testing.T) {
+	for _, name := range fixtures {
+		data, err := os.ReadFile(fixture(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+			zr, err := gzip.NewReader(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ = io.ReadAll(zr)
+		}
+		if data[0] != '{' && data[0] != '[' {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			want, err := decodeJSON(bytes.NewReader(data), scanBufSize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, size := range []int{16, 1000} {
+				got, err := decodeJSON(iotest.OneByteReader(bytes.NewReader(data)), size)
+				if err != nil {
+					t.Fatalf("buffer %d: %v", size, err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("buffer %d, one byte per read: the profiles differ", size)
+				}
+			}
+		})
+	}
+}
