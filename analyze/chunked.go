@@ -4,9 +4,10 @@ package analyze
 const chunkBits = 12
 
 // chunked is an append-only list stored in fixed-size blocks. Growing it
-// never copies what it holds, so a list of a million nodes touches each page
-// of memory once (fresh pages are expensive: growing one slice geometrically
-// page-faults about three times its final size).
+// never copies what it holds beyond the first block, so a list of a million
+// nodes touches each page of memory once (fresh pages are expensive: growing
+// one slice geometrically page-faults about three times its final size). The
+// first block grows like a slice, so that many small lists stay small.
 type chunked[T any] struct {
 	blocks [][]T
 	n      int
@@ -15,7 +16,11 @@ type chunked[T any] struct {
 func (c *chunked[T]) add(v T) {
 	bi := c.n >> chunkBits
 	if bi == len(c.blocks) {
-		c.blocks = append(c.blocks, make([]T, 0, 1<<chunkBits))
+		size := 1 << chunkBits
+		if bi == 0 {
+			size = 16
+		}
+		c.blocks = append(c.blocks, make([]T, 0, size))
 	}
 	b := &c.blocks[bi]
 	*b = append(*b, v)

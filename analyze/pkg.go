@@ -124,7 +124,7 @@ func (n *packageNamer) script(url string) string {
 			return PackageNode
 		}
 	}
-	if scheme == "" && n.readPackageJSON && filepath.IsAbs(rest) {
+	if (scheme == "" || scheme == "file") && n.readPackageJSON && filepath.IsAbs(rest) {
 		if name := n.packageJSONName(filepath.Dir(rest)); name != "" {
 			return name
 		}

@@ -132,25 +132,6 @@ func readPprof(data []byte, sampleType string) (*Profile, error) {
 		p.SampleTypes = append(p.SampleTypes, st.Type+"/"+st.Unit)
 	}
 
-	// @datadog/pprof sets no start line; in its default mode each location's
-	// line is the function's start, in line mode the sampled line. Take lines
-	// as start lines only when no function has two of them.
-	lineIsStart := true
-	if node {
-		seen := map[uint64]int64{}
-		for _, loc := range pp.Location {
-			for _, ln := range loc.Line {
-				if ln.Function == nil || ln.Function.StartLine != 0 {
-					continue
-				}
-				if prev, ok := seen[ln.Function.ID]; ok && prev != ln.Line {
-					lineIsStart = false
-				}
-				seen[ln.Function.ID] = ln.Line
-			}
-		}
-	}
-
 	in := newFrameInterner()
 	frameOf := func(ln pprofile.Line) int32 {
 		var name, file string
@@ -161,7 +142,11 @@ func readPprof(data []byte, sampleType string) (*Profile, error) {
 			switch {
 			case f.StartLine > 0:
 				line = clampLine(f.StartLine)
-			case node && lineIsStart:
+			case node:
+				// @datadog/pprof sets no start line. By default a
+				// location's line and column are the function's start,
+				// as in a .cpuprofile; in its line-number mode they
+				// are the sampled position, so functions split by line.
 				line = clampLine(ln.Line)
 				column = clampLine(ln.Column)
 			}

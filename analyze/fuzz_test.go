@@ -1,0 +1,66 @@
+package analyze
+
+import (
+	"bytes"
+	"os"
+	"testing"
+)
+
+// seedFuzz adds the small fixtures (and a cut copy of each) to a corpus.
+func seedFuzz(f *testing.F, names ...string) {
+	for _, name := range names {
+		data, err := os.ReadFile(fixture(name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+		f.Add(data[:len(data)/2])
+	}
+}
+
+// checkParsed asserts what must hold of anything Parse accepts.
+func checkParsed(t *testing.T, p *Profile) {
+	t.Helper()
+	tab := Aggregate(p, AggregateOptions{})
+	s := tab.Summary
+	if s.OnCPUNs+s.IdleNs+s.ProgramNs != s.SampledNs || s.GCNs > s.OnCPUNs || s.OnCPUNs < 0 {
+		t.Fatalf("inconsistent summary %+v", s)
+	}
+	for _, r := range tab.Functions {
+		if r.Self > r.Total || r.Self < 0 {
+			t.Fatalf("row %+v: self > total", r)
+		}
+	}
+}
+
+// FuzzParseJSON feeds the JSON readers (.cpuprofile and Chrome traces).
+func FuzzParseJSON(f *testing.F) {
+	seedFuzz(f, "speedscope-chrome65-simple.cpuprofile", "cpupro-demo.cpuprofile")
+	f.Add([]byte(`[{"name":"Profile","ph":"P","pid":1,"tid":2,"id":"0x1","args":{"data":{"startTime":5}}},` +
+		`{"name":"ProfileChunk","ph":"P","pid":1,"tid":3,"id":"0x1","args":{"data":{"cpuProfile":{"nodes":[` +
+		`{"id":1,"callFrame":{"functionName":"(root)","scriptId":0}},{"id":2,"parent":1,"callFrame":{"functionName":"f","url":"a.js","scriptId":1,"lineNumber":3}}],` +
+		`"samples":[2,2,1]},"timeDeltas":[1,-2,3]}}}]`))
+	f.Add([]byte(`{"traceEvents":[{"name":"CpuProfile","pid":1,"tid":1,"args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}],"samples":[1],"timeDeltas":[1]}}}}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Parse(bytes.NewReader(data), ParseOptions{MaxInputSize: 1 << 20})
+		if err != nil {
+			return
+		}
+		checkParsed(t, p)
+	})
+}
+
+// FuzzParsePprof feeds profdiff's conversion of pprof profiles.
+func FuzzParsePprof(f *testing.F) {
+	seedFuzz(f, "speedscope-go-simple.prof", "google-pprof-report-sample.cpu")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 0 && (data[0] == '{' || data[0] == '[') {
+			return // the JSON readers have their own target
+		}
+		p, err := Parse(bytes.NewReader(data), ParseOptions{MaxInputSize: 1 << 20})
+		if err != nil {
+			return
+		}
+		checkParsed(t, p)
+	})
+}

@@ -1,0 +1,245 @@
+package analyze
+
+import (
+	"bufio"
+	"bytes"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// topLine splits a row of go tool pprof -top: flat, flat%, sum%, cum, cum%,
+// and the name, which may hold spaces (Go generic instantiations, V8
+// regular expressions) and ends in " (inline)" for inlined functions.
+var topLine = regexp.MustCompile(`^\s*(\S+)\s+\S+\s+\S+\s+(\S+)\s+\S+\s+(.*)$`)
+
+// pprofTop runs `go tool pprof -top` on a file and returns flat and cum per
+// function name, in nanoseconds.
+func pprofTop(t *testing.T, path string, extra ...string) map[string][2]int64 {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to run go tool pprof")
+	}
+	args := append([]string{"tool", "pprof", "-top", "-nodecount=100000", "-nodefraction=0", "-edgefraction=0", "-unit=ns"}, extra...)
+	out, err := exec.Command("go", append(args, path)...).Output()
+	if err != nil {
+		t.Skipf("go tool pprof failed: %v", err)
+	}
+	rows := map[string][2]int64{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		m := topLine.FindStringSubmatch(sc.Text())
+		if m == nil || !strings.HasSuffix(m[2], "ns") {
+			continue
+		}
+		flat, err1 := strconv.ParseInt(strings.TrimSuffix(m[1], "ns"), 10, 64)
+		cum, err2 := strconv.ParseInt(strings.TrimSuffix(m[2], "ns"), 10, 64)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		name := strings.TrimSuffix(strings.TrimSuffix(m[3], " (inline)"), " (partial-inline)")
+		r := rows[name]
+		rows[name] = [2]int64{r[0] + flat, r[1] + cum}
+	}
+	return rows
+}
+
+// byName aggregates a parsed profile by function name alone, as go tool
+// pprof -top does, walking each sample's stack (independently of Aggregate,
+// whose rows TestAggregateMatchesBruteForce checks against the same walk).
+func byName(p *Profile) map[string][2]int64 {
+	rows := map[string][2]int64{}
+	for _, s := range p.Samples {
+		seen := map[string]bool{}
+		for n, leaf := s.Node, true; n >= 0; n, leaf = p.Nodes[n].Parent, false {
+			f := p.Frames[p.Nodes[n].Frame]
+			if f.Kind == KindRoot {
+				continue
+			}
+			r := rows[f.Name]
+			if leaf {
+				r[0] += s.Weight
+			}
+			if !seen[f.Name] {
+				seen[f.Name] = true
+				r[1] += s.Weight
+			}
+			rows[f.Name] = r
+		}
+	}
+	return rows
+}
+
+// TestPprofMatchesGoToolPprof checks every function's self and total against
+// go tool pprof's flat and cum, and every package's self against the sum of
+// its functions.
+func TestPprofMatchesGoToolPprof(t *testing.T) {
+	cases := []struct {
+		file       string
+		sampleType string
+		pprofArgs  []string
+	}{
+		{"go-router-before.pprof", "", nil},
+		{"google-pprof-report-sample.cpu", "", nil},
+		{"speedscope-go-simple.prof", "", nil},
+		{"node-pprof-before.pb.gz", "", []string{"-sample_index=cpu"}},
+		{"node-pprof-before.pb.gz", "wall", []string{"-sample_index=wall"}},
+		{"node-pprof-before-lines.pb.gz", "", []string{"-sample_index=wall"}},
+	}
+	for _, c := range cases {
+		t.Run(c.file+"/"+c.sampleType, func(t *testing.T) {
+			want := pprofTop(t, fixture(c.file), c.pprofArgs...)
+			p, err := ParseFile(fixture(c.file), ParseOptions{SampleType: c.sampleType})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := byName(p)
+			// pprof drops parenthesised groups from names it shows
+			// (MarshalJSON() ([]uint8, error) shows as MarshalJSON, and
+			// the pattern ^((?:a)+) as ^+): find ours by the shown name.
+			shown := map[string][]string{}
+			for name := range got {
+				shown[pprofShown(name)] = append(shown[pprofShown(name)], name)
+			}
+			var wantFlat, gotFlat int64
+			for name, w := range want {
+				wantFlat += w[0]
+				g, ok := got[name]
+				if !ok {
+					if names := shown[name]; len(names) == 1 {
+						g, ok = got[names[0]], true
+					} else if len(names) > 1 || strings.HasPrefix(name, "RegExp: ") {
+						// Several of ours show alike, or a pattern's
+						// brackets defeat the shortening; the flat sum
+						// below still holds.
+						continue
+					}
+				}
+				if g != w {
+					t.Errorf("%s: self/total %d/%d, pprof flat/cum %d/%d", name, g[0], g[1], w[0], w[1])
+				}
+			}
+			for _, g := range got {
+				gotFlat += g[0]
+			}
+			if gotFlat != wantFlat {
+				t.Errorf("flat sums to %d, pprof's to %d", gotFlat, wantFlat)
+			}
+			if len(want) < 5 {
+				t.Errorf("only %d rows read from go tool pprof", len(want))
+			}
+			tab := Aggregate(p, AggregateOptions{})
+			pkgSelf := map[string]int64{}
+			for _, r := range tab.Functions {
+				pkgSelf[r.Key.Package] += r.Self
+			}
+			for _, r := range tab.Packages {
+				if r.Self != pkgSelf[r.Key.Package] {
+					t.Errorf("package %s: self %d, its functions sum to %d", r.Key.Package, r.Self, pkgSelf[r.Key.Package])
+				}
+			}
+		})
+	}
+}
+
+// pprofShown removes the parenthesised groups that go tool pprof leaves out
+// of the names it prints, keeping receivers such as (*T).
+func pprofShown(name string) string {
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '(' && (depth > 0 || !strings.HasPrefix(name[i:], "(*")):
+			depth++
+		case c == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func TestPprofSampleTypeChoice(t *testing.T) {
+	cases := []struct {
+		file, sel, want, wantErr string
+	}{
+		{"go-router-before.pprof", "", "cpu/nanoseconds", ""},
+		{"go-router-before.pprof", "samples", "samples/count x period", ""},
+		{"node-pprof-before.pb.gz", "", "cpu/nanoseconds", ""},
+		{"node-pprof-before.pb.gz", "wall/nanoseconds", "wall/nanoseconds", ""},
+		{"node-pprof-before-lines.pb.gz", "", "wall/nanoseconds", ""},
+		{"node-pprof-before.pb.gz", "alloc", "", `no sample type "alloc" (the profile has sample/count, wall/nanoseconds, cpu/nanoseconds)`},
+	}
+	for _, c := range cases {
+		p, err := ParseFile(fixture(c.file), ParseOptions{SampleType: c.sel})
+		if c.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+				t.Errorf("%s %q: err %v, want %q", c.file, c.sel, err, c.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s %q: %v", c.file, c.sel, err)
+			continue
+		}
+		if p.SampleType != c.want {
+			t.Errorf("%s %q: sample type %q, want %q", c.file, c.sel, p.SampleType, c.want)
+		}
+	}
+}
+
+func TestNodePprofKindsAndPositions(t *testing.T) {
+	p, err := ParseFile(fixture("node-pprof-before.pb.gz"), ParseOptions{SampleType: "wall"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]FrameKind{}
+	for _, f := range p.Frames {
+		kinds[f.Name] = f.Kind
+		if f.File == "/srv/node-workload/deploy/dist/app.min.js" && f.Name == "f3" && (f.Line != 144 || f.Column == 0) {
+			t.Errorf("f3 at %d:%d, want its start in the bundle (line 144, a column)", f.Line, f.Column)
+		}
+	}
+	// @datadog/pprof drops (program) and keeps (idle) samples at wall 0.
+	for name, want := range map[string]FrameKind{"(idle)": KindIdle, "Garbage Collection": KindGC, "Node.js": KindNative} {
+		if kinds[name] != want {
+			t.Errorf("%s: kind %v, want %v", name, kinds[name], want)
+		}
+	}
+	tab := Aggregate(p, AggregateOptions{})
+	if tab.Summary.GCNs == 0 {
+		t.Errorf("summary %+v: want GC time", tab.Summary)
+	}
+	if tab.Packages[0].Key.Package != "deploy" {
+		t.Errorf("top package %q, want the bundle's", tab.Packages[0].Key.Package)
+	}
+}
+
+func TestGoPprofGC(t *testing.T) {
+	p, err := ParseFile(fixture("go-router-before.pprof"), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := Aggregate(p, AggregateOptions{})
+	var gc int64
+	for _, r := range tab.Functions {
+		if goGCFunctions[r.Key.Function] {
+			gc += r.Total
+		}
+	}
+	// The GC roots do not nest in one another, so their totals add up to
+	// the samples under any of them.
+	if tab.Summary.GCNs != gc || gc == 0 {
+		t.Errorf("GC = %d, the totals of the GC roots add to %d", tab.Summary.GCNs, gc)
+	}
+	for _, r := range tab.Packages {
+		if r.Key.Package == "(gc)" {
+			t.Errorf("Go time must stay with its packages, not (gc)")
+		}
+	}
+}
