@@ -136,7 +136,40 @@ const (
 // fitName makes a name printable on one line and at most nameWidth runes:
 // control characters (regular expressions hold newlines) become escapes and
 // the middle of a long name gives way to "…".
-func fitName(s string) string { return cutMiddle(printable(s), nameWidth, nameWidth/2) }
+func fitName(s string) string { return cutMiddle(printable(elideShapes(s)), nameWidth, nameWidth/2) }
+
+// elideShapes shows Go's generic instantiations as pprof does:
+// slices.SortFunc[go.shape.struct { ... }] reads slices.SortFunc[...].
+func elideShapes(s string) string {
+	i := strings.Index(s, "[go.shape.")
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i >= 0 {
+		b.WriteString(s[:i])
+		depth, j := 0, i
+		for ; j < len(s); j++ {
+			if s[j] == '[' {
+				depth++
+			} else if s[j] == ']' {
+				depth--
+				if depth == 0 {
+					break
+				}
+			}
+		}
+		if j == len(s) { // unbalanced: leave the rest alone
+			b.WriteString(s[i:])
+			return b.String()
+		}
+		b.WriteString("[...]")
+		s = s[j+1:]
+		i = strings.Index(s, "[go.shape.")
+	}
+	b.WriteString(s)
+	return b.String()
+}
 
 // fitPath is fitName for locations, keeping more of the tail.
 func fitPath(s string) string { return cutMiddle(printable(s), pathWidth, pathWidth/4) }

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"go/build"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/profdiff/profdiff"
+
+// allowed lists, for each package of the module, the packages outside the
+// standard library it may import. Imports run one way: cmd -> diff ->
+// analyze; analyze imports no other profdiff package, and only
+// analyze/pprof.go imports github.com/google/pprof/profile.
+var allowed = map[string][]string{
+	"analyze":      {"github.com/google/pprof/profile"},
+	"diff":         {module + "/analyze"},
+	"cmd/profdiff": {module + "/analyze", module + "/diff", "github.com/spf13/pflag"},
+}
+
+// forbiddenStd are standard packages no profdiff package may import:
+// nothing profdiff does needs the network.
+var forbiddenStd = []string{"net", "net/http", "net/rpc", "net/smtp", "crypto/tls"}
+
+func TestImportDirections(t *testing.T) {
+	for dir, allow := range allowed {
+		pkg, err := build.ImportDir(filepath.Join("..", "..", dir), 0)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		for _, imp := range pkg.Imports {
+			if slices.Contains(forbiddenStd, imp) {
+				t.Errorf("%s imports %s: profdiff never touches the network", dir, imp)
+			}
+			if !strings.Contains(strings.SplitN(imp, "/", 2)[0], ".") {
+				continue // standard library
+			}
+			if !slices.Contains(allow, imp) {
+				t.Errorf("%s imports %s, which it may not (allowed: %v)", dir, imp, allow)
+			}
+		}
+	}
+	// Only analyze/pprof.go reads pprof.
+	dir := filepath.Join("..", "..", "analyze")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, path := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			if strings.Trim(imp.Path.Value, `"`) == "github.com/google/pprof/profile" && filepath.Base(path) != "pprof.go" {
+				t.Errorf("%s imports the pprof package; only analyze/pprof.go may", path)
+			}
+		}
+	}
+}

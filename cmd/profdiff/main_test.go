@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func runCLI(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func fixture(name string) string { return filepath.Join("..", "..", "testdata", name) }
+
+func TestRankOneProfile(t *testing.T) {
+	code, out, errs := runCLI("--top", "3", fixture("node-router-unbundled-before.cpuprofile"))
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{"(V8 .cpuprofile)", "on-CPU", "Top 3 of 22 packages by self time", "Top 3 of ", "by total time"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestJSONToFile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, errs := runCLI("-f", "json", "-o", out, fixture("go-router-before.pprof"))
+	if code != 0 || stdout != "" || errs != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errs)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Version int `json:"version"`
+		Sides   []struct {
+			Format string `json:"format"`
+		} `json:"sides"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil || r.Version != 1 || r.Sides[0].Format != "pprof" {
+		t.Errorf("json = %+v, %v", r, err)
+	}
+}
+
+func TestListAndThread(t *testing.T) {
+	code, out, _ := runCLI("--list", fixture("chrome156-multi-thread.trace.json.gz"))
+	if code != 0 || !strings.Contains(out, "* CrRendererMain (pid 5380, tid 5380") || !strings.Contains(out, "  DedicatedWorker thread (pid 5380, tid 5431") {
+		t.Errorf("--list: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI("--thread", "DedicatedWorker thread", "-n", "2", fixture("chrome156-multi-thread.trace.json.gz"))
+	if code != 0 || !strings.Contains(out, "thread: DedicatedWorker thread (pid 5380, tid 5431") {
+		t.Errorf("--thread: exit %d\n%s", code, out)
+	}
+}
+
+func TestErrorsAreOneLineWithStatus2(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "before.cpuprofile")
+	os.WriteFile(bad, []byte(`{"nodes":[{"id":17,"callFrame":{"functionName":"(root)"},"children":[99]}]}`), 0o644)
+	empty := filepath.Join(dir, "empty.cpuprofile")
+	os.WriteFile(empty, nil, 0o644)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{bad}, "profdiff: " + bad + ": node 17 lists child 99, which does not exist\n"},
+		{[]string{empty}, "profdiff: " + empty + ": empty file\n"},
+		{[]string{filepath.Join(dir, "nope.pprof")}, "profdiff: " + filepath.Join(dir, "nope.pprof") + ": no such file or directory\n"},
+		{[]string{dir}, "profdiff: " + dir + ": "},
+		{[]string{}, "profdiff: give a profile to rank"},
+		{[]string{"--format", "xml", bad}, `profdiff: --format "xml": choose text or json`},
+		{[]string{"--bogus"}, "profdiff: unknown flag: --bogus"},
+		{[]string{"--sample-type", "alloc", fixture("go-router-before.pprof")}, `no sample type "alloc"`},
+		{[]string{"--max-input-size", "lots", bad}, "--max-input-size"},
+	}
+	for _, c := range cases {
+		code, out, errs := runCLI(c.args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2", c.args, code)
+		}
+		if out != "" || !strings.HasPrefix(errs, "profdiff: ") || !strings.Contains(errs, strings.TrimSuffix(c.want, "\n")) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: stdout %q, stderr %q, want one line containing %q", c.args, out, errs, c.want)
+		}
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	code, out, _ := runCLI("--help")
+	if code != 0 || !strings.Contains(out, "Usage:") || !strings.Contains(out, "--thread") {
+		t.Errorf("--help: exit %d\n%s", code, out)
+	}
+	examples := strings.LastIndex(out, "Examples:")
+	if examples < 0 || strings.Contains(out[examples:], "--format string") {
+		t.Errorf("--help must end with worked examples:\n%s", out)
+	}
+	if code, out, _ := runCLI("--version"); code != 0 || !strings.HasPrefix(out, "profdiff ") {
+		t.Errorf("--version: exit %d %q", code, out)
+	}
+}
+
+// TestBinary runs the built command once, as a user would, with a timeout.
+func TestBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "profdiff")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Skipf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, fixture("node-pprof-before.pb.gz"))
+	done := make(chan error, 1)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil || !strings.Contains(out.String(), "Top 20 of") {
+			t.Errorf("err %v, output:\n%s", err, out.String())
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("profdiff did not finish in 30 s")
+	}
+	cmd = exec.Command(bin, fixture("nope"))
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+		t.Errorf("missing file: %v, want exit status 2", err)
+	}
+}
