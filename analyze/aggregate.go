@@ -58,11 +58,13 @@ func (s Summary) GCShare() float64 {
 // Table is one profile's on-CPU time by package, function and file, each
 // sorted by self time (then total time, then key), with its headline.
 type Table struct {
-	Format   Format
-	File     string
-	Thread   string
-	Summary  Summary
-	Packages []Row
+	Format Format
+	File   string
+	Thread string
+	// SampleType is the pprof sample type the time was taken from.
+	SampleType string
+	Summary    Summary
+	Packages   []Row
 	// Functions are keyed by name, file and start line, and by package:
 	// a regular expression run by two packages is two rows.
 	Functions []Row
@@ -91,7 +93,7 @@ const (
 // sample: recursion counts once per sample because a key's total is taken
 // only at its outermost occurrence on each path.
 func Aggregate(p *Profile, opts AggregateOptions) *Table {
-	t := &Table{Format: p.Format, File: p.File, Thread: p.Thread}
+	t := &Table{Format: p.Format, File: p.File, Thread: p.Thread, SampleType: p.SampleType}
 	t.Warnings = append(t.Warnings, p.Warnings...)
 	namer := newPackageNamer(opts.ReadPackageJSON)
 	for i := range p.Frames {

@@ -32,9 +32,9 @@ const DefaultMaxInputSize = 4 << 30
 
 // ParseFile reads the profile in the named file. Errors name the file.
 func ParseFile(path string, opts ParseOptions) (*Profile, error) {
-	f, err := os.Open(path)
+	f, err := openProfile(path)
 	if err != nil {
-		return nil, err // *PathError names the file
+		return nil, err
 	}
 	defer f.Close()
 	p, err := Parse(f, opts)
@@ -88,7 +88,7 @@ func List(r io.Reader, opts ParseOptions) ([]ProfileInfo, error) {
 
 // ListFile is List for a named file.
 func ListFile(path string, opts ParseOptions) ([]ProfileInfo, error) {
-	f, err := os.Open(path)
+	f, err := openProfile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -98,6 +98,19 @@ func ListFile(path string, opts ParseOptions) ([]ProfileInfo, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return l, nil
+}
+
+// openProfile opens a file to read, refusing directories by name.
+func openProfile(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err // *PathError names the file
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s: is a directory, not a profile", path)
+	}
+	return f, nil
 }
 
 var (

@@ -24,7 +24,9 @@ type SideSummary struct {
 	Files   []string
 	Format  analyze.Format
 	Threads []string // for traces: the thread each run was taken from
-	Runs    int
+	// SampleType is the pprof sample type the time was taken from.
+	SampleType string
+	Runs       int
 	analyze.Summary
 }
 
@@ -55,7 +57,7 @@ func Compare(sides []Side) (*Report, error) {
 		if len(s.Tables) == 0 {
 			return nil, fmt.Errorf("side %s has no profiles", s.Name)
 		}
-		sum := SideSummary{Name: s.Name, Runs: len(s.Tables), Format: s.Tables[0].Format}
+		sum := SideSummary{Name: s.Name, Runs: len(s.Tables), Format: s.Tables[0].Format, SampleType: s.Tables[0].SampleType}
 		for _, t := range s.Tables {
 			sum.Files = append(sum.Files, t.File)
 			if t.Thread != "" {

@@ -24,6 +24,7 @@ type jsonSide struct {
 	Files      []string `json:"files"`
 	Format     string   `json:"format"`
 	Threads    []string `json:"threads,omitempty"`
+	SampleType string   `json:"sample_type,omitempty"`
 	WallNs     int64    `json:"wall_ns"`
 	SampledNs  int64    `json:"sampled_ns"`
 	OnCPUNs    int64    `json:"on_cpu_ns"`
@@ -70,7 +71,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 	}
 	for _, s := range r.Sides {
 		out.Sides = append(out.Sides, jsonSide{
-			Name: s.Name, Files: s.Files, Format: s.Format.String(), Threads: s.Threads,
+			Name: s.Name, Files: s.Files, Format: s.Format.String(), Threads: s.Threads, SampleType: s.SampleType,
 			WallNs: s.WallNs, SampledNs: s.SampledNs, OnCPUNs: s.OnCPUNs, IdleNs: s.IdleNs,
 			ProgramNs: s.ProgramNs, GCNs: s.GCNs, Samples: s.Samples, IntervalNs: s.IntervalNs,
 		})

@@ -67,6 +67,9 @@ func (t *textWriter) headline(s SideSummary) {
 	for _, th := range s.Threads {
 		t.printf("thread: %s\n", th)
 	}
+	if s.SampleType != "" {
+		t.printf("sample type: %s\n", s.SampleType)
+	}
 	pct := func(part, whole int64) string {
 		if whole == 0 {
 			return ""

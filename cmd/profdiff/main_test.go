@@ -76,7 +76,7 @@ func TestErrorsAreOneLineWithStatus2(t *testing.T) {
 		{[]string{bad}, "profdiff: " + bad + ": node 17 lists child 99, which does not exist\n"},
 		{[]string{empty}, "profdiff: " + empty + ": empty file\n"},
 		{[]string{filepath.Join(dir, "nope.pprof")}, "profdiff: " + filepath.Join(dir, "nope.pprof") + ": no such file or directory\n"},
-		{[]string{dir}, "profdiff: " + dir + ": "},
+		{[]string{dir}, "profdiff: " + dir + ": is a directory, not a profile"},
 		{[]string{}, "profdiff: give a profile to rank"},
 		{[]string{"--format", "xml", bad}, `profdiff: --format "xml": choose text or json`},
 		{[]string{"--bogus"}, "profdiff: unknown flag: --bogus"},
