@@ -63,8 +63,11 @@ type Table struct {
 	Thread string
 	// SampleType is the pprof sample type the time was taken from.
 	SampleType string
-	Summary    Summary
-	Packages   []Row
+	// Symbolication is the source-map coverage, nil when maps were not
+	// applied.
+	Symbolication *Symbolication
+	Summary       Summary
+	Packages      []Row
 	// Functions are keyed by name, file and start line, and by package:
 	// a regular expression run by two packages is two rows.
 	Functions []Row
@@ -93,7 +96,7 @@ const (
 // sample: recursion counts once per sample because a key's total is taken
 // only at its outermost occurrence on each path.
 func Aggregate(p *Profile, opts AggregateOptions) *Table {
-	t := &Table{Format: p.Format, File: p.File, Thread: p.Thread, SampleType: p.SampleType}
+	t := &Table{Format: p.Format, File: p.File, Thread: p.Thread, SampleType: p.SampleType, Symbolication: p.Symbolication}
 	t.Warnings = append(t.Warnings, p.Warnings...)
 	namer := newPackageNamer(opts.ReadPackageJSON)
 	for i := range p.Frames {

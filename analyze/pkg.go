@@ -54,7 +54,34 @@ func (n *packageNamer) frame(f *Frame) string {
 	if f.Go {
 		return GoPackage(f.Name)
 	}
+	if f.Generated != nil {
+		return n.original(f.File, f.Generated.File)
+	}
 	return n.script(f.File)
+}
+
+// original returns the package of a source that a source map named for code
+// in the bundle gen: an npm package when the source lies in node_modules,
+// the nearest package.json's name when the source is on disk, and otherwise
+// the bundle's own package (code the app bundled from its own tree).
+func (n *packageNamer) original(file, gen string) string {
+	if i := strings.LastIndex(file, "node_modules/"); i >= 0 && (i == 0 || file[i-1] == '/') {
+		return npmName(file[i+len("node_modules/"):])
+	}
+	if n.readPackageJSON {
+		abs := file
+		if !filepath.IsAbs(abs) {
+			if wd, err := os.Getwd(); err == nil {
+				abs = filepath.Join(wd, abs)
+			}
+		}
+		if _, err := os.Stat(abs); err == nil {
+			if name := n.packageJSONName(filepath.Dir(abs)); name != "" {
+				return name
+			}
+		}
+	}
+	return n.script(gen)
 }
 
 // GoPackage returns the import path of a Go function name:

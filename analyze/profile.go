@@ -8,7 +8,10 @@
 // Table.Warnings.
 package analyze
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Format says which file format a profile was read from.
 type Format uint8
@@ -118,6 +121,21 @@ type Frame struct {
 	// Go is set on frames from Go programs: their package comes from the
 	// function name's import path, not from the file.
 	Go bool
+	// Generated is set when symbolication mapped the frame through a source
+	// map: Name, File, Line and Column then hold the original function, and
+	// Generated what the profiler recorded (the bundle and V8's name).
+	Generated *Position
+	// Ignored marks frames whose source the source map lists in its
+	// ignoreList (third-party code).
+	Ignored bool
+}
+
+// Position is a function as a profiler recorded it: name, script or file,
+// and 1-based start line and column (0 when unknown).
+type Position struct {
+	Name         string
+	File         string
+	Line, Column int32
 }
 
 // Node is one node of the calling-context tree: a frame reached through a
@@ -172,4 +190,36 @@ type Profile struct {
 	// Warnings are problems that were worked around while reading, such as
 	// negative time deltas.
 	Warnings []string
+
+	// Symbolication reports how much of the profile source maps covered;
+	// nil when symbolication did not run.
+	Symbolication *Symbolication
+}
+
+// Symbolication says how much of a profile's JavaScript was mapped back to
+// original sources. JavaScript time is the on-CPU self time of frames that
+// carry a script URL, leaving out Node's own node: modules, which ship
+// without source maps.
+type Symbolication struct {
+	Scripts       int      // distinct scripts with JavaScript frames
+	MappedScripts int      // of those, scripts whose source map was found and read
+	Missing       []string // scripts without a usable map, busiest first
+	OnCPUJSNs     int64
+	OnCPUMappedNs int64
+}
+
+// Add accumulates another profile's coverage (runs of one side).
+func (s *Symbolication) Add(o *Symbolication) {
+	if o == nil {
+		return
+	}
+	s.Scripts += o.Scripts
+	s.MappedScripts += o.MappedScripts
+	for _, m := range o.Missing {
+		if !slices.Contains(s.Missing, m) {
+			s.Missing = append(s.Missing, m)
+		}
+	}
+	s.OnCPUJSNs += o.OnCPUJSNs
+	s.OnCPUMappedNs += o.OnCPUMappedNs
 }

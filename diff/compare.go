@@ -26,7 +26,10 @@ type SideSummary struct {
 	Threads []string // for traces: the thread each run was taken from
 	// SampleType is the pprof sample type the time was taken from.
 	SampleType string
-	Runs       int
+	// Symbolication is the side's source-map coverage, nil when maps were
+	// not applied.
+	Symbolication *analyze.Symbolication
+	Runs          int
 	analyze.Summary
 }
 
@@ -64,6 +67,12 @@ func Compare(sides []Side) (*Report, error) {
 				sum.Threads = append(sum.Threads, t.Thread)
 			}
 			add(&sum.Summary, t.Summary)
+			if t.Symbolication != nil {
+				if sum.Symbolication == nil {
+					sum.Symbolication = &analyze.Symbolication{}
+				}
+				sum.Symbolication.Add(t.Symbolication)
+			}
 			r.Warnings = append(r.Warnings, prefixed(t.File, t.Warnings)...)
 		}
 		if sum.Samples > 0 {

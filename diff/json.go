@@ -17,6 +17,25 @@ type jsonReport struct {
 	Functions []jsonFunc    `json:"functions"`
 	Files     []jsonFile    `json:"files"`
 	Warnings  []string      `json:"warnings"`
+	// Symbolication adds up the sides' source-map coverage; absent when
+	// maps were not applied.
+	Symbolication *jsonSymbolication `json:"symbolication,omitempty"`
+}
+
+type jsonSymbolication struct {
+	Scripts       int      `json:"scripts"`
+	MappedScripts int      `json:"mapped_scripts"`
+	Missing       []string `json:"missing"`
+	OnCPUJSNs     int64    `json:"on_cpu_js_ns"`
+	OnCPUMappedNs int64    `json:"on_cpu_mapped_ns"`
+}
+
+func symbolicationJSON(s *analyze.Symbolication) *jsonSymbolication {
+	if s == nil {
+		return nil
+	}
+	return &jsonSymbolication{Scripts: s.Scripts, MappedScripts: s.MappedScripts, Missing: append([]string{}, s.Missing...),
+		OnCPUJSNs: s.OnCPUJSNs, OnCPUMappedNs: s.OnCPUMappedNs}
 }
 
 type jsonSide struct {
@@ -25,14 +44,16 @@ type jsonSide struct {
 	Format     string   `json:"format"`
 	Threads    []string `json:"threads,omitempty"`
 	SampleType string   `json:"sample_type,omitempty"`
-	WallNs     int64    `json:"wall_ns"`
-	SampledNs  int64    `json:"sampled_ns"`
-	OnCPUNs    int64    `json:"on_cpu_ns"`
-	IdleNs     int64    `json:"idle_ns"`
-	ProgramNs  int64    `json:"program_ns"`
-	GCNs       int64    `json:"gc_ns"`
-	Samples    int64    `json:"samples"`
-	IntervalNs int64    `json:"interval_ns"`
+	// Symbolication is this side's source-map coverage.
+	Symbolication *jsonSymbolication `json:"symbolication,omitempty"`
+	WallNs        int64              `json:"wall_ns"`
+	SampledNs     int64              `json:"sampled_ns"`
+	OnCPUNs       int64              `json:"on_cpu_ns"`
+	IdleNs        int64              `json:"idle_ns"`
+	ProgramNs     int64              `json:"program_ns"`
+	GCNs          int64              `json:"gc_ns"`
+	Samples       int64              `json:"samples"`
+	IntervalNs    int64              `json:"interval_ns"`
 }
 
 type jsonPackage struct {
@@ -69,13 +90,22 @@ func WriteJSON(w io.Writer, r *Report) error {
 		Files:     []jsonFile{},
 		Warnings:  append([]string{}, r.Warnings...),
 	}
+	var all *analyze.Symbolication
 	for _, s := range r.Sides {
 		out.Sides = append(out.Sides, jsonSide{
 			Name: s.Name, Files: s.Files, Format: s.Format.String(), Threads: s.Threads, SampleType: s.SampleType,
 			WallNs: s.WallNs, SampledNs: s.SampledNs, OnCPUNs: s.OnCPUNs, IdleNs: s.IdleNs,
 			ProgramNs: s.ProgramNs, GCNs: s.GCNs, Samples: s.Samples, IntervalNs: s.IntervalNs,
+			Symbolication: symbolicationJSON(s.Symbolication),
 		})
+		if s.Symbolication != nil {
+			if all == nil {
+				all = &analyze.Symbolication{}
+			}
+			all.Add(s.Symbolication)
+		}
 	}
+	out.Symbolication = symbolicationJSON(all)
 	for _, row := range r.Packages {
 		out.Packages = append(out.Packages, jsonPackage{Package: row.Key.Package, Self: row.Self, Total: row.Total})
 	}

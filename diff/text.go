@@ -85,6 +85,14 @@ func (t *textWriter) headline(s SideSummary) {
 		{"GC", Duration(s.GCNs), pct(s.GCNs, s.OnCPUNs) + " of on-CPU"},
 		{"samples", Count(s.Samples), "mean interval " + Duration(s.IntervalNs)},
 	}
+	if sy := s.Symbolication; sy != nil && sy.Scripts > 0 {
+		line := []string{"maps", strings.TrimSpace(pct(sy.OnCPUMappedNs, sy.OnCPUJSNs)),
+			fmt.Sprintf("of JavaScript on-CPU time mapped to sources (%d of %d scripts)", sy.MappedScripts, sy.Scripts)}
+		if sy.OnCPUJSNs == 0 {
+			line[1], line[2] = "-", fmt.Sprintf("no JavaScript on-CPU time (%d of %d scripts mapped)", sy.MappedScripts, sy.Scripts)
+		}
+		lines = append(lines, line)
+	}
 	t.printf("\n")
 	for _, l := range lines {
 		t.printf("%s\n", strings.TrimRight(fmt.Sprintf("  %-8s %10s  %s", l[0], l[1], strings.TrimSpace(l[2])), " "))

@@ -14,12 +14,14 @@ const module = "github.com/profdiff/profdiff"
 
 // allowed lists, for each package of the module, the packages outside the
 // standard library it may import. Imports run one way: cmd -> diff ->
-// analyze; analyze imports no other profdiff package, and only
+// analyze and cmd -> symbolicate -> analyze; analyze imports no other
+// profdiff package, symbolicate and diff never import each other, and only
 // analyze/pprof.go imports github.com/google/pprof/profile.
 var allowed = map[string][]string{
 	"analyze":      {"github.com/google/pprof/profile"},
 	"diff":         {module + "/analyze"},
-	"cmd/profdiff": {module + "/analyze", module + "/diff", "github.com/spf13/pflag"},
+	"symbolicate":  {module + "/analyze"},
+	"cmd/profdiff": {module + "/analyze", module + "/diff", module + "/symbolicate", "github.com/spf13/pflag"},
 }
 
 // forbiddenStd are standard packages no profdiff package may import:

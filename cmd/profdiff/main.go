@@ -21,6 +21,7 @@ import (
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/symbolicate"
 )
 
 // Exit statuses.
@@ -65,6 +66,11 @@ Examples:
   # A @datadog/pprof profile by wall time instead of CPU time
   profdiff --sample-type wall profile.pb.gz
 
+  # A bundled app profiled on a server: find app.min.js and its .map locally
+  profdiff --sourcemaps ./dist CPU.20260101.120000.4242.0.001.cpuprofile
+  profdiff --path-map /srv/app=./build profile.cpuprofile
+  profdiff --sourcemap app.min.js=./dist/app.min.js.map profile.cpuprofile
+
 Exit status: 0 success, 2 bad usage or unreadable input.
 `
 
@@ -80,6 +86,15 @@ type options struct {
 	help         bool
 	maxInputSize string
 	cpuProfile   string
+
+	noSourceMaps     bool
+	sourceMaps       []string // SCRIPT=MAP
+	sourceMapDirs    []string
+	sourceMapsBefore []string
+	sourceMapsAfter  []string
+	sourceDirsBefore []string
+	sourceDirsAfter  []string
+	pathMaps         []string // FROM=TO
 }
 
 func newFlagSet(o *options) *pflag.FlagSet {
@@ -90,6 +105,14 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.IntVarP(&o.top, "top", "n", 20, "rows per table in text output (0 for all); JSON always has every row")
 	fs.StringVar(&o.thread, "thread", "", "in a trace with several profiles, take the one of this thread: a `tid`, pid:tid, or a thread name such as CrRendererMain (default: the one with the most on-CPU time)")
 	fs.StringVar(&o.sampleType, "sample-type", "", "pprof sample `type` to weigh samples by, e.g. cpu or wall/nanoseconds (default: cpu, else wall, else count x period)")
+	fs.StringArrayVar(&o.sourceMapDirs, "sourcemaps", nil, "search `DIR` for scripts and their source maps by file name (repeatable); for profiles recorded on another machine")
+	fs.StringArrayVar(&o.sourceMaps, "sourcemap", nil, "use the source map MAP for the script SCRIPT (a URL, path or file name), given as `SCRIPT=MAP` (repeatable)")
+	fs.StringArrayVar(&o.pathMaps, "path-map", nil, "rewrite a recorded path or URL prefix before looking for scripts and maps, given as `FROM=TO` (repeatable), e.g. /srv/app=./build")
+	fs.StringArrayVar(&o.sourceDirsBefore, "sourcemaps-before", nil, "like --sourcemaps, for the BEFORE side of a comparison only (`DIR`)")
+	fs.StringArrayVar(&o.sourceDirsAfter, "sourcemaps-after", nil, "like --sourcemaps, for the AFTER side of a comparison only (`DIR`)")
+	fs.StringArrayVar(&o.sourceMapsBefore, "sourcemap-before", nil, "like --sourcemap, for the BEFORE side only (`SCRIPT=MAP`)")
+	fs.StringArrayVar(&o.sourceMapsAfter, "sourcemap-after", nil, "like --sourcemap, for the AFTER side only (`SCRIPT=MAP`)")
+	fs.BoolVar(&o.noSourceMaps, "no-sourcemaps", false, "do not apply source maps: report frames as the profiler recorded them")
 	fs.BoolVar(&o.list, "list", false, "list the profiles a file holds (threads of a trace, sample types of a pprof) and exit")
 	fs.StringVar(&o.maxInputSize, "max-input-size", "4GiB", "refuse input larger than this after decompression (`SIZE` in bytes, or with KiB, MiB, GiB)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
@@ -135,6 +158,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if o.format != "text" && o.format != "json" {
 		return usageError(stderr, "--format %q: choose text or json", o.format)
 	}
+	if len(o.sourceDirsBefore)+len(o.sourceDirsAfter)+len(o.sourceMapsBefore)+len(o.sourceMapsAfter) > 0 {
+		return usageError(stderr, "--sourcemaps-before/--sourcemaps-after/--sourcemap-before/--sourcemap-after are for comparing two profiles; with one profile use --sourcemaps and --sourcemap")
+	}
+	symOpts, err := symbolicateOptions(o.sourceMaps, o.sourceMapDirs, o.pathMaps)
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
 
 	if o.cpuProfile != "" {
 		f, err := os.Create(o.cpuProfile)
@@ -154,7 +184,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if o.list {
 		err = list(out, files[0], popts)
 	} else {
-		err = report(out, files[0], popts, o)
+		var sym *symbolicate.Symbolicator
+		if !o.noSourceMaps {
+			sym = symbolicate.New(symOpts)
+		}
+		err = report(out, files[0], popts, sym, o)
 	}
 	if cerr := closeOut(); err == nil && cerr != nil {
 		err = cerr
@@ -166,10 +200,38 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func report(out io.Writer, file string, popts analyze.ParseOptions, o options) error {
+// symbolicateOptions turns the source-map flags into options.
+func symbolicateOptions(maps, dirs, pathMaps []string) (symbolicate.Options, error) {
+	opts := symbolicate.Options{Dirs: dirs}
+	for _, m := range maps {
+		script, mp, ok := strings.Cut(m, "=")
+		if !ok || script == "" || mp == "" {
+			return opts, fmt.Errorf("--sourcemap %q: give SCRIPT=MAP", m)
+		}
+		opts.Maps = append(opts.Maps, symbolicate.ScriptMap{Script: script, Map: mp})
+	}
+	for _, pm := range pathMaps {
+		from, to, ok := strings.Cut(pm, "=")
+		if !ok || from == "" {
+			return opts, fmt.Errorf("--path-map %q: give FROM=TO", pm)
+		}
+		opts.PathMap = append(opts.PathMap, symbolicate.PathRewrite{From: from, To: to})
+	}
+	for _, d := range dirs {
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			return opts, fmt.Errorf("--sourcemaps %s: not a folder", d)
+		}
+	}
+	return opts, nil
+}
+
+func report(out io.Writer, file string, popts analyze.ParseOptions, sym *symbolicate.Symbolicator, o options) error {
 	p, err := analyze.ParseFile(file, popts)
 	if err != nil {
 		return err
+	}
+	if sym != nil {
+		sym.Apply(p)
 	}
 	t := analyze.Aggregate(p, analyze.AggregateOptions{ReadPackageJSON: true})
 	r, err := diff.Compare([]diff.Side{{Name: "profile", Tables: []*analyze.Table{t}}})

@@ -1,0 +1,357 @@
+package symbolicate
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// mapLocation says where a map comes from: a file, or inline data.
+type mapLocation struct {
+	file   string // path of a map file
+	inline []byte // the map of a data: URL
+	base   string // folder its relative sources resolve against (inline maps: the script's)
+	key    string // cache key
+}
+
+// rewrite applies --path-map prefixes and removes a file:// scheme.
+func (s *Symbolicator) rewrite(u string) string {
+	for _, r := range s.opts.PathMap {
+		if rest, ok := strings.CutPrefix(u, r.From); ok {
+			u = r.To + rest
+			break
+		}
+	}
+	if rest, ok := strings.CutPrefix(u, "file://"); ok {
+		u = rest
+	}
+	return u
+}
+
+// isLocal reports whether u names a local path rather than a URL.
+func isLocal(u string) bool { return u != "" && !strings.Contains(u, "://") }
+
+// scriptBase returns the last path element of a script URL or path,
+// without query or fragment.
+func scriptBase(u string) string {
+	if i := strings.IndexAny(u, "?#"); i >= 0 && strings.Contains(u, "://") {
+		u = u[:i]
+	}
+	u = strings.ReplaceAll(u, "\\", "/")
+	return path.Base(u)
+}
+
+// mapFor finds and decodes the map of a script, or says why there is none.
+func (s *Symbolicator) mapFor(script string) (*loadedMap, string) {
+	sm, ok := s.scripts[script]
+	if !ok {
+		sm = s.discover(script)
+		s.scripts[script] = sm
+	}
+	if sm.loc.key == "" {
+		return nil, sm.reason
+	}
+	lm := s.load(sm.loc)
+	if lm.err != nil {
+		return nil, lm.err.Error()
+	}
+	return lm, ""
+}
+
+// discover looks for a script's map in the order the options promise.
+func (s *Symbolicator) discover(script string) scriptMap {
+	local := s.rewrite(script)
+	base := scriptBase(script)
+	// 1. An explicit pair.
+	for _, p := range s.opts.Maps {
+		if p.Script == script || p.Script == local || p.Script == base ||
+			(strings.Contains(p.Script, "/") && strings.HasSuffix(local, "/"+strings.TrimPrefix(p.Script, "./"))) {
+			return scriptMap{loc: fileLocation(p.Map)}
+		}
+	}
+	// 2. The script's own comment, and 3. SCRIPT.map beside it.
+	if isLocal(local) {
+		if loc, reason, found := s.fromScript(local); found || reason != "" {
+			return scriptMap{loc: loc, reason: reason}
+		}
+	}
+	// 4. The search folders.
+	for _, dir := range s.opts.Dirs {
+		idx := s.index(dir)
+		if sp := idx.best(idx.scripts[base], local); sp != "" {
+			if loc, reason, found := s.fromScript(sp); found || reason != "" {
+				return scriptMap{loc: loc, reason: reason}
+			}
+		}
+		if mp := idx.best(idx.maps[base+".map"], local+".map"); mp != "" {
+			return scriptMap{loc: fileLocation(mp)}
+		}
+		if mp := idx.best(idx.byFileField(base), local+".map"); mp != "" {
+			return scriptMap{loc: fileLocation(mp)}
+		}
+	}
+	return scriptMap{}
+}
+
+func fileLocation(p string) mapLocation {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		abs = p
+	}
+	return mapLocation{file: abs, base: filepath.Dir(abs), key: "file:" + abs}
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+// fromScript reads a local script's sourceMappingURL (else looks for
+// SCRIPT.map beside it). found is false when the script does not exist or
+// names no map; reason explains a map that is named but cannot be used.
+func (s *Symbolicator) fromScript(script string) (loc mapLocation, reason string, found bool) {
+	if !fileExists(script) {
+		return mapLocation{}, "", false
+	}
+	if abs, err := filepath.Abs(script); err == nil {
+		script = abs
+	}
+	ref, err := SourceMappingURL(script)
+	if err != nil {
+		return mapLocation{}, err.Error(), false
+	}
+	dir := filepath.Dir(script)
+	if ref != "" {
+		return s.resolveRef(ref, script, dir)
+	}
+	if fileExists(script + ".map") {
+		return fileLocation(script + ".map"), "", true
+	}
+	return mapLocation{}, "", false
+}
+
+// resolveRef resolves a sourceMappingURL value found in script.
+func (s *Symbolicator) resolveRef(ref, script, dir string) (mapLocation, string, bool) {
+	if strings.HasPrefix(ref, "data:") {
+		b, err := decodeDataURL(ref)
+		if err != nil {
+			return mapLocation{}, fmt.Sprintf("inline source map: %v", err), false
+		}
+		return mapLocation{inline: b, base: dir, key: "inline:" + script}, "", true
+	}
+	target := s.rewrite(ref)
+	if strings.Contains(target, "://") {
+		// A URL profdiff will not fetch: look for its file by name.
+		base := scriptBase(target)
+		for _, d := range append([]string{dir}, s.opts.Dirs...) {
+			if p := filepath.Join(d, base); fileExists(p) {
+				return fileLocation(p), "", true
+			}
+		}
+		return mapLocation{}, fmt.Sprintf("its map %s is a URL, and profdiff never fetches over the network; map it to a local folder with --path-map or --sourcemaps", ref), false
+	}
+	if u, err := url.PathUnescape(target); err == nil {
+		target = u
+	}
+	p := target
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	p = filepath.Clean(p)
+	if !s.allowed(p, dir) {
+		return mapLocation{}, fmt.Sprintf("its sourceMappingURL %s leads outside the script's folder and the folders given; name the map with --sourcemap", ref), false
+	}
+	if !fileExists(p) {
+		return mapLocation{}, fmt.Sprintf("its map %s was not found", p), false
+	}
+	return fileLocation(p), "", true
+}
+
+// allowed reports whether a map path lies within the script's folder tree
+// or a folder the user named.
+func (s *Symbolicator) allowed(p, scriptDir string) bool {
+	roots := []string{scriptDir}
+	roots = append(roots, s.opts.Dirs...)
+	for _, m := range s.opts.Maps {
+		roots = append(roots, filepath.Dir(m.Map))
+	}
+	for _, r := range s.opts.PathMap {
+		if isLocal(r.To) {
+			roots = append(roots, r.To)
+		}
+	}
+	for _, r := range roots {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			continue
+		}
+		if rel, err := filepath.Rel(abs, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return true
+		}
+	}
+	return false
+}
+
+// load decodes a map once.
+func (s *Symbolicator) load(loc mapLocation) *loadedMap {
+	if lm, ok := s.maps[loc.key]; ok {
+		return lm
+	}
+	lm := &loadedMap{dir: loc.base}
+	data := loc.inline
+	if loc.file != "" {
+		data, lm.err = readLimited(loc.file, s.opts.MaxMapSize)
+	}
+	if lm.err == nil {
+		lm.m, lm.err = ParseMap(data)
+		if lm.err != nil {
+			name := loc.file
+			if name == "" {
+				name = "inline map"
+			}
+			lm.err = fmt.Errorf("source map %s: %v", name, lm.err)
+		}
+	}
+	s.maps[loc.key] = lm
+	return lm
+}
+
+func readLimited(p string, limit int64) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > limit {
+		return nil, fmt.Errorf("source map %s is %d bytes, over the %d-byte limit", p, st.Size(), limit)
+	}
+	// One buffer of the file's size: growing one as io.ReadAll does
+	// page-faults several times the map's size in fresh memory.
+	buf := make([]byte, st.Size())
+	n, err := io.ReadFull(f, buf)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return nil, err
+	}
+	return buf[:n], nil
+}
+
+// dirIndex lists the scripts and maps below a search folder by basename.
+type dirIndex struct {
+	root    string
+	scripts map[string][]string
+	maps    map[string][]string
+	byFile  map[string][]string // maps by their "file" field, read on first need
+	read    bool
+}
+
+const (
+	maxIndexDepth = 8
+	maxIndexFiles = 100000
+)
+
+func (s *Symbolicator) index(dir string) *dirIndex {
+	if idx, ok := s.dirs[dir]; ok {
+		return idx
+	}
+	idx := &dirIndex{root: dir, scripts: map[string][]string{}, maps: map[string][]string{}}
+	n := 0
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p != dir && (d.Name() == ".git" || strings.Count(strings.TrimPrefix(p, dir), string(filepath.Separator)) > maxIndexDepth) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if n++; n > maxIndexFiles {
+			return filepath.SkipAll
+		}
+		name := d.Name()
+		switch {
+		case strings.HasSuffix(name, ".map"):
+			idx.maps[name] = append(idx.maps[name], p)
+		case strings.HasSuffix(name, ".js") || strings.HasSuffix(name, ".mjs") || strings.HasSuffix(name, ".cjs"):
+			idx.scripts[name] = append(idx.scripts[name], p)
+		}
+		return nil
+	})
+	s.dirs[dir] = idx
+	return idx
+}
+
+// byFileField returns the maps whose "file" field names base.
+func (idx *dirIndex) byFileField(base string) []string {
+	if !idx.read {
+		idx.read = true
+		idx.byFile = map[string][]string{}
+		for _, ps := range idx.maps {
+			for _, p := range ps {
+				if f := mapFileField(p); f != "" {
+					idx.byFile[path.Base(f)] = append(idx.byFile[path.Base(f)], p)
+				}
+			}
+		}
+	}
+	return idx.byFile[base]
+}
+
+// mapFileField reads a map's "file" field without decoding the rest.
+func mapFileField(p string) string {
+	f, err := os.Open(p)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	dec := json.NewDecoder(io.LimitReader(f, 64<<20))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		if k == "file" {
+			var v string
+			if dec.Decode(&v) != nil {
+				return ""
+			}
+			return v
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return ""
+		}
+	}
+	return ""
+}
+
+// best picks, among same-named candidates, the one whose path shares the
+// longest tail with the recorded one.
+func (idx *dirIndex) best(cands []string, recorded string) string {
+	best, bestScore := "", -1
+	rec := strings.Split(filepath.ToSlash(recorded), "/")
+	for _, c := range cands {
+		parts := strings.Split(filepath.ToSlash(c), "/")
+		score := 0
+		for i, j := len(parts)-1, len(rec)-1; i >= 0 && j >= 0 && parts[i] == rec[j]; i, j = i-1, j-1 {
+			score++
+		}
+		if score > bestScore || (score == bestScore && c < best) {
+			best, bestScore = c, score
+		}
+	}
+	return best
+}

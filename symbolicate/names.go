@@ -1,0 +1,303 @@
+package symbolicate
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// preambleSlack is how far before a function's start (its "(") the mapping
+// of its own name or keyword may sit beyond the length of V8's name for it:
+// "async function " and a space.
+const preambleSlack = 16
+
+// adjacent reports whether a mapping before a function start belongs to the
+// function itself (its name, or the function keyword) rather than to code
+// before it: minified bundles pack unrelated statements onto one line.
+func adjacent(before *Position, column int, v8Name string) bool {
+	return before != nil && column >= 0 && column-before.GenColumn <= len(v8Name)+preambleSlack
+}
+
+// originalPosition picks the mapping that places a function start: the one
+// exactly at the start; else the one just before it when it is the
+// function's own name or keyword; else the first one after it (the body's
+// first statement: esbuild's module wrappers have no mapping of their own);
+// else the last one before it. With an unknown column, the first on the line.
+// Unmapped segments place nothing.
+func originalPosition(a Answer, column int, v8Name string) (Position, bool) {
+	var candidates []*Position
+	switch {
+	case column < 0:
+		candidates = []*Position{a.First}
+	case adjacent(a.Before, column, v8Name):
+		candidates = []*Position{a.Exact, a.Before}
+	default:
+		candidates = []*Position{a.Exact, a.After, a.Before}
+	}
+	for _, c := range candidates {
+		if c != nil {
+			return *c, c.Source >= 0
+		}
+	}
+	return Position{}, false
+}
+
+// functionName recovers the original name of a function whose start (the
+// "(" of its parameter list, where V8 places it) maps to pos: the name of a
+// mapping exactly at the start; else that of the mapping just before it on
+// the same generated line when that mapping is the function's own name
+// (bundlers name the identifier before the "("); else the identifier at the
+// original position in sourcesContent; else the name V8 recorded.
+// "constructor" reads "Class.constructor" when the class is found in the
+// source. A name that turns out to be the parameter of an arrow function
+// (x => ..., where V8 places the start) is not taken for the function's.
+func functionName(m *Map, source func(int) *sourceText, a Answer, pos Position, column int, v8Name string) string {
+	name := ""
+	switch {
+	case a.Exact != nil && a.Exact.Name >= 0:
+		name = m.Names[a.Exact.Name]
+	case adjacent(a.Before, column, v8Name) && a.Before.Name >= 0:
+		name = m.Names[a.Before.Name]
+	}
+	src := source(pos.Source)
+	if src != nil {
+		if param, target := arrowParam(src, pos.Line, pos.Column); param {
+			return target // the arrow's assignment target, or "" (anonymous)
+		}
+		if name == "" && (a.Exact != nil || adjacent(a.Before, column, v8Name)) {
+			name = identifierAt(src, pos.Line, pos.Column)
+		}
+	}
+	if name == "" {
+		name = v8Name
+	}
+	if name == "constructor" && src != nil {
+		if class := enclosingClass(src, pos.Line, pos.Column); class != "" {
+			name = class + ".constructor"
+		}
+	}
+	return name
+}
+
+// arrowParam reports whether the source at a position is the lone parameter
+// of an arrow function (x => ...), and returns the name the arrow is
+// assigned to, if any.
+func arrowParam(st *sourceText, line, column int) (bool, string) {
+	src, off := st.text, st.offset(line, column)
+	if off < 0 {
+		return false, ""
+	}
+	id := identAfter(src, off)
+	if id == "" {
+		return false, ""
+	}
+	rest := strings.TrimLeft(src[off+len(id):], " \t")
+	if strings.HasPrefix(rest, "=>") {
+		return true, assignedName(src, skipSpaceBack(src, off))
+	}
+	// The first of a parenthesised list: (r) => or (a, b) =>.
+	open := skipSpaceBack(src, off)
+	if open == 0 || src[open-1] != '(' {
+		return false, ""
+	}
+	end := closingParen(rest)
+	if end < 0 {
+		return false, ""
+	}
+	after := strings.TrimLeft(rest[end+1:], " \t")
+	if strings.HasPrefix(after, ":") { // a return type: (a: T): R =>
+		stop := strings.IndexAny(after, ";{\n")
+		if stop < 0 {
+			stop = len(after)
+		}
+		if !strings.Contains(after[:stop], "=>") {
+			return false, ""
+		}
+	} else if !strings.HasPrefix(after, "=>") {
+		return false, ""
+	}
+	return true, assignedName(src, skipSpaceBack(src, open-1))
+}
+
+// closingParen returns the index of the ")" that closes a parameter list
+// whose opening "(" came before s (brackets and braces within it nest,
+// as in TypeScript types and default values), or -1 within 300 bytes.
+func closingParen(s string) int {
+	depth := 0
+	for i := 0; i < len(s) && i < 300; i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+		case ')':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case ';':
+			return -1
+		}
+	}
+	return -1
+}
+
+// assignedName returns the target of "name =" or "name:" ending at i.
+func assignedName(src string, i int) string {
+	if i > 0 && (src[i-1] == '=' || src[i-1] == ':') && (i < 2 || !strings.ContainsRune("=!<>", rune(src[i-2]))) {
+		if id := identBefore(src, skipSpaceBack(src, i-1)); id != "" && !notNames[id] {
+			return id
+		}
+	}
+	return ""
+}
+
+// sourceText is an original source with the offsets of its lines, built
+// once per source: a bundle's map may name thousands of functions in one
+// source of megabytes.
+type sourceText struct {
+	text   string
+	starts []int // byte offset of each line
+}
+
+func newSourceText(text string) *sourceText {
+	st := &sourceText{text: text, starts: []int{0}}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			st.starts = append(st.starts, i+1)
+		}
+	}
+	return st
+}
+
+// offset returns the byte offset of a 0-based line and UTF-16 column, or -1.
+func (st *sourceText) offset(line, column int) int {
+	if line < 0 || line >= len(st.starts) || column < 0 {
+		return -1
+	}
+	src, off := st.text, st.starts[line]
+	// Columns count UTF-16 code units; walk the line's runes.
+	for u := 0; u < column; {
+		if off >= len(src) || src[off] == '\n' {
+			return -1
+		}
+		r, size := utf8.DecodeRuneInString(src[off:])
+		off += size
+		if r >= 0x10000 {
+			u += 2
+		} else {
+			u++
+		}
+	}
+	return off
+}
+
+func isIdentStart(r rune) bool { return r == '_' || r == '$' || unicode.IsLetter(r) }
+func isIdentPart(r rune) bool  { return isIdentStart(r) || unicode.IsDigit(r) }
+
+// notNames are keywords that may stand where a name is looked for.
+var notNames = map[string]bool{
+	"function": true, "async": true, "return": true, "new": true, "await": true, "yield": true,
+	"static": true, "if": true, "for": true, "while": true, "switch": true, "catch": true,
+	"typeof": true, "void": true, "delete": true, "in": true, "of": true, "export": true,
+	"default": true, "const": true, "let": true, "var": true, "class": true, "extends": true,
+	"import": true, "case": true, "else": true, "do": true, "throw": true,
+}
+
+// identifierAt returns the name at a function's original start: an
+// identifier at the position itself (after "function" or "async function",
+// the one that follows), else the one just before it (the "(" of
+// match(path)), else the target of an assignment before it
+// (const handle = (req) => ...).
+func identifierAt(st *sourceText, line, column int) string {
+	src, off := st.text, st.offset(line, column)
+	if off < 0 {
+		return ""
+	}
+	id := identAfter(src, off)
+	for id == "async" || id == "function" {
+		keyword := off
+		off += len(id)
+		for off < len(src) && (src[off] == ' ' || src[off] == '\t' || src[off] == '*') {
+			off++
+		}
+		if id = identAfter(src, off); id == "" {
+			// function (...): an anonymous function expression, perhaps
+			// assigned to a name.
+			return assignedName(src, skipSpaceBack(src, keyword))
+		}
+	}
+	if id != "" && !notNames[id] {
+		return id
+	}
+	i := skipSpaceBack(src, off)
+	if id := identBefore(src, i); id != "" {
+		if !notNames[id] {
+			return id
+		}
+		return ""
+	}
+	return assignedName(src, i)
+}
+
+func identAfter(src string, off int) string {
+	end := off
+	for end < len(src) {
+		r, size := utf8.DecodeRuneInString(src[end:])
+		if (end == off && !isIdentStart(r)) || (end > off && !isIdentPart(r)) {
+			break
+		}
+		end += size
+	}
+	return src[off:end]
+}
+
+func identBefore(src string, end int) string {
+	start := end
+	for start > 0 {
+		r, size := utf8.DecodeLastRuneInString(src[:start])
+		if !isIdentPart(r) {
+			break
+		}
+		start -= size
+	}
+	id := src[start:end]
+	if id == "" {
+		return ""
+	}
+	if r, _ := utf8.DecodeRuneInString(id); !isIdentStart(r) {
+		return ""
+	}
+	return id
+}
+
+func skipSpaceBack(src string, i int) int {
+	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t' || src[i-1] == '\n' || src[i-1] == '\r') {
+		i--
+	}
+	return i
+}
+
+// enclosingClass returns the name of the nearest "class Name" before a
+// position, or "".
+func enclosingClass(st *sourceText, line, column int) string {
+	src, off := st.text, st.offset(line, column)
+	if off < 0 {
+		return ""
+	}
+	for i := strings.LastIndex(src[:off], "class "); i >= 0; i = strings.LastIndex(src[:i], "class ") {
+		if i > 0 {
+			if r, _ := utf8.DecodeLastRuneInString(src[:i]); isIdentPart(r) {
+				continue
+			}
+		}
+		j := i + len("class ")
+		for j < len(src) && src[j] == ' ' {
+			j++
+		}
+		if id := identAfter(src, j); id != "" && id != "extends" {
+			return id
+		}
+	}
+	return ""
+}

@@ -1,0 +1,1363 @@
+package symbolicate
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+)
+
+// This file is an ECMA-426 source map decoder (https://tc39.es/ecma426/).
+//
+// ParseMap validates the whole map in one pass (JSON syntax, field types,
+// every VLQ of "mappings") but keeps only the raw "mappings" string(s), the
+// decoded sources and names, the raw sourcesContent entries and, every
+// checkpointEvery bytes of mappings, the decoder state at a line start. No
+// table of mappings is ever built: Lookup re-decodes the mappings in one
+// streaming pass, jumping over unrequested lines by checkpoint, and keeps a
+// few slots per distinct query.
+
+// Map is a decoded source map: a regular map or an index map with sections.
+//
+// A Map is safe for concurrent use. It keeps references into the bytes given
+// to ParseMap (the mappings and the raw sourcesContent entries), which must
+// not be modified afterwards.
+type Map struct {
+	File string // the "file" field, "" if absent
+	// Sources are the source names, each prefixed with sourceRoot (with "/"
+	// appended when missing; an empty sourceRoot adds nothing), "" for a null
+	// source. They are NOT resolved against any base URL: the caller does
+	// that. For an index map, the sources of all sections, concatenated.
+	Sources []string
+	Names   []string // for an index map, the names of all sections, concatenated
+	// Ignored[i] reports whether Sources[i] is listed in "ignoreList", or in
+	// "x_google_ignoreList" when "ignoreList" is absent.
+	Ignored []bool
+
+	sections []section
+	content  *contentCache
+}
+
+// section is one regular map: the whole of a regular map, or one section of
+// an index map.
+type section struct {
+	line, col   int // offset of the section in the generated file
+	mappings    []byte
+	nsrc, nname int // number of sources and names of this section
+	srcBase     int // index of this section's first source in Map.Sources
+	nameBase    int // index of this section's first name in Map.Names
+	lines       int // number of generated lines in mappings (";" count + 1)
+	// lastLine and lastCol: the greatest generated position of a mapping
+	// (section-relative line, column as decoded); lastLine -1 when none.
+	lastLine, lastCol int
+	checkpoints       []checkpoint
+}
+
+// checkpoint is the decoder state at the start of a generated line.
+type checkpoint struct {
+	line, pos              int
+	src, oline, ocol, name int64
+}
+
+// checkpointEvery is the distance in bytes of mappings between checkpoints
+// (a variable so that tests can make it small).
+var checkpointEvery = 64 << 10
+
+// contentCache holds the raw sourcesContent entries and decodes them on
+// demand.
+type contentCache struct {
+	mu   sync.Mutex
+	raw  [][]byte // per source: the raw JSON value, nil when absent
+	done []bool
+	str  []string
+}
+
+// Position is a mapping's original position. Source and Name are indexes
+// into Map.Sources / Map.Names, -1 for none.
+type Position struct {
+	GenLine, GenColumn int // 0-based generated position of the mapping
+	Source             int // -1: the segment is unmapped (1-field segment)
+	Line, Column       int // 0-based original position (valid when Source >= 0)
+	Name               int // -1: no name
+}
+
+// Query is a 0-based generated position. Column < 0 means unknown.
+type Query struct{ Line, Column int }
+
+// Answer is what is known about a query, all on the query's generated line.
+// When several mappings share a generated position, the last one in input
+// order stands for it (for Exact, Before, After and First alike).
+type Answer struct {
+	Exact  *Position // the mapping exactly at (Line, Column), nil if none
+	Before *Position // the last mapping strictly before Column on the same line, nil if none
+	After  *Position // the first mapping strictly after Column on the same line, nil if none
+	First  *Position // the first mapping on the line (smallest column), nil if the line has none
+}
+
+// ParseMap decodes and validates a source map (JSON bytes). A leading ")]}'"
+// line and a UTF-8 byte order mark are stripped. The Map keeps references
+// into data, which must not be modified afterwards. Every error is one short
+// line, such as "mappings: invalid base64 character '=' at byte 3" or
+// "sections: overlap at section 1".
+//
+// Optional fields ("file", "sourceRoot", "names", "sourcesContent",
+// "ignoreList") that are JSON null are treated as absent.
+func ParseMap(data []byte) (*Map, error) {
+	// JSON errors give byte offsets in data itself: skip, don't reslice.
+	sc := jscan{d: data, i: prefixLen(data)}
+	sc.ws()
+	if sc.i >= len(sc.d) || sc.d[sc.i] != '{' {
+		if sc.i >= len(sc.d) {
+			return nil, errors.New("not a source map: empty input")
+		}
+		if err := sc.value(nil, nil); err != nil {
+			return nil, err
+		}
+		return nil, errors.New("not a source map: not a JSON object")
+	}
+	top, err := sc.fields()
+	if err != nil {
+		return nil, err
+	}
+	sc.ws()
+	if sc.i != len(sc.d) {
+		return nil, fmt.Errorf("json: unexpected data after the top-level object at byte %d", sc.i)
+	}
+	m := &Map{content: &contentCache{}}
+	if top.sections != nil {
+		err = m.parseIndex(top)
+	} else {
+		err = m.parseRegular(top, 0, 0, "")
+	}
+	if err != nil {
+		return nil, err
+	}
+	m.content.done = make([]bool, len(m.Sources))
+	m.content.str = make([]string, len(m.Sources))
+	return m, nil
+}
+
+// prefixLen returns the length of a UTF-8 BOM and a leading ")]}'" line
+// (the XSSI guard; the spec's fetch step strips it) at the start of data.
+func prefixLen(data []byte) int {
+	n := 0
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		n = 3
+	}
+	if bytes.HasPrefix(data[n:], []byte(")]}'")) {
+		n += 4
+		if i := bytes.IndexByte(data[n:], '\n'); i >= 0 {
+			n += i + 1
+		}
+	}
+	return n
+}
+
+// rawFields are the raw JSON values of the fields of a map; nil when absent.
+// For the big lists the elements are collected during the one scan.
+type rawFields struct {
+	version, file, sourceRoot, sources, sourcesContent, names, mappings,
+	ignoreList, xIgnoreList, sections []byte
+	sourcesElems, contentElems, namesElems [][]byte
+}
+
+// fields reads an object (s.i at '{') into rawFields, ignoring unknown keys.
+// For duplicate keys the last one wins, as in JavaScript.
+func (s *jscan) fields() (rawFields, error) {
+	var f rawFields
+	collect := func(dst *[][]byte) func(int, []byte) error {
+		*dst = (*dst)[:0]
+		return func(_ int, v []byte) error {
+			*dst = append(*dst, v)
+			return nil
+		}
+	}
+	s.elemHook = func(key []byte) func(int, []byte) error {
+		switch k, _ := decodeString(key); k {
+		case "sources":
+			return collect(&f.sourcesElems)
+		case "sourcesContent":
+			return collect(&f.contentElems)
+		case "names":
+			return collect(&f.namesElems)
+		}
+		return nil
+	}
+	defer func() { s.elemHook = nil }()
+	err := s.value(func(key, val []byte) error {
+		k, err := decodeString(key)
+		if err != nil {
+			return err
+		}
+		switch k {
+		case "version":
+			f.version = val
+		case "file":
+			f.file = val
+		case "sourceRoot":
+			f.sourceRoot = val
+		case "sources":
+			f.sources = val
+		case "sourcesContent":
+			f.sourcesContent = val
+		case "names":
+			f.names = val
+		case "mappings":
+			f.mappings = val
+		case "ignoreList":
+			f.ignoreList = val
+		case "x_google_ignoreList":
+			f.xIgnoreList = val
+		case "sections":
+			f.sections = val
+		}
+		return nil
+	}, nil)
+	return f, err
+}
+
+// kind returns the JSON type of a validated raw value: '"', '[', '{', 'n'
+// (null), 't' (true or false) or '0' (number). Absent values have kind 0.
+func kind(raw []byte) byte {
+	if len(raw) == 0 {
+		return 0
+	}
+	switch c := raw[0]; c {
+	case '"', '[', '{', 'n':
+		return c
+	case 't', 'f':
+		return 't'
+	}
+	return '0'
+}
+
+// optional returns raw, or nil when raw is JSON null.
+func optional(raw []byte) []byte {
+	if kind(raw) == 'n' {
+		return nil
+	}
+	return raw
+}
+
+func checkVersion(raw []byte) error {
+	switch kind(raw) {
+	case 0:
+		return errors.New("version: missing")
+	case '0':
+		if v, err := strconv.ParseFloat(string(raw), 64); err == nil && v == 3 {
+			return nil
+		}
+		return fmt.Errorf("version: unsupported version %.20s (want 3)", raw)
+	}
+	return errors.New("version: not a number")
+}
+
+// parseRegular decodes a regular map into m, appending its sources and names.
+// offLine and offCol are the section offset; prefix prefixes error messages.
+func (m *Map) parseRegular(f rawFields, offLine, offCol int, prefix string) error {
+	if err := checkVersion(f.version); err != nil {
+		return errors.New(prefix + err.Error())
+	}
+	if f.sections != nil {
+		return errors.New(prefix + "nested index maps are not allowed")
+	}
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf(prefix+format, args...)
+	}
+	switch kind(f.mappings) {
+	case 0:
+		return fail("mappings: missing")
+	case '"':
+	default:
+		return fail("mappings: not a string")
+	}
+	if prefix == "" { // a section's "file" is irrelevant; only the top level's is kept
+		file, err := optString(f.file)
+		if err != nil {
+			return fail("file: %v", err)
+		}
+		m.File = file
+	} else if _, err := optString(f.file); err != nil {
+		return fail("file: %v", err)
+	}
+	root, err := optString(f.sourceRoot)
+	if err != nil {
+		return fail("sourceRoot: %v", err)
+	}
+	if root != "" && root[len(root)-1] != '/' {
+		root += "/"
+	}
+
+	// sources
+	switch kind(f.sources) {
+	case 0:
+		return fail("sources: missing")
+	case '[':
+	default:
+		return fail("sources: not a list")
+	}
+	srcBase := len(m.Sources)
+	err = eachCollected(f.sourcesElems, func(i int, v []byte) error {
+		switch kind(v) {
+		case 'n':
+			m.Sources = append(m.Sources, "")
+		case '"':
+			s, err := decodeString(v)
+			if err != nil {
+				return err
+			}
+			m.Sources = append(m.Sources, root+s)
+		default:
+			return fmt.Errorf("sources: entry %d is not a string or null", i)
+		}
+		return nil
+	})
+	if err != nil {
+		return errors.New(prefix + err.Error())
+	}
+	nsrc := len(m.Sources) - srcBase
+
+	// names
+	nameBase := len(m.Names)
+	if names := optional(f.names); names != nil {
+		if kind(names) != '[' {
+			return fail("names: not a list")
+		}
+		err = eachCollected(f.namesElems, func(i int, v []byte) error {
+			if kind(v) != '"' {
+				return fmt.Errorf("names: entry %d is not a string", i)
+			}
+			s, err := decodeString(v)
+			if err != nil {
+				return err
+			}
+			m.Names = append(m.Names, s)
+			return nil
+		})
+		if err != nil {
+			return errors.New(prefix + err.Error())
+		}
+	}
+	nname := len(m.Names) - nameBase
+
+	// sourcesContent: validated now, decoded on demand.
+	raws := make([][]byte, nsrc)
+	if sc := optional(f.sourcesContent); sc != nil {
+		if kind(sc) != '[' {
+			return fail("sourcesContent: not a list")
+		}
+		err = eachCollected(f.contentElems, func(i int, v []byte) error {
+			switch kind(v) {
+			case '"':
+				if i < nsrc {
+					raws[i] = v
+				}
+			case 'n':
+			default:
+				return fmt.Errorf("sourcesContent: entry %d is not a string or null", i)
+			}
+			return nil
+		})
+		if err != nil {
+			return errors.New(prefix + err.Error())
+		}
+	}
+	m.content.raw = append(m.content.raw, raws...)
+
+	// ignoreList
+	ignored := make([]bool, nsrc)
+	if il := optional(f.ignoreList); il != nil {
+		if kind(il) != '[' {
+			return fail("ignoreList: not a list")
+		}
+		err = eachElem(il, func(i int, v []byte) error {
+			if kind(v) == 'n' {
+				return nil // the spec tolerates null entries
+			}
+			x, ok := arrayIndex(v)
+			if !ok {
+				return fmt.Errorf("ignoreList: entry %d is not a non-negative integer", i)
+			}
+			if x >= nsrc {
+				return fmt.Errorf("ignoreList: index %d out of range (%d sources)", x, nsrc)
+			}
+			ignored[x] = true
+			return nil
+		})
+		if err != nil {
+			return errors.New(prefix + err.Error())
+		}
+	} else if xl := optional(f.xIgnoreList); kind(xl) == '[' {
+		// Deprecated and outside the spec: used leniently, bad entries skipped.
+		_ = eachElem(xl, func(_ int, v []byte) error {
+			if x, ok := arrayIndex(v); ok && x < nsrc {
+				ignored[x] = true
+			}
+			return nil
+		})
+	}
+	m.Ignored = append(m.Ignored, ignored...)
+
+	// mappings
+	mappings := f.mappings[1 : len(f.mappings)-1]
+	if bytes.IndexByte(mappings, '\\') >= 0 { // escapes: unusual but valid JSON
+		str, err := decodeString(f.mappings)
+		if err != nil {
+			return fail("mappings: %v", err)
+		}
+		mappings = []byte(str)
+	}
+	sec := section{
+		line: offLine, col: offCol, mappings: mappings,
+		nsrc: nsrc, nname: nname, srcBase: srcBase, nameBase: nameBase,
+	}
+	if err := sec.validate(); err != nil {
+		return errors.New(prefix + err.Error())
+	}
+	m.sections = append(m.sections, sec)
+	return nil
+}
+
+// optString decodes an optional string field.
+func optString(raw []byte) (string, error) {
+	switch kind(raw) {
+	case 0, 'n':
+		return "", nil
+	case '"':
+		return decodeString(raw)
+	}
+	return "", errors.New("not a string")
+}
+
+// arrayIndex parses a JSON number that must be a non-negative integer that
+// fits in 32 bits (1.0 counts as 1, as in JavaScript).
+func arrayIndex(raw []byte) (int, bool) {
+	if kind(raw) != '0' {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || v < 0 || v != math.Trunc(v) || v > math.MaxInt32 {
+		return 0, false
+	}
+	return int(v), true
+}
+
+// parseIndex decodes an index map.
+func (m *Map) parseIndex(f rawFields) error {
+	if err := checkVersion(f.version); err != nil {
+		return err
+	}
+	if f.mappings != nil {
+		return errors.New("index map: must not have both sections and mappings")
+	}
+	file, err := optString(f.file)
+	if err != nil {
+		return fmt.Errorf("file: %v", err)
+	}
+	m.File = file
+	if kind(f.sections) != '[' {
+		return errors.New("sections: not a list")
+	}
+	prevLine, prevCol := -1, -1 // end of the previous section's last mapping
+	prevOffLine, prevOffCol := 0, 0
+	return eachElem(f.sections, func(i int, v []byte) error {
+		if kind(v) != '{' {
+			return fmt.Errorf("section %d: not an object", i)
+		}
+		var offset, mp, url []byte
+		sc := jscan{d: v}
+		err := sc.value(func(key, val []byte) error {
+			k, err := decodeString(key)
+			if err != nil {
+				return err
+			}
+			switch k {
+			case "offset":
+				offset = val
+			case "map":
+				mp = val
+			case "url":
+				url = val
+			}
+			return nil
+		}, nil)
+		if err != nil {
+			return err
+		}
+		if url != nil {
+			return fmt.Errorf("section %d: url sections are not supported", i)
+		}
+		switch kind(offset) {
+		case 0:
+			return fmt.Errorf("section %d: offset missing", i)
+		case '{':
+		default:
+			return fmt.Errorf("section %d: offset is not an object", i)
+		}
+		var rawLine, rawCol []byte
+		sc = jscan{d: offset}
+		err = sc.value(func(key, val []byte) error {
+			k, err := decodeString(key)
+			if err != nil {
+				return err
+			}
+			switch k {
+			case "line":
+				rawLine = val
+			case "column":
+				rawCol = val
+			}
+			return nil
+		}, nil)
+		if err != nil {
+			return err
+		}
+		if rawLine == nil {
+			return fmt.Errorf("section %d: offset line missing", i)
+		}
+		if rawCol == nil {
+			return fmt.Errorf("section %d: offset column missing", i)
+		}
+		line, ok := arrayIndex(rawLine)
+		if !ok {
+			return fmt.Errorf("section %d: offset line is not a non-negative integer", i)
+		}
+		col, ok := arrayIndex(rawCol)
+		if !ok {
+			return fmt.Errorf("section %d: offset column is not a non-negative integer", i)
+		}
+		switch kind(mp) {
+		case 0:
+			return fmt.Errorf("section %d: map missing", i)
+		case '{':
+		default:
+			return fmt.Errorf("section %d: map is not an object", i)
+		}
+		if i > 0 && (line < prevOffLine || line == prevOffLine && col < prevOffCol) {
+			return fmt.Errorf("sections: not sorted at section %d", i)
+		}
+		if line < prevLine || line == prevLine && col <= prevCol {
+			return fmt.Errorf("sections: overlap at section %d", i)
+		}
+		sc = jscan{d: mp}
+		sf, err := sc.fields()
+		if err != nil {
+			return err
+		}
+		if err := m.parseRegular(sf, line, col, fmt.Sprintf("section %d: ", i)); err != nil {
+			return err
+		}
+		prevOffLine, prevOffCol = line, col
+		if s := &m.sections[len(m.sections)-1]; s.lastLine >= 0 {
+			prevLine = line + s.lastLine
+			prevCol = s.lastCol
+			if s.lastLine == 0 {
+				prevCol += col
+			}
+		}
+		return nil
+	})
+}
+
+// SourceContent returns sourcesContent[i] and whether it is present
+// (non-null). Entries are decoded on first request and cached.
+func (m *Map) SourceContent(i int) (string, bool) {
+	c := m.content
+	if c == nil || i < 0 || i >= len(c.raw) || c.raw[i] == nil {
+		return "", false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.done[i] {
+		s, err := decodeString(c.raw[i])
+		if err != nil { // cannot happen: validated by ParseMap
+			return "", false
+		}
+		c.str[i] = s
+		c.done[i] = true
+	}
+	return c.str[i], true
+}
+
+// ---------------------------------------------------------------------------
+// Mappings
+
+// b64 maps a base64 character to its value, -1 for others.
+var b64 = func() (t [256]int8) {
+	for i := range t {
+		t[i] = -1
+	}
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	for i := range len(alphabet) {
+		t[alphabet[i]] = int8(i)
+	}
+	return t
+}()
+
+// decoder walks a mappings string segment by segment. After next returns
+// stSeg, the fields col, src, oline, ocol and name describe the segment
+// (src -1: unmapped; name -1: none); src, oline, ocol and name also carry
+// the running values of the relative fields (lastSrc...).
+type decoder struct {
+	s    []byte
+	pos  int
+	line int   // generated line at pos
+	col  int64 // generated column of the last segment on this line
+	// running values of the fields relative across the map
+	lastSrc, lastOline, lastOcol, lastName int64
+	// the segment just decoded
+	src, oline, ocol, name int64
+	nsrc, nname            int64
+	needSeg                bool // a ',' was consumed: a segment must follow
+	err                    error
+}
+
+// next results.
+const (
+	stSeg     = iota // a segment was decoded
+	stLineEnd        // a ';' was consumed: d.line is the next line
+	stEnd            // end of mappings
+	stErr            // d.err is set
+)
+
+func (d *decoder) fail(at int, format string, args ...any) int {
+	d.err = fmt.Errorf("mappings: %s at byte %d", fmt.Sprintf(format, args...), at)
+	return stErr
+}
+
+// next decodes the next segment or line separator.
+func (d *decoder) next() int {
+	s, pos := d.s, d.pos
+	if pos >= len(s) {
+		if d.needSeg {
+			return d.fail(pos, "empty segment")
+		}
+		return stEnd
+	}
+	start := pos
+	switch s[pos] {
+	case ';':
+		if d.needSeg {
+			return d.fail(start, "empty segment")
+		}
+		d.pos++
+		d.line++
+		d.col = 0
+		return stLineEnd
+	case ',':
+		return d.fail(start, "empty segment")
+	}
+	var f [5]int64
+	nf := 0
+	for pos < len(s) {
+		b := b64[s[pos]]
+		if b < 0 && (s[pos] == ',' || s[pos] == ';') {
+			break
+		}
+		if nf == 5 {
+			return d.fail(start, "segment has more than 5 fields")
+		}
+		var raw int64
+		switch {
+		case b&32 == 0: // b >= 0 and a single digit: the common case
+			raw = int64(b)
+			pos++
+		case b >= 0 && pos+1 < len(s) && b64[s[pos+1]]&32 == 0: // two digits
+			raw = int64(b&31) | int64(b64[s[pos+1]])<<5
+			pos += 2
+		default:
+			d.pos = pos
+			v, ok := d.vlq()
+			if !ok {
+				return stErr
+			}
+			raw, pos = v, d.pos
+		}
+		v := raw >> 1
+		if raw&1 != 0 {
+			v = -v
+			if v == 0 {
+				v = math.MinInt32
+			}
+		}
+		f[nf] = v
+		nf++
+	}
+	d.needSeg = pos < len(s) && s[pos] == ','
+	if d.needSeg {
+		pos++
+	}
+	d.pos = pos
+	if nf != 1 && nf != 4 && nf != 5 {
+		return d.fail(start, "segment has %d fields (want 1, 4 or 5)", nf)
+	}
+	d.col += f[0]
+	if d.col < 0 {
+		return d.fail(start, "negative generated column %d", d.col)
+	}
+	if d.col > math.MaxInt32 {
+		return d.fail(start, "generated column exceeds 32 bits")
+	}
+	d.src, d.name = -1, -1
+	if nf == 1 {
+		return stSeg
+	}
+	src, oline, ocol := d.lastSrc+f[1], d.lastOline+f[2], d.lastOcol+f[3]
+	d.lastSrc, d.lastOline, d.lastOcol = src, oline, ocol
+	if uint64(src) >= uint64(d.nsrc) || oline < 0 || oline > math.MaxInt32 || ocol < 0 || ocol > math.MaxInt32 {
+		switch {
+		case src < 0 || src >= d.nsrc:
+			return d.fail(start, "source index %d out of range (%d sources)", src, d.nsrc)
+		case oline < 0:
+			return d.fail(start, "negative original line %d", oline)
+		case oline > math.MaxInt32:
+			return d.fail(start, "original line exceeds 32 bits")
+		case ocol < 0:
+			return d.fail(start, "negative original column %d", ocol)
+		default:
+			return d.fail(start, "original column exceeds 32 bits")
+		}
+	}
+	d.src, d.oline, d.ocol = src, oline, ocol
+	if nf == 5 {
+		name := d.lastName + f[4]
+		d.lastName = name
+		if uint64(name) >= uint64(d.nname) {
+			return d.fail(start, "name index %d out of range (%d names)", name, d.nname)
+		}
+		d.name = name
+	}
+	return stSeg
+}
+
+// vlq decodes one base64 VLQ at d.pos and returns its raw value (sign in
+// bit 0). Values are limited to 32 bits: the magnitude must be below 2^31
+// (the spec decodes "-0" as -2^31). Leading zero digits are allowed.
+func (d *decoder) vlq() (int64, bool) {
+	start := d.pos
+	var v uint64
+	shift := uint(0)
+	for {
+		if d.pos >= len(d.s) {
+			d.fail(start, "VLQ missing continuation digits")
+			return 0, false
+		}
+		c := d.s[d.pos]
+		b := b64[c]
+		if b < 0 {
+			switch {
+			case c == ',' || c == ';':
+				d.fail(start, "VLQ missing continuation digits")
+			case c >= 0x20 && c < 0x7f:
+				d.fail(d.pos, "invalid base64 character %q", c)
+			default:
+				d.fail(d.pos, "invalid base64 character 0x%02x", c)
+			}
+			return 0, false
+		}
+		d.pos++
+		if digit := uint64(b & 31); digit != 0 {
+			if shift >= 32 {
+				d.fail(start, "VLQ value exceeds 32 bits")
+				return 0, false
+			}
+			v |= digit << shift
+			if v > math.MaxUint32 {
+				d.fail(start, "VLQ value exceeds 32 bits")
+				return 0, false
+			}
+		}
+		if b&32 == 0 {
+			return int64(v), true
+		}
+		if shift < 35 {
+			shift += 5
+		}
+	}
+}
+
+// validate decodes every segment once, recording the line count, the
+// position of the last mapping (for the index-map overlap check) and
+// checkpoints.
+func (s *section) validate() error {
+	d := decoder{s: s.mappings, nsrc: int64(s.nsrc), nname: int64(s.nname)}
+	s.lastLine, s.lastCol = -1, -1
+	lastCP := 0
+	for {
+		switch d.next() {
+		case stErr:
+			return d.err
+		case stEnd:
+			s.lines = d.line + 1
+			return nil
+		case stLineEnd:
+			if d.pos-lastCP >= checkpointEvery {
+				s.checkpoints = append(s.checkpoints, checkpoint{
+					line: d.line, pos: d.pos,
+					src: d.lastSrc, oline: d.lastOline, ocol: d.lastOcol, name: d.lastName,
+				})
+				lastCP = d.pos
+			}
+		case stSeg:
+			if d.line > s.lastLine {
+				s.lastLine, s.lastCol = d.line, int(d.col)
+			} else if int(d.col) > s.lastCol {
+				s.lastCol = int(d.col)
+			}
+		}
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Lookup
+
+// slot is the best segment found so far for some role, in absolute
+// generated coordinates and Map-wide indexes.
+type slot struct {
+	ok                          bool
+	col                         int
+	src, oline, ocol, name, sec int
+}
+
+// Lookup answers a batch of queries in one streaming pass over the mappings,
+// in the order given. Queries may come in any order and may repeat.
+//
+// No table of mappings is built, not even for the requested lines: for each
+// distinct requested line it keeps the first mapping, and for each distinct
+// column asked on it the exact mapping and the best mapping in the gap below
+// it and above it, so memory is O(len(qs)) whatever the size of the map. Unrequested
+// lines are skipped by jumping to checkpoints recorded by ParseMap.
+//
+// For an index map the generated line is that of the whole file: a line
+// shared by several sections sees the mappings of all of them (the spec
+// flattens sections into one list of mappings).
+func (m *Map) Lookup(qs []Query) []Answer {
+	ans := make([]Answer, len(qs))
+	if len(qs) == 0 {
+		return ans
+	}
+	// Order the queries by (line, column) and give each distinct line an
+	// index li and each distinct known column on it an index in cols.
+	order := make([]int32, 0, len(qs))
+	for i, q := range qs {
+		if q.Line >= 0 {
+			order = append(order, int32(i))
+		}
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		qa, qb := qs[a], qs[b]
+		if qa.Line != qb.Line {
+			return cmpInt(qa.Line, qb.Line)
+		}
+		return cmpInt(qa.Column, qb.Column)
+	})
+	var (
+		lines    []int // distinct requested lines, ascending
+		colStart []int // cols[colStart[li]:colStart[li+1]] are line li's columns
+		cols     []int // distinct known columns per line, ascending
+		qLine    = make([]int32, len(qs))
+		qCol     = make([]int32, len(qs)) // -1: unknown column
+	)
+	for _, i := range order {
+		q := qs[i]
+		if len(lines) == 0 || lines[len(lines)-1] != q.Line {
+			lines = append(lines, q.Line)
+			colStart = append(colStart, len(cols))
+		}
+		qLine[i] = int32(len(lines) - 1)
+		qCol[i] = -1
+		if q.Column >= 0 {
+			if len(cols) == colStart[len(colStart)-1] || cols[len(cols)-1] != q.Column {
+				cols = append(cols, q.Column)
+			}
+			qCol[i] = int32(len(cols) - 1)
+		}
+	}
+	colStart = append(colStart, len(cols))
+	first := make([]slot, len(lines))
+	exact := make([]slot, len(cols))
+	gap := make([]slot, len(cols)) // gap[j]: the greatest mapping with cols[j-1] <= col < cols[j]
+	up := make([]slot, len(cols))  // up[j]: the smallest mapping with cols[j] < col <= cols[j+1]
+
+	for si := range m.sections {
+		sec := &m.sections[si]
+		// The requested lines this section can have mappings on.
+		lo, _ := slices.BinarySearch(lines, sec.line)
+		hi, _ := slices.BinarySearch(lines, sec.line+sec.lines)
+		if lo >= hi {
+			continue
+		}
+		d := decoder{s: sec.mappings, nsrc: int64(sec.nsrc), nname: int64(sec.nname)}
+	lineLoop:
+		for li := lo; li < hi; li++ {
+			rel := lines[li] - sec.line
+			// Jump to the last checkpoint at or before rel when it is ahead.
+			if k, _ := slices.BinarySearchFunc(sec.checkpoints, rel+1, func(c checkpoint, t int) int {
+				return cmpInt(c.line, t)
+			}); k > 0 {
+				if cp := sec.checkpoints[k-1]; cp.line > d.line {
+					d.pos, d.line, d.col, d.needSeg = cp.pos, cp.line, 0, false
+					d.lastSrc, d.lastOline, d.lastOcol, d.lastName = cp.src, cp.oline, cp.ocol, cp.name
+				}
+			}
+			for d.line < rel {
+				if st := d.next(); st == stEnd || st == stErr {
+					break lineLoop
+				}
+			}
+			colAdj := 0
+			if rel == 0 {
+				colAdj = sec.col
+			}
+			qc := cols[colStart[li]:colStart[li+1]]
+			ex := exact[colStart[li]:colStart[li+1]]
+			gp := gap[colStart[li]:colStart[li+1]]
+			ab := up[colStart[li]:colStart[li+1]]
+			fs := &first[li]
+			hint := 0
+			for {
+				st := d.next()
+				if st == stLineEnd {
+					break
+				}
+				if st != stSeg {
+					break lineLoop
+				}
+				c := int(d.col) + colAdj
+				sl := slot{ok: true, col: c, src: int(d.src), oline: int(d.oline), ocol: int(d.ocol), name: int(d.name), sec: si}
+				if !fs.ok || c <= fs.col {
+					*fs = sl
+				}
+				if len(qc) == 0 {
+					continue
+				}
+				// idx = the first query column >= c; segments are usually
+				// sorted, so try the previous answer and the next first.
+				var idx int
+				switch {
+				case hint < len(qc) && qc[hint] >= c && (hint == 0 || qc[hint-1] < c):
+					idx = hint
+				case hint+1 < len(qc) && qc[hint+1] >= c && qc[hint] < c:
+					idx = hint + 1
+				case c > qc[len(qc)-1]:
+					idx = len(qc)
+				default:
+					idx, _ = slices.BinarySearch(qc, c)
+				}
+				hint = idx
+				g := idx
+				if idx < len(qc) && qc[idx] == c {
+					ex[idx] = sl
+					g = idx + 1
+				}
+				if g < len(qc) && (!gp[g].ok || c >= gp[g].col) {
+					gp[g] = sl
+				}
+				if idx > 0 && (!ab[idx-1].ok || c <= ab[idx-1].col) {
+					ab[idx-1] = sl
+				}
+			}
+		}
+	}
+
+	// Turn the slots into Positions. Before(cols[j]) is the best gap at or
+	// below j; After(cols[j]) the best up slot at or above j.
+	for li := range lines {
+		gp := gap[colStart[li]:colStart[li+1]]
+		for j := 1; j < len(gp); j++ {
+			if !gp[j].ok {
+				gp[j] = gp[j-1]
+			}
+		}
+		ab := up[colStart[li]:colStart[li+1]]
+		for j := len(ab) - 2; j >= 0; j-- {
+			if !ab[j].ok {
+				ab[j] = ab[j+1]
+			}
+		}
+	}
+	n := 0
+	for i := range qs {
+		if qs[i].Line >= 0 {
+			n++
+		}
+	}
+	buf := make([]Position, 0, 4*n)
+	pos := func(line int, s *slot) *Position {
+		if !s.ok {
+			return nil
+		}
+		p := Position{GenLine: line, GenColumn: s.col, Source: -1, Line: 0, Column: 0, Name: -1}
+		sec := &m.sections[s.sec]
+		if s.src >= 0 {
+			p.Source = sec.srcBase + s.src
+			p.Line, p.Column = s.oline, s.ocol
+		}
+		if s.name >= 0 {
+			p.Name = sec.nameBase + s.name
+		}
+		buf = append(buf, p)
+		return &buf[len(buf)-1]
+	}
+	for i, q := range qs {
+		if q.Line < 0 {
+			continue
+		}
+		li := qLine[i]
+		a := &ans[i]
+		a.First = pos(q.Line, &first[li])
+		if j := qCol[i]; j >= 0 {
+			a.Exact = pos(q.Line, &exact[j])
+			a.Before = pos(q.Line, &gap[j])
+			a.After = pos(q.Line, &up[j])
+		}
+	}
+	return ans
+}
+
+// Original returns the spec's single answer for a position: the Exact
+// mapping if any, else Before (the greatest lower bound on the line). It
+// returns ok=false when neither exists or the chosen segment is unmapped (1
+// field).
+func (m *Map) Original(line, column int) (Position, bool) {
+	a := m.Lookup([]Query{{Line: line, Column: column}})[0]
+	p := a.Exact
+	if p == nil {
+		p = a.Before
+	}
+	if p == nil || p.Source < 0 {
+		return Position{}, false
+	}
+	return *p, true
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// ---------------------------------------------------------------------------
+// JSON
+
+// jscan validates and walks JSON held in memory. It accepts exactly what
+// encoding/json accepts (RFC 8259 syntax; invalid UTF-8 inside strings is
+// tolerated, as encoding/json replaces it).
+type jscan struct {
+	d     []byte
+	i     int
+	depth int
+	// elemHook, if set, is asked for each key of the outermost object
+	// whether to collect the elements of its value when that is an array.
+	elemHook func(key []byte) func(i int, val []byte) error
+}
+
+const maxJSONDepth = 10000
+
+func (s *jscan) errf(format string, args ...any) error {
+	return fmt.Errorf("json: %s at byte %d", fmt.Sprintf(format, args...), s.i)
+}
+
+func (s *jscan) ws() {
+	for s.i < len(s.d) {
+		switch s.d[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// value skips (validating) the value at s.i, after optional white space. If
+// it is an object and onField is not nil, onField gets each key (raw JSON
+// string) and value; if it is an array and onElem is not nil, onElem gets
+// each element. Raw values alias s.d.
+func (s *jscan) value(onField func(key, val []byte) error, onElem func(i int, val []byte) error) error {
+	s.ws()
+	if s.i >= len(s.d) {
+		return s.errf("unexpected end of input")
+	}
+	switch c := s.d[s.i]; c {
+	case '"':
+		return s.str()
+	case '{':
+		return s.obj(onField)
+	case '[':
+		return s.arr(onElem)
+	case 't':
+		return s.lit("true")
+	case 'f':
+		return s.lit("false")
+	case 'n':
+		return s.lit("null")
+	default:
+		if c == '-' || c >= '0' && c <= '9' {
+			return s.num()
+		}
+		if c >= 0x20 && c < 0x7f {
+			return s.errf("invalid character %q", c)
+		}
+		return s.errf("invalid character 0x%02x", c)
+	}
+}
+
+func (s *jscan) lit(w string) error {
+	if !bytes.HasPrefix(s.d[s.i:], []byte(w)) {
+		return s.errf("invalid literal")
+	}
+	s.i += len(w)
+	return nil
+}
+
+func (s *jscan) num() error {
+	d, i := s.d, s.i
+	digits := func() bool {
+		st := i
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+		return i > st
+	}
+	if d[i] == '-' {
+		i++
+	}
+	if i < len(d) && d[i] == '0' {
+		i++
+	} else if !digits() {
+		s.i = i
+		return s.errf("invalid number")
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if !digits() {
+			s.i = i
+			return s.errf("invalid number")
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if !digits() {
+			s.i = i
+			return s.errf("invalid number")
+		}
+	}
+	s.i = i
+	return nil
+}
+
+// strStop marks the bytes that end the fast scan of a string.
+var strStop = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'] = true
+	t['\\'] = true
+	return t
+}()
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func (s *jscan) str() error {
+	d := s.d
+	i := s.i + 1
+	for {
+		// Eight bytes at a time while none is '"', '\\' or a control
+		// character (the classic has-zero-byte / has-less-than tricks; they
+		// may flag a byte after a real hit, never miss one).
+		const ones, highs = 0x0101010101010101, 0x8080808080808080
+		for i+8 <= len(d) {
+			x := binary.LittleEndian.Uint64(d[i:])
+			q := x ^ (ones * '"')
+			b := x ^ (ones * '\\')
+			if ((q-ones)&^q|(b-ones)&^b|(x-ones*0x20)&^x)&highs != 0 {
+				break
+			}
+			i += 8
+		}
+		for i < len(d) && !strStop[d[i]] {
+			i++
+		}
+		if i >= len(d) {
+			s.i = i
+			return s.errf("unterminated string")
+		}
+		switch c := d[i]; {
+		case c == '"':
+			s.i = i + 1
+			return nil
+		case c == '\\':
+			if i+1 >= len(d) {
+				s.i = i
+				return s.errf("unterminated string")
+			}
+			switch d[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(d) || !isHex(d[i+2]) || !isHex(d[i+3]) || !isHex(d[i+4]) || !isHex(d[i+5]) {
+					s.i = i
+					return s.errf("invalid \\u escape")
+				}
+				i += 6
+			default:
+				s.i = i
+				return s.errf("invalid escape")
+			}
+		default:
+			s.i = i
+			return s.errf("control character in string")
+		}
+	}
+}
+
+func (s *jscan) enter() error {
+	s.depth++
+	if s.depth > maxJSONDepth {
+		return s.errf("nesting too deep")
+	}
+	return nil
+}
+
+func (s *jscan) obj(fn func(key, val []byte) error) error {
+	if err := s.enter(); err != nil {
+		return err
+	}
+	s.i++ // '{'
+	s.ws()
+	if s.i < len(s.d) && s.d[s.i] == '}' {
+		s.i++
+		s.depth--
+		return nil
+	}
+	for {
+		s.ws()
+		if s.i >= len(s.d) || s.d[s.i] != '"' {
+			return s.errf("expected object key")
+		}
+		k0 := s.i
+		if err := s.str(); err != nil {
+			return err
+		}
+		key := s.d[k0:s.i]
+		s.ws()
+		if s.i >= len(s.d) || s.d[s.i] != ':' {
+			return s.errf("expected ':'")
+		}
+		s.i++
+		s.ws()
+		v0 := s.i
+		var onElem func(int, []byte) error
+		if s.elemHook != nil && s.depth == 1 && s.i < len(s.d) && s.d[s.i] == '[' {
+			onElem = s.elemHook(key)
+		}
+		if err := s.value(nil, onElem); err != nil {
+			return err
+		}
+		if fn != nil {
+			if err := fn(key, s.d[v0:s.i]); err != nil {
+				return err
+			}
+		}
+		s.ws()
+		if s.i >= len(s.d) {
+			return s.errf("unexpected end of input")
+		}
+		switch s.d[s.i] {
+		case ',':
+			s.i++
+		case '}':
+			s.i++
+			s.depth--
+			return nil
+		default:
+			return s.errf("expected ',' or '}'")
+		}
+	}
+}
+
+func (s *jscan) arr(fn func(i int, val []byte) error) error {
+	if err := s.enter(); err != nil {
+		return err
+	}
+	s.i++ // '['
+	s.ws()
+	if s.i < len(s.d) && s.d[s.i] == ']' {
+		s.i++
+		s.depth--
+		return nil
+	}
+	for n := 0; ; n++ {
+		s.ws()
+		v0 := s.i
+		if err := s.value(nil, nil); err != nil {
+			return err
+		}
+		if fn != nil {
+			if err := fn(n, s.d[v0:s.i]); err != nil {
+				return err
+			}
+		}
+		s.ws()
+		if s.i >= len(s.d) {
+			return s.errf("unexpected end of input")
+		}
+		switch s.d[s.i] {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			s.depth--
+			return nil
+		default:
+			return s.errf("expected ',' or ']'")
+		}
+	}
+}
+
+// eachCollected calls fn for each collected element.
+func eachCollected(elems [][]byte, fn func(i int, val []byte) error) error {
+	for i, v := range elems {
+		if err := fn(i, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eachElem calls fn for each element of a validated raw JSON array.
+func eachElem(raw []byte, fn func(i int, val []byte) error) error {
+	s := jscan{d: raw}
+	return s.value(nil, fn)
+}
+
+// decodeString decodes a validated raw JSON string.
+func decodeString(raw []byte) (string, error) {
+	if len(raw) < 2 {
+		return "", errors.New("not a string")
+	}
+	body := raw[1 : len(raw)-1]
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return string(body), nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", err
+	}
+	return s, nil
+}

@@ -1,0 +1,270 @@
+package symbolicate
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/profdiff/profdiff/analyze"
+)
+
+// Options say where source maps are looked for.
+type Options struct {
+	// Maps pairs a script (its URL, path or basename) with a map file,
+	// overriding any other way of finding that script's map.
+	Maps []ScriptMap
+	// Dirs are folders searched for scripts and maps by basename (and for
+	// maps by their "file" field): for profiles recorded on another machine.
+	Dirs []string
+	// PathMap rewrites recorded path or URL prefixes before anything else.
+	PathMap []PathRewrite
+	// MaxMapSize bounds the size of a map file read; 0 means 1 GiB.
+	MaxMapSize int64
+}
+
+// ScriptMap is an explicit --sourcemap SCRIPT=MAP pair.
+type ScriptMap struct{ Script, Map string }
+
+// PathRewrite is a --path-map FROM=TO prefix rewrite.
+type PathRewrite struct{ From, To string }
+
+// Symbolicator finds, decodes and applies source maps. It caches what it
+// decodes, so the runs of one side share each map; use one per side when
+// the sides were built differently.
+type Symbolicator struct {
+	opts    Options
+	maps    map[string]*loadedMap // by map location
+	dirs    map[string]*dirIndex
+	scripts map[string]scriptMap // by recorded script URL
+}
+
+type loadedMap struct {
+	m       *Map
+	dir     string // folder the map's relative sources resolve against
+	err     error
+	sources map[int]*sourceText
+}
+
+// source returns the content of source i with its line index, or nil.
+func (lm *loadedMap) source(i int) *sourceText {
+	if i < 0 {
+		return nil
+	}
+	if st, ok := lm.sources[i]; ok {
+		return st
+	}
+	var st *sourceText
+	if text, ok := lm.m.SourceContent(i); ok {
+		st = newSourceText(text)
+	}
+	if lm.sources == nil {
+		lm.sources = map[int]*sourceText{}
+	}
+	lm.sources[i] = st
+	return st
+}
+
+// scriptMap is what discovery found for one script.
+type scriptMap struct {
+	loc    mapLocation
+	reason string // why no map, when loc is empty
+}
+
+// New returns a Symbolicator with the given options.
+func New(opts Options) *Symbolicator {
+	if opts.MaxMapSize <= 0 {
+		opts.MaxMapSize = 1 << 30
+	}
+	return &Symbolicator{opts: opts, maps: map[string]*loadedMap{}, dirs: map[string]*dirIndex{}, scripts: map[string]scriptMap{}}
+}
+
+// isScriptFrame reports whether a frame is JavaScript with a script URL,
+// the frames symbolication works on and coverage counts.
+func isScriptFrame(f *analyze.Frame) bool {
+	return f.Kind == analyze.KindCode && !f.Go && f.File != "" && f.Generated == nil
+}
+
+// isNodeInternal reports whether a script is Node's own (node:fs, or the
+// bare names old Node versions used): it ships without maps and is left out
+// of coverage.
+func isNodeInternal(url string) bool {
+	return strings.HasPrefix(url, "node:") || (!strings.ContainsAny(url, "/\\") && !strings.Contains(url, ":"))
+}
+
+// Apply maps p's JavaScript frames through their source maps, rewriting
+// them in place, and records coverage in p.Symbolication. Problems with
+// maps (unreadable, invalid) become warnings on p, never errors: an
+// unmapped frame keeps what the profiler recorded.
+func (s *Symbolicator) Apply(p *analyze.Profile) {
+	// On-CPU self time per frame, for coverage.
+	self := make([]int64, len(p.Frames))
+	for _, smp := range p.Samples {
+		f := p.Nodes[smp.Node].Frame
+		if p.Frames[f].Kind.OnCPU() {
+			self[f] += smp.Weight
+		}
+	}
+	byScript := map[string][]int32{}
+	for i := range p.Frames {
+		if f := &p.Frames[i]; isScriptFrame(f) {
+			byScript[f.File] = append(byScript[f.File], int32(i))
+		}
+	}
+	cov := &analyze.Symbolication{}
+	type missing struct {
+		script string
+		ns     int64
+	}
+	var miss, minified []missing // scripts without a map; those that look bundled or minified
+	scripts := slices.Sorted(func(yield func(string) bool) {
+		for k := range byScript {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	for _, script := range scripts {
+		frames := byScript[script]
+		var scriptNs int64
+		for _, f := range frames {
+			scriptNs += self[f]
+		}
+		if isNodeInternal(script) {
+			continue
+		}
+		cov.Scripts++
+		cov.OnCPUJSNs += scriptNs
+		lm, reason := s.mapFor(script)
+		if lm == nil {
+			miss = append(miss, missing{script, scriptNs})
+			if looksMinified(p, frames) {
+				minified = append(minified, missing{script, scriptNs})
+			}
+			if reason != "" {
+				p.Warnings = append(p.Warnings, fmt.Sprintf("%s: %s", script, reason))
+			}
+			continue
+		}
+		cov.MappedScripts++
+		cov.OnCPUMappedNs += s.applyMap(p, lm, frames, self)
+	}
+	busiestFirst := func(a, b missing) int {
+		if c := cmp.Compare(b.ns, a.ns); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.script, b.script)
+	}
+	slices.SortFunc(miss, busiestFirst)
+	slices.SortFunc(minified, busiestFirst)
+	for _, m := range miss {
+		cov.Missing = append(cov.Missing, m.script)
+	}
+	p.Symbolication = cov
+	// Warn when little was mapped and it matters: maps were asked for or
+	// found, or scripts without one look minified (name those).
+	asked := len(s.opts.Dirs)+len(s.opts.Maps) > 0 || cov.MappedScripts > 0
+	if cov.OnCPUJSNs > 0 && cov.OnCPUMappedNs*10 < cov.OnCPUJSNs*9 && (asked || len(minified) > 0) {
+		name := miss
+		if len(minified) > 0 {
+			name = minified
+		}
+		var names []string
+		for i, m := range name {
+			if i == 3 {
+				names = append(names, fmt.Sprintf("and %d more", len(name)-3))
+				break
+			}
+			names = append(names, m.script)
+		}
+		p.Warnings = append(p.Warnings, fmt.Sprintf("only %.1f%% of JavaScript on-CPU time was mapped to original sources; no source map for %s: point --sourcemaps at the folder holding the bundle and its .map, or name it with --sourcemap SCRIPT=MAP",
+			100*float64(cov.OnCPUMappedNs)/float64(cov.OnCPUJSNs), strings.Join(names, ", ")))
+	}
+}
+
+// looksMinified reports whether a script's functions start far along their
+// lines, as in a bundle minified onto a few long lines.
+func looksMinified(p *analyze.Profile, frames []int32) bool {
+	for _, f := range frames {
+		if p.Frames[f].Column > 500 {
+			return true
+		}
+	}
+	return strings.Contains(scriptBase(p.Frames[frames[0]].File), ".min.")
+}
+
+// applyMap rewrites the frames of one script through its map and returns
+// the self time of the frames it mapped.
+func (s *Symbolicator) applyMap(p *analyze.Profile, lm *loadedMap, frames []int32, self []int64) int64 {
+	qs := make([]Query, len(frames))
+	for i, fi := range frames {
+		f := &p.Frames[fi]
+		qs[i] = Query{Line: int(f.Line) - 1, Column: int(f.Column) - 1}
+		if f.Column == 0 {
+			qs[i].Column = -1
+		}
+	}
+	answers := lm.m.Lookup(qs)
+	var mapped int64
+	for i, fi := range frames {
+		f := &p.Frames[fi]
+		pos, ok := originalPosition(answers[i], qs[i].Column, f.Name)
+		if !ok || f.Line == 0 {
+			continue
+		}
+		gen := analyze.Position{Name: f.Name, File: f.File, Line: f.Line, Column: f.Column}
+		f.Generated = &gen
+		f.Name = functionName(lm.m, lm.source, answers[i], pos, qs[i].Column, gen.Name)
+		f.File = sourcePath(lm.m.Sources[pos.Source], lm.dir)
+		f.Line, f.Column = int32(pos.Line+1), int32(pos.Column+1)
+		f.Ignored = pos.Source < len(lm.m.Ignored) && lm.m.Ignored[pos.Source]
+		mapped += self[fi]
+	}
+	return mapped
+}
+
+// sourcePath turns a map's source into a clean path: bundler schemes
+// (webpack://, webpack-internal://) dropped, relative sources resolved
+// against the map's folder, and made relative to the working directory when
+// they lie below it. A source that does not exist on disk keeps its path
+// relative to the map, without leading "../": "../../node_modules/x/a.js"
+// reads "node_modules/x/a.js".
+func sourcePath(src, mapDir string) string {
+	for _, scheme := range []string{"webpack-internal://", "webpack://"} {
+		if rest, ok := strings.CutPrefix(src, scheme); ok {
+			// webpack://name/./src/a.js: drop the namespace.
+			if i := strings.Index(rest, "/"); i >= 0 {
+				rest = rest[i+1:]
+			}
+			return strings.TrimPrefix(path.Clean("/"+rest), "/")
+		}
+	}
+	if rest, ok := strings.CutPrefix(src, "file://"); ok {
+		src = rest
+	}
+	if strings.Contains(src, "://") {
+		return src // another URL: keep it as the map says
+	}
+	if filepath.IsAbs(src) {
+		return filepath.Clean(src)
+	}
+	if mapDir != "" {
+		abs := filepath.Join(mapDir, src)
+		if _, err := os.Stat(abs); err == nil {
+			if wd, err := os.Getwd(); err == nil {
+				if rel, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(rel, "..") {
+					return rel
+				}
+			}
+			return abs
+		}
+	}
+	clean := path.Clean(filepath.ToSlash(src))
+	for strings.HasPrefix(clean, "../") {
+		clean = clean[3:]
+	}
+	return strings.TrimPrefix(clean, "./")
+}

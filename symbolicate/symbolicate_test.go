@@ -1,0 +1,237 @@
+package symbolicate
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/profdiff/profdiff/analyze"
+)
+
+func fixture(name string) string { return filepath.Join("..", "testdata", name) }
+
+// corpus returns a path in the shared corpus, skipping when it is absent.
+func corpus(t *testing.T, rel string) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "shared", "corpus", rel)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("corpus file %s absent", p)
+	}
+	return p
+}
+
+func parse(t *testing.T, path string) *analyze.Profile {
+	t.Helper()
+	p, err := analyze.ParseFile(path, analyze.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func share(s *analyze.Symbolication) float64 {
+	if s.OnCPUJSNs == 0 {
+		return 0
+	}
+	return float64(s.OnCPUMappedNs) / float64(s.OnCPUJSNs)
+}
+
+func packages(tab *analyze.Table) map[string]int64 {
+	m := map[string]int64{}
+	for _, r := range tab.Packages {
+		m[r.Key.Package] = r.Self
+	}
+	return m
+}
+
+func hasFunction(tab *analyze.Table, name, fileSuffix string) bool {
+	for _, r := range tab.Functions {
+		if r.Key.Function == name && strings.HasSuffix(r.Key.File, fileSuffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestBrowserBundleThroughSearchFolder maps a Chromium CDP profile of an
+// esbuild bundle served over http through --sourcemaps: the URL is never
+// fetched; the bundle is found by name and its map through its comment.
+func TestBrowserBundleThroughSearchFolder(t *testing.T) {
+	p := parse(t, fixture("chrome-cdp-page.cpuprofile"))
+	New(Options{Dirs: []string{fixture("chrome-cdp-page")}}).Apply(p)
+	cov := p.Symbolication
+	if cov.Scripts != 1 || cov.MappedScripts != 1 || share(cov) < 0.99 {
+		t.Fatalf("coverage %+v", cov)
+	}
+	tab := analyze.Aggregate(p, analyze.AggregateOptions{})
+	pk := packages(tab)
+	for _, want := range []string{"path-to-regexp", "marked", "lodash"} {
+		if pk[want] == 0 {
+			t.Errorf("no time for package %s; packages %v", want, pk)
+		}
+	}
+	if !hasFunction(tab, "match", "node-workload/src/router.js") {
+		t.Errorf("Router.match not mapped to src/router.js")
+	}
+	for _, f := range p.Frames {
+		if f.Generated != nil && (f.Generated.File != "http://127.0.0.1:46355/dist/app.min.js" || f.Generated.Line == 0) {
+			t.Errorf("generated position lost: %+v", f.Generated)
+		}
+	}
+}
+
+// TestUnbundledCodeWarnsOnlyOfMinifiedScripts: the unbundled workload needs
+// no maps for its own files, but marked ships minified: the warning names
+// marked alone.
+func TestUnbundledCodeWarnsOnlyOfMinifiedScripts(t *testing.T) {
+	p := parse(t, fixture("node-router-unbundled-before.cpuprofile"))
+	New(Options{}).Apply(p)
+	if p.Symbolication.MappedScripts != 0 || p.Symbolication.Scripts < 60 {
+		t.Errorf("coverage %+v", p.Symbolication)
+	}
+	var warning string
+	for _, w := range p.Warnings {
+		if strings.Contains(w, "mapped") {
+			warning = w
+		}
+	}
+	if !strings.Contains(warning, "no source map for /srv/node-workload/node_modules/marked/lib/marked.esm.js:") {
+		t.Errorf("warning %q, want one naming marked's minified script alone", warning)
+	}
+}
+
+func TestMissingMapOfABundleIsReported(t *testing.T) {
+	p := parse(t, fixture("chrome-cdp-page.cpuprofile"))
+	New(Options{}).Apply(p)
+	cov := p.Symbolication
+	if cov.MappedScripts != 0 || len(cov.Missing) != 1 || cov.Missing[0] != "http://127.0.0.1:46355/dist/app.min.js" {
+		t.Fatalf("coverage %+v", cov)
+	}
+	warned := false
+	for _, w := range p.Warnings {
+		warned = warned || strings.Contains(w, "--sourcemaps")
+	}
+	if !warned {
+		t.Errorf("no warning naming --sourcemaps: %q", p.Warnings)
+	}
+}
+
+// TestRouterBundle is the judged case: the bundled router workload recorded
+// at /srv/..., its map in the corpus folder of its build.
+func TestRouterBundle(t *testing.T) {
+	for _, side := range []string{"before", "after"} {
+		t.Run(side, func(t *testing.T) {
+			prof := corpus(t, "node-router-ab/"+side+"-r1.cpuprofile")
+			p := parse(t, prof)
+			New(Options{Dirs: []string{corpus(t, "node-router-ab/bundle-"+side)}}).Apply(p)
+			if s := share(p.Symbolication); s < 0.95 {
+				t.Errorf("%.1f%% of JavaScript time mapped, want 95%%: %+v", 100*s, p.Symbolication)
+			}
+			tab := analyze.Aggregate(p, analyze.AggregateOptions{})
+			pk := packages(tab)
+			for _, want := range []string{"path-to-regexp", "marked", "ajv", "lodash", "qs"} {
+				if pk[want] == 0 {
+					t.Errorf("no package row %s", want)
+				}
+			}
+			if !hasFunction(tab, "match", "src/router.js") {
+				t.Errorf("no function match in src/router.js")
+			}
+		})
+	}
+}
+
+func TestExplicitMapAndPathMap(t *testing.T) {
+	dir := fixture("chrome-cdp-page")
+	for name, opts := range map[string]Options{
+		"basename":   {Maps: []ScriptMap{{Script: "app.min.js", Map: filepath.Join(dir, "app.min.js.map")}}},
+		"url":        {Maps: []ScriptMap{{Script: "http://127.0.0.1:46355/dist/app.min.js", Map: filepath.Join(dir, "app.min.js.map")}}},
+		"path-map":   {PathMap: []PathRewrite{{From: "http://127.0.0.1:46355/dist/", To: dir + "/"}}},
+		"wrong name": {Maps: []ScriptMap{{Script: "other.js", Map: filepath.Join(dir, "app.min.js.map")}}},
+	} {
+		p := parse(t, fixture("chrome-cdp-page.cpuprofile"))
+		New(opts).Apply(p)
+		want := 1
+		if name == "wrong name" {
+			want = 0
+		}
+		if p.Symbolication.MappedScripts != want {
+			t.Errorf("%s: %+v", name, p.Symbolication)
+		}
+	}
+}
+
+// TestInlineMapFromEsbuild maps a profile of an esbuild bundle whose map is
+// an inline data: URL (--sourcemap=inline); the recorded path is gone, so
+// the bundle is found through the search folder.
+func TestInlineMapFromEsbuild(t *testing.T) {
+	dir := fixture("bundles/inline")
+	p := parse(t, filepath.Join(dir, "inline.cpuprofile"))
+	New(Options{Dirs: []string{filepath.Join(dir, "dist")}}).Apply(p)
+	if s := share(p.Symbolication); s < 0.99 {
+		t.Fatalf("coverage %+v", p.Symbolication)
+	}
+	tab := analyze.Aggregate(p, analyze.AggregateOptions{})
+	// Expected from the fixture's EXPECTED.md, checked there with two
+	// independent source-map libraries.
+	for _, want := range []struct{ name, file string }{
+		{"format", "node_modules/bytes/index.js"},
+		{"renderLine", "src/format.js"},
+		{"runWorkload", "src/main.js"},
+		{"checksum", "src/format.js"},
+		{"match", "node_modules/path-to-regexp/src/index.ts"},
+	} {
+		if !hasFunction(tab, want.name, want.file) {
+			t.Errorf("no function %s in %s", want.name, want.file)
+		}
+	}
+	pk := packages(tab)
+	if pk["bytes"] == 0 || pk["path-to-regexp"] == 0 {
+		t.Errorf("packages %v", pk)
+	}
+	for _, r := range tab.Functions {
+		if r.Key.Function == "value" && r.Key.Package == "path-to-regexp" {
+			t.Errorf("an arrow's parameter became a function name: %+v", r.Key)
+		}
+	}
+}
+
+// TestIndexMapFromMetro maps a profile of a bundle that metro-source-map's
+// BundleBuilder concatenated, with an index map whose sections start
+// mid-line: the column offset applies on a section's first line only.
+func TestIndexMapFromMetro(t *testing.T) {
+	dir := fixture("bundles/indexmap")
+	p := parse(t, filepath.Join(dir, "indexmap.cpuprofile"))
+	New(Options{PathMap: []PathRewrite{{From: "/tmp/symfix/indexmap/", To: dir + "/"}}}).Apply(p)
+	if s := share(p.Symbolication); s < 0.99 {
+		t.Fatalf("coverage %+v", p.Symbolication)
+	}
+	want := map[[2]int32]string{ // generated line:column (1-based) -> original
+		{43, 488}: "runBenchmark src/main.js:22",
+		{2, 404}:  "countWords src/tokenize.js:28",
+		{32, 13}:  "movingAverage src/stats.js:37", // section 1, not its first line: no column shift
+		{43, 335}: "makeCorpus src/main.js:12",
+		{2, 259}:  "splitWords src/tokenize.js:16",
+		{18, 13}:  "topEntries src/stats.js:20",
+	}
+	found := 0
+	for _, f := range p.Frames {
+		if f.Generated == nil {
+			continue
+		}
+		w, ok := want[[2]int32{f.Generated.Line, f.Generated.Column}]
+		if !ok {
+			continue
+		}
+		found++
+		got := f.Name + " " + f.File + ":" + strconv.Itoa(int(f.Line))
+		if !strings.HasSuffix(got, strings.SplitN(w, " ", 2)[1]) || !strings.HasPrefix(got, strings.SplitN(w, " ", 2)[0]+" ") {
+			t.Errorf("%v maps to %q, want %q", f.Generated, got, w)
+		}
+	}
+	if found != len(want) {
+		t.Errorf("found %d of the %d expected frames", found, len(want))
+	}
+}
