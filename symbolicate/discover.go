@@ -70,8 +70,9 @@ func (s *Symbolicator) discover(script string) scriptMap {
 	base := scriptBase(script)
 	// 1. An explicit pair.
 	for _, p := range s.opts.Maps {
-		if p.Script == script || p.Script == local || p.Script == base ||
-			(strings.Contains(p.Script, "/") && strings.HasSuffix(local, "/"+strings.TrimPrefix(p.Script, "./"))) {
+		named := strings.TrimPrefix(p.Script, "file://") // frames keep paths without the scheme
+		if named == script || named == local || named == base ||
+			(strings.Contains(named, "/") && strings.HasSuffix(local, "/"+strings.TrimPrefix(named, "./"))) {
 			return scriptMap{loc: fileLocation(p.Map)}
 		}
 	}

@@ -19,27 +19,25 @@ func adjacent(before *Position, column int, v8Name string) bool {
 }
 
 // originalPosition picks the mapping that places a function start: the one
-// exactly at the start; else the one just before it when it is the
-// function's own name or keyword; else the first one after it (the body's
-// first statement: esbuild's module wrappers have no mapping of their own);
-// else the last one before it. With an unknown column, the first on the line.
-// Unmapped segments place nothing.
-func originalPosition(a Answer, column int, v8Name string) (Position, bool) {
-	var candidates []*Position
+// exactly at the start, else the last one before it on the same generated
+// line (the spec's greatest lower bound); with an unknown column, the first
+// on the line. Nothing places a start that no mapping precedes, nor one
+// whose covering segment is explicitly unmapped (1 field): such code is the
+// bundler's own (a module wrapper, the script's top level), and taking the
+// next mapping instead would charge it, with everything it calls, to
+// whichever module follows.
+func originalPosition(a Answer, column int) (Position, bool) {
+	c := a.Exact
 	switch {
 	case column < 0:
-		candidates = []*Position{a.First}
-	case adjacent(a.Before, column, v8Name):
-		candidates = []*Position{a.Exact, a.Before}
-	default:
-		candidates = []*Position{a.Exact, a.After, a.Before}
+		c = a.First
+	case c == nil:
+		c = a.Before
 	}
-	for _, c := range candidates {
-		if c != nil {
-			return *c, c.Source >= 0
-		}
+	if c == nil {
+		return Position{}, false
 	}
-	return Position{}, false
+	return *c, c.Source >= 0
 }
 
 // functionName recovers the original name of a function whose start (the
@@ -142,11 +140,32 @@ func closingParen(s string) int {
 	return -1
 }
 
-// assignedName returns the target of "name =" or "name:" ending at i.
+// assignedName returns the name a function expression ending at i is
+// given: the target of "name =" (or "obj.name ="), the key of "name:" in an
+// object literal, or, for a branch of a conditional ("x = c ? a : function"),
+// the target of the assignment the conditional stands in. "" if none.
 func assignedName(src string, i int) string {
-	if i > 0 && (src[i-1] == '=' || src[i-1] == ':') && (i < 2 || !strings.ContainsRune("=!<>", rune(src[i-2]))) {
+	if i == 0 {
+		return ""
+	}
+	switch c := src[i-1]; {
+	case c == '=' && (i < 2 || !strings.ContainsRune("=!<>", rune(src[i-2]))):
 		if id := identBefore(src, skipSpaceBack(src, i-1)); id != "" && !notNames[id] {
 			return id
+		}
+	case c == ':' || c == '?':
+		j := skipSpaceBack(src, i-1)
+		id := identBefore(src, j)
+		before := skipSpaceBack(src, j-len(id))
+		if c == ':' && id != "" && !notNames[id] && before > 0 && (src[before-1] == '{' || src[before-1] == ',') {
+			return id // an object literal's key
+		}
+		// A conditional's branch: find "name =" before it on the line.
+		start := strings.LastIndexByte(src[:i], '\n') + 1
+		for k := i - 2; k > start; k-- {
+			if src[k] == '=' && !strings.ContainsRune("=!<>", rune(src[k-1])) && (k+1 >= len(src) || (src[k+1] != '=' && src[k+1] != '>')) {
+				return assignedName(src, k+1)
+			}
 		}
 	}
 	return ""
@@ -195,6 +214,13 @@ func (st *sourceText) offset(line, column int) int {
 func isIdentStart(r rune) bool { return r == '_' || r == '$' || unicode.IsLetter(r) }
 func isIdentPart(r rune) bool  { return isIdentStart(r) || unicode.IsDigit(r) }
 
+// modifiers are the keywords that may precede a function's name at its
+// original start: export default async function* name(...).
+var modifiers = map[string]bool{
+	"export": true, "default": true, "async": true, "function": true, "static": true,
+	"declare": true, "public": true, "private": true, "protected": true, "abstract": true, "override": true,
+}
+
 // notNames are keywords that may stand where a name is looked for.
 var notNames = map[string]bool{
 	"function": true, "async": true, "return": true, "new": true, "await": true, "yield": true,
@@ -215,17 +241,23 @@ func identifierAt(st *sourceText, line, column int) string {
 		return ""
 	}
 	id := identAfter(src, off)
-	for id == "async" || id == "function" {
+	for modifiers[id] {
 		keyword := off
 		off += len(id)
 		for off < len(src) && (src[off] == ' ' || src[off] == '\t' || src[off] == '*') {
 			off++
 		}
-		if id = identAfter(src, off); id == "" {
+		next := identAfter(src, off)
+		if next == "" && id == "function" {
 			// function (...): an anonymous function expression, perhaps
 			// assigned to a name.
 			return assignedName(src, skipSpaceBack(src, keyword))
 		}
+		if next == "" {
+			off = keyword
+			break
+		}
+		id = next
 	}
 	if id != "" && !notNames[id] {
 		return id

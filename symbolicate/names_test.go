@@ -86,7 +86,7 @@ func TestSourcePath(t *testing.T) {
 		{"https://cdn.example/x.js", "https://cdn.example/x.js"},
 	}
 	for _, c := range cases {
-		if got := sourcePath(c.src, "/nonexistent/dist"); got != c.want {
+		if got := sourcePath(c.src); got != c.want {
 			t.Errorf("sourcePath(%q) = %q, want %q", c.src, got, c.want)
 		}
 	}

@@ -3,7 +3,7 @@ package symbolicate
 import (
 	"cmp"
 	"fmt"
-	"os"
+	"maps"
 	"path"
 	"path/filepath"
 	"slices"
@@ -120,14 +120,7 @@ func (s *Symbolicator) Apply(p *analyze.Profile) {
 		ns     int64
 	}
 	var miss, minified []missing // scripts without a map; those that look bundled or minified
-	scripts := slices.Sorted(func(yield func(string) bool) {
-		for k := range byScript {
-			if !yield(k) {
-				return
-			}
-		}
-	})
-	for _, script := range scripts {
+	for _, script := range slices.Sorted(maps.Keys(byScript)) {
 		frames := byScript[script]
 		var scriptNs int64
 		for _, f := range frames {
@@ -211,14 +204,16 @@ func (s *Symbolicator) applyMap(p *analyze.Profile, lm *loadedMap, frames []int3
 	var mapped int64
 	for i, fi := range frames {
 		f := &p.Frames[fi]
-		pos, ok := originalPosition(answers[i], qs[i].Column, f.Name)
-		if !ok || f.Line == 0 {
+		pos, ok := originalPosition(answers[i], qs[i].Column)
+		if !ok || f.Line == 0 || (f.Line == 1 && f.Column == 1 && f.Name == "") {
+			// Unmapped, or the script's top level (V8 reports it as an
+			// anonymous function at 1:1): bundler code of no one source.
 			continue
 		}
 		gen := analyze.Position{Name: f.Name, File: f.File, Line: f.Line, Column: f.Column}
 		f.Generated = &gen
 		f.Name = functionName(lm.m, lm.source, answers[i], pos, qs[i].Column, gen.Name)
-		f.File = sourcePath(lm.m.Sources[pos.Source], lm.dir)
+		f.File = sourcePath(lm.m.Sources[pos.Source])
 		f.Line, f.Column = int32(pos.Line+1), int32(pos.Column+1)
 		f.Ignored = pos.Source < len(lm.m.Ignored) && lm.m.Ignored[pos.Source]
 		mapped += self[fi]
@@ -226,13 +221,14 @@ func (s *Symbolicator) applyMap(p *analyze.Profile, lm *loadedMap, frames []int3
 	return mapped
 }
 
-// sourcePath turns a map's source into a clean path: bundler schemes
-// (webpack://, webpack-internal://) dropped, relative sources resolved
-// against the map's folder, and made relative to the working directory when
-// they lie below it. A source that does not exist on disk keeps its path
-// relative to the map, without leading "../": "../../node_modules/x/a.js"
-// reads "node_modules/x/a.js".
-func sourcePath(src, mapDir string) string {
+// sourcePath turns a map's source into a clean path that does not depend
+// on where the map was found (two builds' maps in different folders must
+// name the same source alike): bundler schemes (webpack://,
+// webpack-internal://) and leading "../" dropped, so that
+// "../../node_modules/x/a.js" reads "node_modules/x/a.js" and
+// "../src/router.js" reads "src/router.js". Absolute paths and other URLs
+// stay as they are.
+func sourcePath(src string) string {
 	for _, scheme := range []string{"webpack-internal://", "webpack://"} {
 		if rest, ok := strings.CutPrefix(src, scheme); ok {
 			// webpack://name/./src/a.js: drop the namespace.
@@ -250,17 +246,6 @@ func sourcePath(src, mapDir string) string {
 	}
 	if filepath.IsAbs(src) {
 		return filepath.Clean(src)
-	}
-	if mapDir != "" {
-		abs := filepath.Join(mapDir, src)
-		if _, err := os.Stat(abs); err == nil {
-			if wd, err := os.Getwd(); err == nil {
-				if rel, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(rel, "..") {
-					return rel
-				}
-			}
-			return abs
-		}
 	}
 	clean := path.Clean(filepath.ToSlash(src))
 	for strings.HasPrefix(clean, "../") {

@@ -62,7 +62,7 @@ func TestBrowserBundleThroughSearchFolder(t *testing.T) {
 	p := parse(t, fixture("chrome-cdp-page.cpuprofile"))
 	New(Options{Dirs: []string{fixture("chrome-cdp-page")}}).Apply(p)
 	cov := p.Symbolication
-	if cov.Scripts != 1 || cov.MappedScripts != 1 || share(cov) < 0.99 {
+	if cov.Scripts != 1 || cov.MappedScripts != 1 || share(cov) < 0.95 {
 		t.Fatalf("coverage %+v", cov)
 	}
 	tab := analyze.Aggregate(p, analyze.AggregateOptions{})
@@ -170,7 +170,7 @@ func TestInlineMapFromEsbuild(t *testing.T) {
 	dir := fixture("bundles/inline")
 	p := parse(t, filepath.Join(dir, "inline.cpuprofile"))
 	New(Options{Dirs: []string{filepath.Join(dir, "dist")}}).Apply(p)
-	if s := share(p.Symbolication); s < 0.99 {
+	if s := share(p.Symbolication); s < 0.95 {
 		t.Fatalf("coverage %+v", p.Symbolication)
 	}
 	tab := analyze.Aggregate(p, analyze.AggregateOptions{})
@@ -205,7 +205,7 @@ func TestIndexMapFromMetro(t *testing.T) {
 	dir := fixture("bundles/indexmap")
 	p := parse(t, filepath.Join(dir, "indexmap.cpuprofile"))
 	New(Options{PathMap: []PathRewrite{{From: "/tmp/symfix/indexmap/", To: dir + "/"}}}).Apply(p)
-	if s := share(p.Symbolication); s < 0.99 {
+	if s := share(p.Symbolication); s < 0.95 {
 		t.Fatalf("coverage %+v", p.Symbolication)
 	}
 	want := map[[2]int32]string{ // generated line:column (1-based) -> original
@@ -233,5 +233,55 @@ func TestIndexMapFromMetro(t *testing.T) {
 	}
 	if found != len(want) {
 		t.Errorf("found %d of the %d expected frames", found, len(want))
+	}
+}
+
+// TestRollupBundle: rollup + commonjs + terser. The module's top level has
+// no mapping of its own (the first segment of its line comes later): it
+// must stay the bundle's, not become path-to-regexp's with everything the
+// program runs under it. A function expression in a conditional's branch
+// (lodash's baseSetToString = !defineProperty ? identity : function...) is
+// named by the assignment, not by the other branch.
+func TestRollupBundle(t *testing.T) {
+	dir := fixture("bundles/rollup")
+	p := parse(t, filepath.Join(dir, "rollup.cpuprofile"))
+	New(Options{Dirs: []string{filepath.Join(dir, "dist")}}).Apply(p)
+	if s := share(p.Symbolication); s < 0.95 {
+		t.Fatalf("coverage %+v", p.Symbolication)
+	}
+	tab := analyze.Aggregate(p, analyze.AggregateOptions{})
+	for _, r := range tab.Packages {
+		if r.Key.Package == "path-to-regexp" && r.Total > tab.Summary.OnCPUNs/4 {
+			t.Errorf("path-to-regexp total %d of on-CPU %d: the bundle's top level was charged to it", r.Total, tab.Summary.OnCPUNs)
+		}
+	}
+	if !hasFunction(tab, "baseSetToString", "node_modules/lodash/lodash.js") {
+		t.Errorf("no baseSetToString in lodash.js")
+	}
+	for _, want := range []string{"Workload.constructor", "crunch", "hashString", "runLoop"} {
+		if !hasFunction(tab, want, "src/main.js") {
+			t.Errorf("no %s in src/main.js", want)
+		}
+	}
+	if hasFunction(tab, "identity", "lodash.js") && !hasFunction(tab, "baseSetToString", "lodash.js") {
+		t.Errorf("identity named for the else branch")
+	}
+}
+
+// TestEsbuildTypeScript: esbuild bundling TypeScript; the conditional's
+// branch is named by its assignment, and the script's top level (1:1) stays
+// unmapped rather than taking the first function's name.
+func TestEsbuildTypeScript(t *testing.T) {
+	dir := fixture("bundles/esbuild-ts")
+	p := parse(t, filepath.Join(dir, "esbuild-ts.cpuprofile"))
+	New(Options{Dirs: []string{filepath.Join(dir, "dist")}}).Apply(p)
+	tab := analyze.Aggregate(p, analyze.AggregateOptions{})
+	for _, want := range []string{"genericSpin", "plainSpin", "ternarySpin"} {
+		if !hasFunction(tab, want, "src/micro.ts") {
+			t.Errorf("no %s in src/micro.ts", want)
+		}
+	}
+	if hasFunction(tab, "identity", "src/micro.ts") {
+		t.Errorf("identity appears: the top level or the conditional took its name")
 	}
 }

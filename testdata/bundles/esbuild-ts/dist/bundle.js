@@ -1,0 +1,2 @@
+function o(t){return t}var u=Date.now()>0;function i(t){let n=0;for(let e=0;e<t;e++)n=(n*31+e)%1000003;return n}function c(t){let n=0;for(let e=0;e<t;e++)n=(n*17+e)%1000003;return n}var l=u?function(t){let n=0;for(let e=0;e<t;e++)n=(n*13+e)%1000003;return n}:o,a=Date.now(),r=0;for(;Date.now()-a<900;)r+=i(2e5)+c(2e5)+l(2e5);console.log(r);export{i as genericSpin,c as plainSpin,l as ternarySpin};
+//# sourceMappingURL=bundle.js.map
