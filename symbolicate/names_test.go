@@ -1,6 +1,9 @@
 package symbolicate
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+)
 
 func TestIdentifierAt(t *testing.T) {
 	src := "export class Router {\n  match(path, method) {\n    return 1;\n  }\n}\nconst handle = (req) => req;\nfunction build(a) {}\nconst ok = x === (y);\n"
@@ -111,4 +114,22 @@ func TestArrowParam(t *testing.T) {
 			t.Errorf("arrowParam(%d:%d) = %v %q, want %v %q", c.line, c.col, param, target, c.param, c.target)
 		}
 	}
+}
+
+// FuzzDecodeString checks the sourcesContent unescaper against
+// encoding/json on every valid JSON string.
+func FuzzDecodeString(f *testing.F) {
+	for _, s := range []string{`"a\nb"`, `"\u00e9\ud83d\ude00"`, `"\ud800x"`, `"tab\t\"q\" \\ \/"`, "\"\xff\"", `"plain"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var want string
+		if json.Unmarshal(raw, &want) != nil || len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+			return
+		}
+		got, err := decodeString(raw)
+		if err != nil || got != want {
+			t.Fatalf("decodeString(%q) = %q, %v; encoding/json says %q", raw, got, err, want)
+		}
+	})
 }

@@ -3,13 +3,14 @@ package symbolicate
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -1346,18 +1347,99 @@ func eachElem(raw []byte, fn func(i int, val []byte) error) error {
 	return s.value(nil, fn)
 }
 
-// decodeString decodes a validated raw JSON string.
+// decodeString decodes a validated raw JSON string. It unescapes in one
+// pass into one buffer of the string's size: sourcesContent entries run to
+// megabytes, and encoding/json's decoding of them cost more than the rest
+// of symbolication.
 func decodeString(raw []byte) (string, error) {
-	if len(raw) < 2 {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return "", errors.New("not a string")
 	}
 	body := raw[1 : len(raw)-1]
 	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
 		return string(body), nil
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", err
+	var b strings.Builder
+	b.Grow(len(body))
+	for i := 0; i < len(body); {
+		j := bytes.IndexByte(body[i:], '\\')
+		if j < 0 {
+			b.Write(body[i:])
+			break
+		}
+		b.Write(body[i : i+j])
+		i += j
+		if i+1 >= len(body) {
+			return "", errors.New("bad escape")
+		}
+		c := body[i+1]
+		i += 2
+		switch c {
+		case '"', '\\', '/':
+			b.WriteByte(c)
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			r, ok := hex4(body[i:])
+			if !ok {
+				return "", errors.New("bad \\u escape")
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				r2, ok2 := rune(0), false
+				if i+1 < len(body) && body[i] == '\\' && body[i+1] == 'u' {
+					r2, ok2 = hex4(body[i+2:])
+				}
+				if d := utf16.DecodeRune(r, r2); ok2 && d != utf8.RuneError {
+					r = d
+					i += 6
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			b.WriteRune(r)
+		default:
+			return "", errors.New("bad escape")
+		}
 	}
-	return s, nil
+	out := b.String()
+	if !utf8.ValidString(out) {
+		// As encoding/json does: each invalid byte becomes U+FFFD.
+		var v strings.Builder
+		for _, r := range out {
+			v.WriteRune(r) // ranging yields RuneError per invalid byte
+		}
+		out = v.String()
+	}
+	return out, nil
+}
+
+// hex4 reads four hex digits.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }
