@@ -2,6 +2,7 @@ package symbolicate
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -130,6 +131,21 @@ func FuzzDecodeString(f *testing.F) {
 		got, err := decodeString(raw)
 		if err != nil || got != want {
 			t.Fatalf("decodeString(%q) = %q, %v; encoding/json says %q", raw, got, err, want)
+		}
+	})
+}
+
+// FuzzExtractMapURL: any script tail, complete or not, is read without a
+// panic, and a value found has no white space.
+func FuzzExtractMapURL(f *testing.F) {
+	for _, s := range []string{"x();\n//# sourceMappingURL=a.map\n", "//@ sourceMappingURL=data:application/json;base64,e30=", "\n\n//\n", "a\r\n//# sourceMappingURL= b c\r\n"} {
+		f.Add([]byte(s), true)
+		f.Add([]byte(s), false)
+	}
+	f.Fuzz(func(t *testing.T, tail []byte, complete bool) {
+		v, _ := extractMapURL(tail, complete)
+		if strings.ContainsAny(v, " \t\r\n") {
+			t.Fatalf("value %q holds white space", v)
 		}
 	})
 }
