@@ -1,11 +1,14 @@
-// Package diff builds profdiff's report over one or more sides (a single
-// profile is a comparison with one side) and renders it as text or JSON.
-// The computation never prints; the renderers only read its result.
+// Package diff builds profdiff's report over one or two sides (a single
+// profile is a comparison with one side): the sides' headlines, and rows by
+// package, function and file with their deltas and a verdict on noise. It
+// renders the report as text, markdown or JSON. The computation never
+// prints; the renderers only read its result.
 package diff
 
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/profdiff/profdiff/analyze"
@@ -16,6 +19,9 @@ import (
 type Side struct {
 	Name   string
 	Tables []*analyze.Table // one per run
+	// Work is the work each run did (requests served, iterations), 0 when
+	// not given; values are then also reported per unit of work.
+	Work float64
 }
 
 // SideSummary is a side's headline: its runs' summaries added up.
@@ -30,38 +36,154 @@ type SideSummary struct {
 	// not applied.
 	Symbolication *analyze.Symbolication
 	Runs          int
+	// Work is the work per run (0: not given).
+	Work float64
 	analyze.Summary
 }
 
-// Row is one key's self and total time, one number per side, in nanoseconds.
+// OnCPUPerWork returns the side's on-CPU nanoseconds per unit of work, or 0
+// when no work was given.
+func (s SideSummary) OnCPUPerWork() float64 {
+	if s.Work <= 0 || s.Runs == 0 {
+		return 0
+	}
+	return float64(s.OnCPUNs) / (s.Work * float64(s.Runs))
+}
+
+// Verdict says whether a difference between the sides is real.
+type Verdict uint8
+
+// The verdicts.
+const (
+	VerdictNone   Verdict = iota // one side: nothing compared
+	VerdictSame                  // "~": not distinguishable from noise
+	VerdictBetter                // less time after
+	VerdictWorse                 // more time after
+	VerdictNew                   // only after
+	VerdictGone                  // only before
+)
+
+var verdictNames = [...]string{"", "~", "better", "worse", "new", "gone"}
+
+// String returns the verdict as printed: "better", "worse", "~", "new",
+// "gone", or "" for none.
+func (v Verdict) String() string { return verdictNames[v] }
+
+// Real reports whether the verdict says the difference is real.
+func (v Verdict) Real() bool { return v >= VerdictBetter }
+
+// Change is a comparison of one quantity between two sides.
+type Change struct {
+	Delta float64 // after - before, in the quantity's unit (ns, or ns per unit of work)
+	// DeltaPP is the change in percentage points of on-CPU time (NaN where
+	// it has no meaning, as for on-CPU itself).
+	DeltaPP float64
+	// DeltaPct is the relative change in percent (NaN when before is 0).
+	DeltaPct float64
+	Verdict  Verdict
+	// P is the p-value after correction for the number of rows tested,
+	// NaN when no test ran.
+	P float64
+	// appeared and vanished say the key has no time at all (not even
+	// total) before, or after: a real change is then new or gone.
+	appeared, vanished bool
+}
+
+// Row is one key's self and total time, one number per side, in
+// nanoseconds (summed over the side's runs), with the comparison of the
+// ranked metric when there are two sides.
 type Row struct {
 	Key   analyze.Key
 	Self  []int64
 	Total []int64
+	// Change compares the metric the report is sorted by (self time unless
+	// Options.SortTotal), per unit of work when work was given.
+	Change Change
+	// runs holds the metric per side and run, for the noise test.
+	runs [][]float64
 }
 
-// Report is what the renderers write: the sides' headlines and the rows by
-// package, function and file.
+// Headline compares the sides' on-CPU time.
+type Headline struct {
+	OnCPU Change
+	// PerWork compares on-CPU time per unit of work; Verdict is VerdictNone
+	// when work was not given.
+	PerWork Change
+}
+
+// Report is what the renderers write.
 type Report struct {
 	Sides     []SideSummary
+	Headline  Headline
 	Packages  []Row
 	Functions []Row
 	Files     []Row
+	Rules     []RuleResult
+	Options   Options
 	Warnings  []string
 }
 
-// Compare builds the report for the given sides. Each side's runs are summed.
-func Compare(sides []Side) (*Report, error) {
-	if len(sides) == 0 {
-		return nil, fmt.Errorf("nothing to report: no sides")
+// Compared reports whether the report compares two sides.
+func (r *Report) Compared() bool { return len(r.Sides) == 2 }
+
+// Options tune a comparison.
+type Options struct {
+	// Alpha is the significance level after correction; 0 means 0.05.
+	Alpha float64
+	// MinDeltaPP and MinDeltaPct are the smallest changes, in percentage
+	// points of on-CPU time and in percent, that can be called real; a
+	// row must exceed both. Negative means the default (0.1pp and 5%).
+	MinDeltaPP, MinDeltaPct float64
+	// SortTotal ranks and judges rows by total time instead of self time.
+	SortTotal bool
+	// RunNoise is the prior for the run-to-run variation of a row's time
+	// (a coefficient of variation); 0 means 0.15. See noise.go.
+	RunNoise float64
+	// WorkUnit names the unit of work ("run", "request"); "" for "unit".
+	WorkUnit string
+	// Rules are --fail-on rules, judged after the comparison.
+	Rules []Rule
+}
+
+func (o Options) withDefaults() Options {
+	if o.Alpha <= 0 {
+		o.Alpha = 0.05
 	}
-	r := &Report{}
+	if o.MinDeltaPP < 0 {
+		o.MinDeltaPP = 0.1
+	}
+	if o.MinDeltaPct < 0 {
+		o.MinDeltaPct = 5
+	}
+	if o.RunNoise <= 0 {
+		o.RunNoise = defaultRunNoise
+	}
+	if o.WorkUnit == "" {
+		o.WorkUnit = "unit"
+	}
+	return o
+}
+
+// DefaultOptions returns the options a comparison uses when none are given.
+func DefaultOptions() Options { return Options{MinDeltaPP: -1, MinDeltaPct: -1}.withDefaults() }
+
+// Compare builds the report for one side or two (before, after). Each
+// side's runs are kept apart for the noise test and summed for the tables.
+func Compare(sides []Side, opts Options) (*Report, error) {
+	if len(sides) == 0 || len(sides) > 2 {
+		return nil, fmt.Errorf("a report has one or two sides, not %d", len(sides))
+	}
+	opts = opts.withDefaults()
+	r := &Report{Options: opts}
 	for _, s := range sides {
 		if len(s.Tables) == 0 {
 			return nil, fmt.Errorf("side %s has no profiles", s.Name)
 		}
-		sum := SideSummary{Name: s.Name, Runs: len(s.Tables), Format: s.Tables[0].Format, SampleType: s.Tables[0].SampleType}
+		sum := SideSummary{Name: s.Name, Runs: len(s.Tables), Format: s.Tables[0].Format, SampleType: s.Tables[0].SampleType, Work: s.Work}
 		for _, t := range s.Tables {
+			if t.Format != sum.Format {
+				return nil, fmt.Errorf("side %s mixes formats: %s is %s, %s is %s", s.Name, s.Tables[0].File, sum.Format.Describe(), t.File, t.Format.Describe())
+			}
 			sum.Files = append(sum.Files, t.File)
 			if t.Thread != "" {
 				sum.Threads = append(sum.Threads, t.Thread)
@@ -85,10 +207,25 @@ func Compare(sides []Side) (*Report, error) {
 		}
 		r.Sides = append(r.Sides, sum)
 	}
-	n := len(sides)
-	r.Packages = join(sides, n, func(t *analyze.Table) []analyze.Row { return t.Packages })
-	r.Functions = join(sides, n, func(t *analyze.Table) []analyze.Row { return t.Functions })
-	r.Files = join(sides, n, func(t *analyze.Table) []analyze.Row { return t.Files })
+	r.Packages = join(sides, func(t *analyze.Table) []analyze.Row { return t.Packages }, false, opts.SortTotal)
+	r.Functions = join(sides, func(t *analyze.Table) []analyze.Row { return t.Functions }, true, opts.SortTotal)
+	r.Files = join(sides, func(t *analyze.Table) []analyze.Row { return t.Files }, false, opts.SortTotal)
+	// Rows show each side's mean per run: sides may differ in runs.
+	for _, rows := range [][]Row{r.Packages, r.Functions, r.Files} {
+		for i := range rows {
+			for s := range sides {
+				n := int64(len(sides[s].Tables))
+				rows[i].Self[s] /= n
+				rows[i].Total[s] /= n
+			}
+		}
+	}
+	if len(sides) == 2 {
+		r.Warnings = append(r.Warnings, sideWarnings(r.Sides, sides)...)
+		judge(r, sides, opts)
+		r.Rules = evaluate(r, opts.Rules)
+	}
+	sortRows(r, opts.SortTotal)
 	return r, nil
 }
 
@@ -110,36 +247,103 @@ func prefixed(file string, ws []string) []string {
 	return out
 }
 
-// join sums each side's runs and lines the sides up by key, sorted by the
-// last side's self time, then total time, then key.
-func join(sides []Side, n int, rowsOf func(*analyze.Table) []analyze.Row) []Row {
-	index := map[analyze.Key]int{}
+// joinKey is the key rows join on across the sides.
+type joinKey struct {
+	analyze.Key
+}
+
+// join sums each side's runs and lines the sides up. Functions join by
+// package, name and file, since edits move lines between builds; where that
+// is ambiguous (two anonymous functions in a file, a name used twice) by
+// start line and column as well.
+func join(sides []Side, rowsOf func(*analyze.Table) []analyze.Row, byName, total bool) []Row {
+	n := len(sides)
+	keyOf := func(k analyze.Key) joinKey { return joinKey{k} }
+	if byName {
+		// Count the distinct positions of each (package, name, file).
+		type base struct{ pkg, fn, file string }
+		positions := make([]map[base]map[[2]int32]bool, n)
+		for si, s := range sides {
+			positions[si] = map[base]map[[2]int32]bool{}
+			for _, t := range s.Tables {
+				for _, r := range rowsOf(t) {
+					b := base{r.Key.Package, r.Key.Function, r.Key.File}
+					if positions[si][b] == nil {
+						positions[si][b] = map[[2]int32]bool{}
+					}
+					positions[si][b][[2]int32{r.Key.Line, r.Key.Column}] = true
+				}
+			}
+		}
+		keyOf = func(k analyze.Key) joinKey {
+			b := base{k.Package, k.Function, k.File}
+			for si := range sides {
+				if len(positions[si][b]) > 1 {
+					return joinKey{k}
+				}
+			}
+			k.Line, k.Column = 0, 0
+			return joinKey{k}
+		}
+	}
+	index := map[joinKey]int{}
 	var out []Row
 	for si, s := range sides {
-		for _, t := range s.Tables {
+		for ri, t := range s.Tables {
 			for _, r := range rowsOf(t) {
-				i, ok := index[r.Key]
+				jk := keyOf(r.Key)
+				i, ok := index[jk]
 				if !ok {
 					i = len(out)
-					index[r.Key] = i
-					out = append(out, Row{Key: r.Key, Self: make([]int64, n), Total: make([]int64, n)})
+					index[jk] = i
+					row := Row{Key: r.Key, Self: make([]int64, n), Total: make([]int64, n), runs: make([][]float64, n)}
+					for sj := range sides {
+						row.runs[sj] = make([]float64, len(sides[sj].Tables))
+					}
+					out = append(out, row)
 				}
 				out[i].Self[si] += r.Self
 				out[i].Total[si] += r.Total
+				v := r.Self
+				if total {
+					v = r.Total
+				}
+				out[i].runs[si][ri] += float64(v)
 			}
 		}
 	}
-	last := n - 1
-	slices.SortFunc(out, func(a, b Row) int {
-		if c := cmp.Compare(b.Self[last], a.Self[last]); c != 0 {
+	return out
+}
+
+// metric returns a row's ranked value on a side.
+func metric(r Row, side int, total bool) int64 {
+	if total {
+		return r.Total[side]
+	}
+	return r.Self[side]
+}
+
+// sortRows orders rows by the size of the change (two sides) or by the
+// metric (one side), then by key.
+func sortRows(r *Report, total bool) {
+	last := len(r.Sides) - 1
+	by := func(a, b Row) int {
+		if r.Compared() {
+			if c := cmp.Compare(math.Abs(b.Change.Delta), math.Abs(a.Change.Delta)); c != 0 {
+				return c
+			}
+		}
+		if c := cmp.Compare(metric(b, last, total), metric(a, last, total)); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(b.Total[last], a.Total[last]); c != 0 {
 			return c
 		}
 		return analyze.CompareKeys(a.Key, b.Key)
-	})
-	return out
+	}
+	slices.SortFunc(r.Packages, by)
+	slices.SortFunc(r.Functions, by)
+	slices.SortFunc(r.Files, by)
 }
 
 // ByTotal returns a copy of rows sorted by the last side's total time, then
@@ -157,4 +361,56 @@ func ByTotal(rows []Row) []Row {
 		return analyze.CompareKeys(a.Key, b.Key)
 	})
 	return out
+}
+
+// sideWarnings says what makes two sides hard to compare.
+func sideWarnings(s []SideSummary, sides []Side) []string {
+	var w []string
+	a, b := s[0], s[1]
+	if a.Format != b.Format {
+		w = append(w, fmt.Sprintf("the sides differ in format: %s before, %s after", a.Format.Describe(), b.Format.Describe()))
+	}
+	if a.IntervalNs > 0 && b.IntervalNs > 0 {
+		if ratio := float64(b.IntervalNs) / float64(a.IntervalNs); ratio > 1.2 || ratio < 1/1.2 {
+			w = append(w, fmt.Sprintf("the sides differ in sampling interval: %s before, %s after", Duration(a.IntervalNs), Duration(b.IntervalNs)))
+		}
+	}
+	if threadNames(a.Threads) != threadNames(b.Threads) {
+		w = append(w, fmt.Sprintf("the sides were taken from different threads or processes: %v before, %v after", a.Threads, b.Threads))
+	}
+	if sides[0].Work == 0 && sides[1].Work == 0 && a.Runs > 0 && b.Runs > 0 && a.WallNs > 0 && b.WallNs > 0 {
+		wa, wb := float64(a.WallNs)/float64(a.Runs), float64(b.WallNs)/float64(b.Runs)
+		if wa/wb > 2 || wb/wa > 2 {
+			w = append(w, fmt.Sprintf("the runs differ in duration by more than 2x (%s before, %s after): if they did different amounts of work, give it with --work-before and --work-after", Duration(int64(wa)), Duration(int64(wb))))
+		}
+	}
+	return w
+}
+
+// threadNames reduces thread descriptions to their names, which is what
+// must agree between builds (process and thread ids never do).
+func threadNames(ts []string) string {
+	seen := map[string]bool{}
+	var names []string
+	for _, t := range ts {
+		name := t
+		if i := indexByte(t, '('); i > 0 {
+			name = t[:i-1]
+		}
+		if !seen[name] {
+			seen[name] = true
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return fmt.Sprint(names)
+}
+
+func indexByte(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
 }

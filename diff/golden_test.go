@@ -24,7 +24,7 @@ func report(t *testing.T, name string) *Report {
 	}
 	tab := analyze.Aggregate(p, analyze.AggregateOptions{})
 	tab.File = name // goldens name the fixture, not the path from this package
-	r, err := Compare([]Side{{Name: "profile", Tables: []*analyze.Table{tab}}})
+	r, err := Compare([]Side{{Name: "profile", Tables: []*analyze.Table{tab}}}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

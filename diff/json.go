@@ -3,6 +3,7 @@ package diff
 import (
 	"encoding/json"
 	"io"
+	"math"
 
 	"github.com/profdiff/profdiff/analyze"
 )
@@ -17,6 +18,9 @@ type jsonReport struct {
 	Functions []jsonFunc    `json:"functions"`
 	Files     []jsonFile    `json:"files"`
 	Warnings  []string      `json:"warnings"`
+	// Headline and Rules are present when two sides are compared.
+	Headline *jsonHeadline `json:"headline,omitempty"`
+	Rules    []jsonRule    `json:"rules,omitempty"`
 	// Symbolication adds up the sides' source-map coverage; absent when
 	// maps were not applied.
 	Symbolication *jsonSymbolication `json:"symbolication,omitempty"`
@@ -60,6 +64,7 @@ type jsonPackage struct {
 	Package string  `json:"package"`
 	Self    []int64 `json:"self_ns"`
 	Total   []int64 `json:"total_ns"`
+	*jsonChange
 }
 
 type jsonFunc struct {
@@ -70,6 +75,7 @@ type jsonFunc struct {
 	Package  string  `json:"package"`
 	Self     []int64 `json:"self_ns"`
 	Total    []int64 `json:"total_ns"`
+	*jsonChange
 }
 
 type jsonFile struct {
@@ -77,6 +83,95 @@ type jsonFile struct {
 	Package string  `json:"package"`
 	Self    []int64 `json:"self_ns"`
 	Total   []int64 `json:"total_ns"`
+	*jsonChange
+}
+
+// jsonChange is a row's comparison: of self time, or of total time with
+// --sort total (then the delta fields are named delta_total_*).
+type jsonChange struct {
+	DeltaSelfNs   *float64 `json:"delta_self_ns,omitempty"`
+	DeltaSelfPP   *float64 `json:"delta_self_pp,omitempty"`
+	DeltaSelfPct  *float64 `json:"delta_self_pct,omitempty"`
+	DeltaTotalNs  *float64 `json:"delta_total_ns,omitempty"`
+	DeltaTotalPP  *float64 `json:"delta_total_pp,omitempty"`
+	DeltaTotalPct *float64 `json:"delta_total_pct,omitempty"`
+	Verdict       string   `json:"verdict"`
+	P             *float64 `json:"p"`
+}
+
+type jsonHeadline struct {
+	// OnCPUNs is on-CPU time per run on each side.
+	OnCPUNs  []int64        `json:"on_cpu_ns"`
+	OnCPU    jsonHeadChange `json:"on_cpu"`
+	PerWork  *jsonPerWork   `json:"per_work_ns,omitempty"`
+	WorkUnit string         `json:"work_unit,omitempty"`
+	Work     []float64      `json:"work,omitempty"`
+	Busy     []float64      `json:"busy"`
+	GCShare  []float64      `json:"gc_share"`
+}
+
+type jsonHeadChange struct {
+	DeltaNs  float64  `json:"delta_ns"`
+	DeltaPct *float64 `json:"delta_pct"`
+	Verdict  string   `json:"verdict"`
+	P        *float64 `json:"p"`
+}
+
+type jsonPerWork struct {
+	Values []float64 `json:"values"`
+	jsonHeadChange
+}
+
+type jsonRule struct {
+	Rule      string   `json:"rule"`
+	Broken    bool     `json:"broken"`
+	Offenders []string `json:"offenders"`
+}
+
+// num turns NaN into JSON null.
+func num(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+func changeJSON(r *Report, c Change) *jsonChange {
+	if !r.Compared() {
+		return nil
+	}
+	j := &jsonChange{Verdict: c.Verdict.String(), P: num(c.P)}
+	if r.Options.SortTotal {
+		j.DeltaTotalNs, j.DeltaTotalPP, j.DeltaTotalPct = num(c.Delta), num(c.DeltaPP), num(c.DeltaPct)
+	} else {
+		j.DeltaSelfNs, j.DeltaSelfPP, j.DeltaSelfPct = num(c.Delta), num(c.DeltaPP), num(c.DeltaPct)
+	}
+	return j
+}
+
+func headChange(c Change) jsonHeadChange {
+	return jsonHeadChange{DeltaNs: c.Delta, DeltaPct: num(c.DeltaPct), Verdict: c.Verdict.String(), P: num(c.P)}
+}
+
+func headlineJSON(r *Report) *jsonHeadline {
+	if !r.Compared() {
+		return nil
+	}
+	h := &jsonHeadline{OnCPU: headChange(r.Headline.OnCPU)}
+	for _, s := range r.Sides {
+		h.OnCPUNs = append(h.OnCPUNs, s.OnCPUNs/int64(max(s.Runs, 1)))
+		h.Busy = append(h.Busy, s.Busy())
+		h.GCShare = append(h.GCShare, s.GCShare())
+	}
+	if r.Headline.PerWork.Verdict != VerdictNone {
+		pw := &jsonPerWork{jsonHeadChange: headChange(r.Headline.PerWork)}
+		for _, s := range r.Sides {
+			pw.Values = append(pw.Values, s.OnCPUPerWork())
+			h.Work = append(h.Work, s.Work)
+		}
+		h.PerWork, h.WorkUnit = pw, r.Options.WorkUnit
+	}
+	return h
 }
 
 // WriteJSON writes the whole report (every row, not only the top) as JSON,
@@ -107,16 +202,20 @@ func WriteJSON(w io.Writer, r *Report) error {
 	}
 	out.Symbolication = symbolicationJSON(all)
 	for _, row := range r.Packages {
-		out.Packages = append(out.Packages, jsonPackage{Package: row.Key.Package, Self: row.Self, Total: row.Total})
+		out.Packages = append(out.Packages, jsonPackage{Package: row.Key.Package, Self: row.Self, Total: row.Total, jsonChange: changeJSON(r, row.Change)})
 	}
 	for _, row := range r.Functions {
 		out.Functions = append(out.Functions, jsonFunc{
 			Function: FunctionName(row.Key), File: row.Key.File, Line: row.Key.Line, Column: row.Key.Column,
-			Package: row.Key.Package, Self: row.Self, Total: row.Total,
+			Package: row.Key.Package, Self: row.Self, Total: row.Total, jsonChange: changeJSON(r, row.Change),
 		})
 	}
 	for _, row := range r.Files {
-		out.Files = append(out.Files, jsonFile{File: row.Key.File, Package: row.Key.Package, Self: row.Self, Total: row.Total})
+		out.Files = append(out.Files, jsonFile{File: row.Key.File, Package: row.Key.Package, Self: row.Self, Total: row.Total, jsonChange: changeJSON(r, row.Change)})
+	}
+	out.Headline = headlineJSON(r)
+	for _, res := range r.Rules {
+		out.Rules = append(out.Rules, jsonRule{Rule: res.Rule.Text, Broken: res.Broken, Offenders: append([]string{}, res.Offenders...)})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")

@@ -13,14 +13,19 @@ import (
 type TextOptions struct {
 	// Top is how many rows each table shows; 0 or less shows all.
 	Top int
+	// Color marks verdicts with ANSI colours (the caller decides: only on a
+	// terminal, never under NO_COLOR).
+	Color bool
+	// Files adds the table by file.
+	Files bool
 }
 
 // WriteText writes the report as aligned plain text for a terminal: the
 // headline, then top packages by self time, top functions by self time and
 // top functions by total time. Percentages are of on-CPU time.
 func WriteText(w io.Writer, r *Report, opts TextOptions) error {
-	if len(r.Sides) != 1 {
-		return fmt.Errorf("the text report of %d sides is not implemented yet", len(r.Sides))
+	if r.Compared() {
+		return writeTextCompare(w, r, opts)
 	}
 	tw := &textWriter{w: w}
 	s := r.Sides[0]

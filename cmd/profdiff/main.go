@@ -12,10 +12,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -36,7 +40,8 @@ func main() {
 }
 
 const usageHead = `profdiff ranks where a CPU profile spends its on-CPU time, by package,
-function and file. It reads V8 .cpuprofile files (Node --cpu-prof, Chrome
+function and file, and compares two profiles (or two sets of repeated runs)
+with a verdict on noise. It reads V8 .cpuprofile files (Node --cpu-prof, Chrome
 DevTools, CDP Profiler.stop), Chrome Performance-panel traces and pprof files
 (Go, @datadog/pprof), gzipped or not; the format is detected from the content.
 (idle) and (program) are left out of on-CPU time; garbage collection is kept
@@ -44,8 +49,18 @@ and shown as the package (gc).
 
 Usage:
   profdiff [flags] PROFILE
+  profdiff [flags] BEFORE AFTER        each a profile or a directory of runs
+  profdiff [flags] --before F... --after F...
 
 Flags:
+`
+
+const usageRules = `
+Rules (--fail-on): TARGET>LIMIT or TARGET<LIMIT, where TARGET is on-cpu,
+on-cpu/work, package:NAME, function:NAME or file:NAME (NAME may be *) and
+LIMIT is +N% (relative) or +Npp (percentage points of on-CPU time, for rows).
+A rule breaks only on a change judged real (better/worse/new/gone):
+  on-cpu>+5%   on-cpu/work>+3%   package:*>+2pp   package:lodash>+10%   function:match>+5%
 `
 
 const usageExamples = `
@@ -71,7 +86,15 @@ Examples:
   profdiff --path-map /srv/app=./build profile.cpuprofile
   profdiff --sourcemap app.min.js=./dist/app.min.js.map profile.cpuprofile
 
-Exit status: 0 success, 2 bad usage or unreadable input.
+  # Compare two builds, five runs each, with their own source maps
+  profdiff --sourcemaps-before old/dist --sourcemaps-after new/dist runs-before/ runs-after/
+
+  # The same per request served, as markdown for a pull request, gated in CI
+  profdiff --work 40000 --work-unit request --format markdown \
+      --fail-on 'on-cpu/work>+3%' --fail-on 'package:*>+2pp' before.cpuprofile after.cpuprofile
+
+Exit status: 0 success, 1 a --fail-on rule broke (the report is written
+first), 2 bad usage or unreadable input.
 `
 
 // options are the parsed command line.
@@ -87,6 +110,18 @@ type options struct {
 	maxInputSize string
 	cpuProfile   string
 
+	before, after []string
+	work          float64
+	workBefore    float64
+	workAfter     float64
+	workUnit      string
+	alpha         float64
+	minDelta      []string
+	sort          string
+	by            string
+	failOn        []string
+	byFile        bool
+
 	noSourceMaps     bool
 	sourceMaps       []string // SCRIPT=MAP
 	sourceMapDirs    []string
@@ -100,9 +135,20 @@ type options struct {
 func newFlagSet(o *options) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("profdiff", pflag.ContinueOnError)
 	fs.SortFlags = false
-	fs.StringVarP(&o.format, "format", "f", "text", "output format: text or json")
+	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, markdown or json")
 	fs.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` instead of standard output")
 	fs.IntVarP(&o.top, "top", "n", 20, "rows per table in text output (0 for all); JSON always has every row")
+	fs.StringArrayVar(&o.before, "before", nil, "a profile of the BEFORE side (repeatable: repeated runs); with --after, instead of BEFORE AFTER")
+	fs.StringArrayVar(&o.after, "after", nil, "a profile of the AFTER side (repeatable)")
+	fs.Float64Var(&o.work, "work", 0, "work each run did on both sides (requests, iterations): adds values per unit of work")
+	fs.Float64Var(&o.workBefore, "work-before", 0, "work each BEFORE run did, when the sides differ")
+	fs.Float64Var(&o.workAfter, "work-after", 0, "work each AFTER run did")
+	fs.StringVar(&o.workUnit, "work-unit", "unit", "name of the unit of work in output, e.g. run or request")
+	fs.StringVar(&o.sort, "sort", "self", "rank and judge rows by self or total time")
+	fs.StringVar(&o.by, "by", "", "also list rows by file (--by file)")
+	fs.Float64Var(&o.alpha, "alpha", 0.05, "significance level of the verdicts, after correction for the number of rows")
+	fs.StringArrayVar(&o.minDelta, "min-delta", nil, "smallest change a verdict can call real, as Npp of on-CPU time or N% relative (repeatable; default 0.1pp and 5%)")
+	fs.StringArrayVar(&o.failOn, "fail-on", nil, "exit 1 when a change judged real breaks this `RULE` (repeatable; see Rules below)")
 	fs.StringVar(&o.thread, "thread", "", "in a trace with several profiles, take the one of this thread: a `tid`, pid:tid, or a thread name such as CrRendererMain (default: the one with the most on-CPU time)")
 	fs.StringVar(&o.sampleType, "sample-type", "", "pprof sample `type` to weigh samples by, e.g. cpu or wall/nanoseconds (default: cpu, else wall, else count x period)")
 	fs.StringArrayVar(&o.sourceMapDirs, "sourcemaps", nil, "search `DIR` for scripts and their source maps by file name (repeatable); for profiles recorded on another machine")
@@ -134,7 +180,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usageHead)
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
-		fmt.Fprint(stdout, usageExamples)
+		fmt.Fprint(stdout, usageRules+usageExamples)
 		return exitOK
 	}
 	if o.version {
@@ -146,24 +192,38 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "--max-input-size: %v", err)
 	}
 	popts := analyze.ParseOptions{Thread: o.thread, SampleType: o.sampleType, MaxInputSize: maxSize}
-	files := fs.Args()
-	switch {
-	case len(files) == 0:
-		return usageError(stderr, "give a profile to rank (see profdiff --help)")
-	case len(files) > 2:
-		return usageError(stderr, "too many arguments: give one profile (see profdiff --help)")
-	case len(files) == 2:
-		return usageError(stderr, "comparing two profiles is not implemented yet; give one profile")
-	}
-	if o.format != "text" && o.format != "json" {
-		return usageError(stderr, "--format %q: choose text or json", o.format)
-	}
-	if len(o.sourceDirsBefore)+len(o.sourceDirsAfter)+len(o.sourceMapsBefore)+len(o.sourceMapsAfter) > 0 {
-		return usageError(stderr, "--sourcemaps-before/--sourcemaps-after/--sourcemap-before/--sourcemap-after are for comparing two profiles; with one profile use --sourcemaps and --sourcemap")
-	}
-	symOpts, err := symbolicateOptions(o.sourceMaps, o.sourceMapDirs, o.pathMaps)
+	sides, err := sidesFromArgs(fs.Args(), o)
 	if err != nil {
 		return usageError(stderr, "%v", err)
+	}
+	switch o.format {
+	case "text", "json", "markdown", "md":
+	default:
+		return usageError(stderr, "--format %q: choose text, markdown or json", o.format)
+	}
+	if len(sides) == 1 && len(o.sourceDirsBefore)+len(o.sourceDirsAfter)+len(o.sourceMapsBefore)+len(o.sourceMapsAfter) > 0 {
+		return usageError(stderr, "--sourcemaps-before/--sourcemaps-after/--sourcemap-before/--sourcemap-after are for comparing two sides; with one profile use --sourcemaps and --sourcemap")
+	}
+	o.byFile = o.by == "file"
+	dopts, err := diffOptions(o, len(sides))
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	syms := make([]*symbolicate.Symbolicator, len(sides))
+	for i := range sides {
+		maps, dirs := o.sourceMaps, o.sourceMapDirs
+		if len(sides) == 2 && i == 0 {
+			maps, dirs = append(slices.Clone(maps), o.sourceMapsBefore...), append(slices.Clone(dirs), o.sourceDirsBefore...)
+		} else if i == 1 {
+			maps, dirs = append(slices.Clone(maps), o.sourceMapsAfter...), append(slices.Clone(dirs), o.sourceDirsAfter...)
+		}
+		symOpts, err := symbolicateOptions(maps, dirs, o.pathMaps)
+		if err != nil {
+			return usageError(stderr, "%v", err)
+		}
+		if !o.noSourceMaps {
+			syms[i] = symbolicate.New(symOpts)
+		}
 	}
 
 	if o.cpuProfile != "" {
@@ -177,27 +237,244 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	out, closeOut, err := openOutput(o.output, stdout)
+	if o.list {
+		if len(sides) != 1 || len(sides[0].files) != 1 {
+			return usageError(stderr, "--list takes one file")
+		}
+		return finish(stderr, o.output, stdout, func(out io.Writer) error { return list(out, sides[0].files[0], popts) }, false)
+	}
+	rep, err := buildReport(sides, syms, popts, dopts, o)
+	if err != nil {
+		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
+		return exitUsage
+	}
+	color := o.output == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
+	return finish(stderr, o.output, stdout, func(out io.Writer) error {
+		switch o.format {
+		case "json":
+			return diff.WriteJSON(out, rep)
+		case "markdown", "md":
+			return diff.WriteMarkdown(out, rep, diff.MarkdownOptions{Files: o.byFile})
+		}
+		return diff.WriteText(out, rep, diff.TextOptions{Top: o.top, Color: color, Files: o.byFile})
+	}, rep.Broken())
+}
+
+// finish writes the report to its destination and returns the exit
+// status: 2 if writing failed, 1 if a --fail-on rule broke, else 0.
+func finish(stderr io.Writer, path string, stdout io.Writer, write func(io.Writer) error, broken bool) int {
+	out, closeOut, err := openOutput(path, stdout)
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	if o.list {
-		err = list(out, files[0], popts)
-	} else {
-		var sym *symbolicate.Symbolicator
-		if !o.noSourceMaps {
-			sym = symbolicate.New(symOpts)
-		}
-		err = report(out, files[0], popts, sym, o)
-	}
-	if cerr := closeOut(); err == nil && cerr != nil {
+	err = write(out)
+	if cerr := closeOut(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
 		return exitUsage
 	}
+	if broken {
+		return exitRule
+	}
 	return exitOK
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// sideArg is one side as given: its name and its profile files.
+type sideArg struct {
+	name  string
+	files []string
+}
+
+// profileSuffixes are the file names a directory of runs is searched for.
+var profileSuffixes = []string{".cpuprofile", ".cpuprofile.gz", ".json", ".json.gz", ".pprof", ".pb.gz", ".pb", ".prof", ".cpu", ".gz"}
+
+// sidesFromArgs turns BEFORE [AFTER] (files or directories of runs) or
+// --before/--after lists into sides.
+func sidesFromArgs(args []string, o options) ([]sideArg, error) {
+	if len(o.before)+len(o.after) > 0 {
+		if len(args) > 0 {
+			return nil, fmt.Errorf("give the sides either as BEFORE AFTER or with --before/--after, not both")
+		}
+		if len(o.before) == 0 || len(o.after) == 0 {
+			return nil, fmt.Errorf("--before and --after go together: give each side at least one file")
+		}
+		return []sideArg{{"before", o.before}, {"after", o.after}}, nil
+	}
+	switch len(args) {
+	case 0:
+		return nil, fmt.Errorf("give a profile to rank, or BEFORE AFTER to compare (see profdiff --help)")
+	case 1, 2:
+	default:
+		return nil, fmt.Errorf("too many arguments: give PROFILE, or BEFORE AFTER (each a file or a directory of runs)")
+	}
+	names := []string{"before", "after"}
+	if len(args) == 1 {
+		names = []string{"profile"}
+	}
+	var sides []sideArg
+	for i, a := range args {
+		files, err := expandSide(a)
+		if err != nil {
+			return nil, err
+		}
+		sides = append(sides, sideArg{names[i], files})
+	}
+	return sides, nil
+}
+
+// expandSide lists the profiles of a directory, or returns the file itself.
+func expandSide(path string) ([]string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, errors.New(oneLine(err))
+	}
+	if !st.IsDir() {
+		return []string{path}, nil
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || strings.HasPrefix(name, ".") {
+			continue
+		}
+		for _, suf := range profileSuffixes {
+			if strings.HasSuffix(name, suf) {
+				files = append(files, filepath.Join(path, name))
+				break
+			}
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: a directory with no profiles (looked for %s)", path, strings.Join(profileSuffixes, ", "))
+	}
+	return files, nil
+}
+
+// diffOptions turns the comparison flags into options.
+func diffOptions(o options, nsides int) (diff.Options, error) {
+	opts := diff.DefaultOptions()
+	if o.alpha <= 0 || o.alpha >= 1 {
+		return opts, fmt.Errorf("--alpha %g: give a level between 0 and 1, such as 0.05", o.alpha)
+	}
+	opts.Alpha = o.alpha
+	for _, m := range o.minDelta {
+		unit := "%"
+		if strings.HasSuffix(m, "pp") {
+			unit = "pp"
+		}
+		v, err := strconv.ParseFloat(strings.TrimSuffix(m, unit), 64)
+		if err != nil || v < 0 || !strings.HasSuffix(m, unit) {
+			return opts, fmt.Errorf("--min-delta %q: give Npp (percentage points of on-CPU) or N%% (relative)", m)
+		}
+		if unit == "pp" {
+			opts.MinDeltaPP = v
+		} else {
+			opts.MinDeltaPct = v
+		}
+	}
+	switch o.sort {
+	case "self":
+	case "total":
+		opts.SortTotal = true
+	default:
+		return opts, fmt.Errorf("--sort %q: choose self or total", o.sort)
+	}
+	if o.by != "" && o.by != "file" {
+		return opts, fmt.Errorf("--by %q: the extra table there is is file", o.by)
+	}
+	opts.WorkUnit = o.workUnit
+	for _, f := range o.failOn {
+		rule, err := diff.ParseRule(f)
+		if err != nil {
+			return opts, err
+		}
+		opts.Rules = append(opts.Rules, rule)
+	}
+	if nsides == 1 && (len(opts.Rules) > 0 || o.work > 0 || o.workBefore > 0 || o.workAfter > 0) {
+		return opts, fmt.Errorf("--fail-on and --work are for comparing two sides")
+	}
+	if (o.workBefore > 0) != (o.workAfter > 0) {
+		return opts, fmt.Errorf("--work-before and --work-after go together (or give --work for both)")
+	}
+	if o.work < 0 || o.workBefore < 0 || o.workAfter < 0 {
+		return opts, fmt.Errorf("--work must be positive")
+	}
+	return opts, nil
+}
+
+// workOf returns the work per run of side i (0 when not given).
+func (o options) workOf(i int) float64 {
+	switch {
+	case i == 0 && o.workBefore > 0:
+		return o.workBefore
+	case i == 1 && o.workAfter > 0:
+		return o.workAfter
+	}
+	return o.work
+}
+
+// buildReport reads every run (in parallel, bounded by the cores), maps
+// it through its side's source maps, aggregates it and compares the sides.
+func buildReport(sides []sideArg, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, dopts diff.Options, o options) (*diff.Report, error) {
+	type job struct{ side, run int }
+	var jobs []job
+	tables := make([][]*analyze.Table, len(sides))
+	for si, s := range sides {
+		tables[si] = make([]*analyze.Table, len(s.files))
+		for ri := range s.files {
+			jobs = append(jobs, job{si, ri})
+		}
+	}
+	errs := make([]error, len(jobs))
+	locks := make([]sync.Mutex, len(sides)) // a Symbolicator serves one run at a time
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			p, err := analyze.ParseFile(sides[j.side].files[j.run], popts)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			if sym := syms[j.side]; sym != nil {
+				locks[j.side].Lock()
+				sym.Apply(p)
+				locks[j.side].Unlock()
+			}
+			tables[j.side][j.run] = analyze.Aggregate(p, analyze.AggregateOptions{ReadPackageJSON: true})
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	var ds []diff.Side
+	for si, s := range sides {
+		ds = append(ds, diff.Side{Name: s.name, Tables: tables[si], Work: o.workOf(si)})
+	}
+	return diff.Compare(ds, dopts)
 }
 
 // symbolicateOptions turns the source-map flags into options.
@@ -223,25 +500,6 @@ func symbolicateOptions(maps, dirs, pathMaps []string) (symbolicate.Options, err
 		}
 	}
 	return opts, nil
-}
-
-func report(out io.Writer, file string, popts analyze.ParseOptions, sym *symbolicate.Symbolicator, o options) error {
-	p, err := analyze.ParseFile(file, popts)
-	if err != nil {
-		return err
-	}
-	if sym != nil {
-		sym.Apply(p)
-	}
-	t := analyze.Aggregate(p, analyze.AggregateOptions{ReadPackageJSON: true})
-	r, err := diff.Compare([]diff.Side{{Name: "profile", Tables: []*analyze.Table{t}}})
-	if err != nil {
-		return err
-	}
-	if o.format == "json" {
-		return diff.WriteJSON(out, r)
-	}
-	return diff.WriteText(out, r, diff.TextOptions{Top: o.top})
 }
 
 func list(out io.Writer, file string, popts analyze.ParseOptions) error {

@@ -76,9 +76,9 @@ func TestErrorsAreOneLineWithStatus2(t *testing.T) {
 		{[]string{bad}, "profdiff: " + bad + ": node 17 lists child 99, which does not exist\n"},
 		{[]string{empty}, "profdiff: " + empty + ": empty file\n"},
 		{[]string{filepath.Join(dir, "nope.pprof")}, "profdiff: " + filepath.Join(dir, "nope.pprof") + ": no such file or directory\n"},
-		{[]string{dir}, "profdiff: " + dir + ": is a directory, not a profile"},
+		{[]string{dir}, "profdiff: " + bad + ": node 17 lists child 99"}, // a directory is a side of runs
 		{[]string{}, "profdiff: give a profile to rank"},
-		{[]string{"--format", "xml", bad}, `profdiff: --format "xml": choose text or json`},
+		{[]string{"--format", "xml", bad}, `profdiff: --format "xml": choose text, markdown or json`},
 		{[]string{"--bogus"}, "profdiff: unknown flag: --bogus"},
 		{[]string{"--sample-type", "alloc", fixture("go-router-before.pprof")}, `no sample type "alloc"`},
 		{[]string{"--max-input-size", "lots", bad}, "--max-input-size"},

@@ -1,0 +1,183 @@
+package diff
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/profdiff/profdiff/analyze"
+)
+
+// Rule is a --fail-on rule: the comparison fails when a change judged real
+// crosses a limit. The grammar:
+//
+//	RULE   = TARGET OP LIMIT
+//	TARGET = "on-cpu" | "on-cpu/work" | ("package" | "function" | "file") ":" (NAME | "*")
+//	OP     = ">" (grew by more than) | "<" (shrank by more than)
+//	LIMIT  = [+|-] NUMBER ("%" | "pp")      pp: percentage points of on-CPU, for rows
+//
+// e.g. on-cpu>+5%, on-cpu/work>+3%, package:*>+2pp, package:lodash>+10%,
+// function:match>+5%. A file rule's NAME matches the end of the path.
+type Rule struct {
+	Text   string
+	Target string // "on-cpu", "on-cpu/work", "package", "function", "file"
+	Name   string // "*" for any
+	Less   bool   // "<": shrank by more than |Limit|
+	Limit  float64
+	PP     bool // Limit is in percentage points
+}
+
+// RuleResult says whether a rule broke, and which rows broke it.
+type RuleResult struct {
+	Rule      Rule
+	Broken    bool
+	Offenders []string
+}
+
+// ParseRule parses one --fail-on rule.
+func ParseRule(s string) (Rule, error) {
+	r := Rule{Text: s}
+	i := strings.IndexAny(s, "<>")
+	if i <= 0 {
+		return r, fmt.Errorf("--fail-on %q: want TARGET>LIMIT or TARGET<LIMIT, e.g. package:*>+5%%", s)
+	}
+	target, limit := strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:])
+	r.Less = s[i] == '<'
+	switch {
+	case target == "on-cpu" || target == "on-cpu/work":
+		r.Target = target
+	default:
+		kind, name, ok := strings.Cut(target, ":")
+		if !ok || name == "" || (kind != "package" && kind != "function" && kind != "file") {
+			return r, fmt.Errorf("--fail-on %q: the target is on-cpu, on-cpu/work, package:NAME, function:NAME or file:NAME (NAME may be *)", s)
+		}
+		r.Target, r.Name = kind, name
+	}
+	switch {
+	case strings.HasSuffix(limit, "pp"):
+		r.PP, limit = true, strings.TrimSuffix(limit, "pp")
+	case strings.HasSuffix(limit, "%"):
+		limit = strings.TrimSuffix(limit, "%")
+	default:
+		return r, fmt.Errorf("--fail-on %q: the limit ends in %% or pp", s)
+	}
+	v, err := strconv.ParseFloat(limit, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return r, fmt.Errorf("--fail-on %q: %q is not a number", s, limit)
+	}
+	if r.PP && strings.HasPrefix(r.Target, "on-cpu") {
+		return r, fmt.Errorf("--fail-on %q: on-CPU limits are in %%", s)
+	}
+	r.Limit = math.Abs(v)
+	return r, nil
+}
+
+// crosses reports whether a change judged real crosses the rule's limit.
+func (r Rule) crosses(c Change) bool {
+	if !c.Verdict.Real() {
+		return false
+	}
+	v := c.DeltaPct
+	if r.PP {
+		v = c.DeltaPP
+	}
+	if math.IsNaN(v) { // new: grew from nothing
+		v = math.Inf(1)
+		if c.Delta < 0 {
+			v = math.Inf(-1)
+		}
+	}
+	if r.Less {
+		return v < -r.Limit
+	}
+	return v > r.Limit
+}
+
+// evaluate judges each rule on a report.
+func evaluate(rep *Report, rules []Rule) []RuleResult {
+	var out []RuleResult
+	for _, rule := range rules {
+		res := RuleResult{Rule: rule}
+		check := func(name string, c Change) {
+			if rule.crosses(c) {
+				res.Broken = true
+				res.Offenders = append(res.Offenders, fmt.Sprintf("%s %s", name, formatChange(c)))
+			}
+		}
+		switch rule.Target {
+		case "on-cpu":
+			check("on-CPU", rep.Headline.OnCPU)
+		case "on-cpu/work":
+			if rep.Headline.PerWork.Verdict == VerdictNone {
+				res.Offenders = append(res.Offenders, "no work given (--work): the rule cannot be judged")
+			}
+			check("on-CPU per "+rep.Options.WorkUnit, rep.Headline.PerWork)
+		case "package":
+			for _, row := range rep.Packages {
+				if rule.Name == "*" || rule.Name == row.Key.Package {
+					check(row.Key.Package, row.Change)
+				}
+			}
+		case "function":
+			for _, row := range rep.Functions {
+				if rule.Name == "*" || rule.Name == FunctionName(row.Key) {
+					check(FunctionName(row.Key)+" ("+Location(row.Key)+")", row.Change)
+				}
+			}
+		case "file":
+			for _, row := range rep.Files {
+				if rule.Name == "*" || strings.HasSuffix(row.Key.File, rule.Name) {
+					check(FileName(row.Key), row.Change)
+				}
+			}
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// Broken reports whether any rule broke.
+func (r *Report) Broken() bool {
+	for _, res := range r.Rules {
+		if res.Broken {
+			return true
+		}
+	}
+	return false
+}
+
+// formatChange writes a change for people: "+12.3% (+1.2pp), worse, p=0.001".
+func formatChange(c Change) string {
+	var b strings.Builder
+	if math.IsNaN(c.DeltaPct) {
+		b.WriteString("new")
+	} else {
+		fmt.Fprintf(&b, "%+.1f%%", c.DeltaPct)
+	}
+	if !math.IsNaN(c.DeltaPP) {
+		fmt.Fprintf(&b, " (%+.1fpp)", c.DeltaPP)
+	}
+	fmt.Fprintf(&b, ", %s, p=%s", c.Verdict, FormatP(c.P))
+	return b.String()
+}
+
+// FormatP writes a p-value: "0.003", "<0.001", "-" when no test ran.
+func FormatP(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return "-"
+	case p < 0.001:
+		return "<0.001"
+	}
+	return strconv.FormatFloat(p, 'f', 3, 64)
+}
+
+// FileName returns a file key's display name: "(native)" and the like for
+// time in no file.
+func FileName(k analyze.Key) string {
+	if k.File == "" {
+		return k.Package
+	}
+	return k.File
+}
