@@ -7,4 +7,4 @@ require (
 	github.com/spf13/pflag v1.1.0
 )
 
-require github.com/yuin/goldmark v1.8.7 // indirect
+require github.com/yuin/goldmark v1.8.7

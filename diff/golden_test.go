@@ -99,6 +99,34 @@ func TestJSONGolden(t *testing.T) {
 	}
 }
 
+// TestComparedGolden pins the two-sided text, markdown and JSON of the
+// unbundled router pair.
+func TestComparedGolden(t *testing.T) {
+	rule, err := ParseRule("package:*>+5%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultOptions()
+	opts.Rules = []Rule{rule}
+	r := routerPair(t, opts)
+	var txt, md, js bytes.Buffer
+	if err := WriteText(&txt, r, TextOptions{Top: 12, Files: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMarkdown(&md, r, MarkdownOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// The JSON golden keeps the first 20 functions and files, to stay small.
+	short := *r
+	short.Functions, short.Files = r.Functions[:20], r.Files[:20]
+	if err := WriteJSON(&js, &short); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "router-compare.txt", txt.Bytes())
+	golden(t, "router-compare.md", md.Bytes())
+	golden(t, "router-compare.json", js.Bytes())
+}
+
 // TestJSONShape checks the version-1 shape: every row, one number per side,
 // and totals that add up.
 func TestJSONShape(t *testing.T) {

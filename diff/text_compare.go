@@ -126,11 +126,13 @@ func headlineLines(r *Report) [][]string {
 		[]string{"samples / run", Count(perRun(a, a.Samples)), Count(perRun(b, b.Samples)), ""},
 		[]string{"mean interval", Duration(a.IntervalNs), Duration(b.IntervalNs), ""},
 	)
-	if a.Symbolication != nil || b.Symbolication != nil {
+	if mapped(a.Symbolication) || mapped(b.Symbolication) {
 		lines = append(lines, []string{"maps", coverage(a.Symbolication), coverage(b.Symbolication), ""})
 	}
 	return lines
 }
+
+func mapped(s *analyze.Symbolication) bool { return s != nil && s.MappedScripts > 0 }
 
 // coverage writes a side's source-map coverage: "99.6%", or "-".
 func coverage(s *analyze.Symbolication) string {

@@ -140,3 +140,57 @@ func TestBinary(t *testing.T) {
 		t.Errorf("missing file: %v, want exit status 2", err)
 	}
 }
+
+func TestCompareExitStatus(t *testing.T) {
+	before, after := fixture("node-router-unbundled-before.cpuprofile"), fixture("node-router-unbundled-after.cpuprofile")
+	code, out, errs := runCLI("--fail-on", "package:*>+5%", before, after)
+	if code != 0 || errs != "" || !strings.Contains(out, "path-to-regexp") {
+		t.Errorf("A/B: exit %d, stderr %q", code, errs)
+	}
+	// Reversed, path-to-regexp gets worse: the rule breaks after the
+	// report is written.
+	code, out, _ = runCLI("--fail-on", "package:*>+5%", "--format", "markdown", after, before)
+	if code != 1 || !strings.Contains(out, "**Failed:**") || !strings.Contains(out, "| path-to-regexp |") {
+		t.Errorf("reversed: exit %d\n%s", code, out)
+	}
+	code, _, _ = runCLI("--fail-on", "package:*>+5%", "--before", before, "--after", before)
+	if code != 0 {
+		t.Errorf("A/A: exit %d", code)
+	}
+	code, _, errs = runCLI("--fail-on", "nonsense", before, after)
+	if code != 2 || !strings.Contains(errs, "--fail-on") {
+		t.Errorf("bad rule: exit %d %q", code, errs)
+	}
+	code, _, errs = runCLI("--work-before", "5", before, after)
+	if code != 2 || !strings.Contains(errs, "go together") {
+		t.Errorf("half the work: exit %d %q", code, errs)
+	}
+}
+
+func TestDirectoryOfRuns(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"r1.cpuprofile", "r2.cpuprofile"} {
+		data, err := os.ReadFile(fixture("node-router-unbundled-before.cpuprofile"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, n), data, 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, "run-log.jsonl"), []byte("{}\n"), 0o644) // not a profile: skipped
+	code, out, errs := runCLI("--format", "json", dir, fixture("node-router-unbundled-after.cpuprofile"))
+	if code != 0 {
+		t.Fatalf("exit %d %q", code, errs)
+	}
+	var r struct {
+		Sides []struct {
+			Files []string `json:"files"`
+		} `json:"sides"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Sides) != 2 || len(r.Sides[0].Files) != 2 {
+		t.Errorf("sides %+v %v", r, err)
+	}
+	empty := t.TempDir()
+	if code, _, errs := runCLI(empty, dir); code != 2 || !strings.Contains(errs, "no profiles") {
+		t.Errorf("empty directory: exit %d %q", code, errs)
+	}
+}

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Measure profdiff's verdicts on the corpus: the false-positive rate on A/A
+pairs (two sets of runs of the same build) and the power on the A/B pairs.
+
+usage: go build -o /tmp/profdiff ./cmd/profdiff && python3 bench/noise.py /tmp/profdiff [../shared/corpus]
+"""
+import itertools, json, subprocess, sys
+
+binp = sys.argv[1]
+corpus = sys.argv[2] if len(sys.argv) > 2 else '../shared/corpus'
+R = f'{corpus}/node-router-ab'
+G = f'{corpus}/go-pprof'
+
+def run(before, after, maps_b=None, maps_a=None, extra=()):
+    args = [binp, '--format', 'json', *extra]
+    if maps_b:
+        args += ['--sourcemaps-before', maps_b, '--sourcemaps-after', maps_a]
+    for f in before:
+        args += ['--before', f]
+    for f in after:
+        args += ['--after', f]
+    p = subprocess.run(args, capture_output=True, text=True)
+    if p.returncode not in (0, 1):
+        sys.exit(f'profdiff failed: {p.stderr}')
+    return json.loads(p.stdout)
+
+def flagged(d, kind):
+    rows = d[kind]
+    return sum(r['verdict'] in ('better', 'worse', 'new', 'gone') for r in rows), len(rows)
+
+def aa(label, files, maps, extra=()):
+    tot = {'packages': [0, 0], 'functions': [0, 0]}
+    pairs = []
+    n = len(files)
+    for a, b in itertools.combinations(range(n), 2):
+        pairs.append(([files[a]], [files[b]]))
+    if n >= 4:
+        idx = list(range(n))
+        for left in itertools.combinations(idx, 2):
+            rest = [i for i in idx if i not in left]
+            for right in itertools.combinations(rest, 2):
+                if left < right:
+                    pairs.append(([files[i] for i in left], [files[i] for i in right]))
+    pair_flags = 0
+    for b, a in pairs:
+        d = run(b, a, maps, maps, extra)
+        for k in tot:
+            f, t = flagged(d, k)
+            tot[k][0] += f
+            tot[k][1] += t
+        pair_flags += flagged(d, 'packages')[0] > 0
+    for k, (f, t) in tot.items():
+        print(f'A/A {label}: {len(pairs)} pairs; {k}: {f} of {t} rows flagged ({100*f/max(t,1):.2f}%)')
+    print(f'A/A {label}: pairs with any package flagged: {pair_flags} of {len(pairs)}')
+
+def ab(label, before, after, maps_b, maps_a, want, extra=()):
+    d = run(before, after, maps_b, maps_a, extra)
+    rows = {r['package']: r for r in d['packages']}
+    r = rows[want]
+    others = [p for p, x in rows.items() if x['verdict'] in ('better', 'worse') and p != want]
+    print(f'A/B {label}: {want} {r["verdict"]} {r.get("delta_self_pct", 0):+.1f}% p={r["p"]}; on-CPU {d["headline"]["on_cpu"]["verdict"]}; other packages flagged: {others}')
+
+rb = [f'{R}/before-r{i}.cpuprofile' for i in range(1, 6)]
+ra = [f'{R}/after-r{i}.cpuprofile' for i in range(1, 6)]
+gb = [f'{G}/before-r{i}.pprof' for i in range(1, 4)]
+ga = [f'{G}/after-r{i}.pprof' for i in range(1, 4)]
+aa('router before runs', rb, f'{R}/bundle-before')
+aa('router after runs', ra, f'{R}/bundle-after')
+aa('go before runs', gb, None, ('--work', '60'))
+aa('go after runs', ga, None, ('--work', '60'))
+for i in range(5):
+    ab(f'router r{i+1} vs r{i+1}', [rb[i]], [ra[i]], f'{R}/bundle-before', f'{R}/bundle-after', 'path-to-regexp')
+ab('router 5 vs 5', rb, ra, f'{R}/bundle-before', f'{R}/bundle-after', 'path-to-regexp')
+for i in range(3):
+    ab(f'go r{i+1} vs r{i+1}', [gb[i]], [ga[i]], None, None, 'regexp', ('--work', '60'))
+ab('go 3 vs 3', gb, ga, None, None, 'regexp', ('--work', '60'))

@@ -1,0 +1,275 @@
+package diff
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/profdiff/profdiff/analyze"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
+)
+
+func table(t *testing.T, name string) *analyze.Table {
+	t.Helper()
+	p, err := analyze.ParseFile(filepath.Join("..", "testdata", name), analyze.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := analyze.Aggregate(p, analyze.AggregateOptions{})
+	tab.File = name
+	return tab
+}
+
+// routerPair is the unbundled router workload, before and after bucketed
+// routing: one run each side.
+func routerPair(t *testing.T, opts Options) *Report {
+	t.Helper()
+	r, err := Compare([]Side{
+		{Name: "before", Tables: []*analyze.Table{table(t, "node-router-unbundled-before.cpuprofile")}},
+		{Name: "after", Tables: []*analyze.Table{table(t, "node-router-unbundled-after.cpuprofile")}},
+	}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func find(rows []Row, pkg, fn string) *Row {
+	for i := range rows {
+		if rows[i].Key.Package == pkg && (fn == "" || rows[i].Key.Function == fn) {
+			return &rows[i]
+		}
+	}
+	return nil
+}
+
+func TestRouterChangeIsFoundAndNothingElse(t *testing.T) {
+	r := routerPair(t, DefaultOptions())
+	ptr := find(r.Packages, "path-to-regexp", "")
+	if ptr == nil || ptr.Change.Verdict != VerdictBetter || ptr.Change.DeltaPct > -70 {
+		t.Fatalf("path-to-regexp: %+v", ptr)
+	}
+	// Independently: 687 ms -> 156 ms of self time (the matcher and its
+	// regular expressions), from the raw profiles.
+	if got := float64(ptr.Self[0]) / 1e6; math.Abs(got-687) > 2 {
+		t.Errorf("path-to-regexp before %.0f ms, want 687", got)
+	}
+	for _, row := range r.Packages {
+		if row.Key.Package != "path-to-regexp" && row.Key.Package != "deploy" && row.Change.Verdict.Real() {
+			t.Errorf("unrelated package %s flagged %v (%+.1f%%, p=%g)", row.Key.Package, row.Change.Verdict, row.Change.DeltaPct, row.Change.P)
+		}
+	}
+}
+
+func TestSameProfileBothSidesIsAllNoise(t *testing.T) {
+	tab := table(t, "node-router-unbundled-before.cpuprofile")
+	r, err := Compare([]Side{{Name: "a", Tables: []*analyze.Table{tab}}, {Name: "b", Tables: []*analyze.Table{tab}}}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rows := range [][]Row{r.Packages, r.Functions, r.Files} {
+		for _, row := range rows {
+			if row.Change.Verdict != VerdictSame || row.Change.Delta != 0 {
+				t.Fatalf("%+v: %+v", row.Key, row.Change)
+			}
+		}
+	}
+	if r.Headline.OnCPU.Verdict != VerdictSame {
+		t.Errorf("headline %+v", r.Headline.OnCPU)
+	}
+}
+
+func TestHolm(t *testing.T) {
+	p := []float64{0.01, 0.04, 0.03, math.NaN(), 0.005}
+	holm(p)
+	want := []float64{0.03, 0.06, 0.06, math.NaN(), 0.02}
+	for i := range p {
+		if math.IsNaN(want[i]) != math.IsNaN(p[i]) || (!math.IsNaN(want[i]) && math.Abs(p[i]-want[i]) > 1e-12) {
+			t.Errorf("holm = %v, want %v", p, want)
+			break
+		}
+	}
+}
+
+func TestMinDeltaAndAlpha(t *testing.T) {
+	c := Change{Delta: -10, DeltaPP: -0.05, DeltaPct: -50, P: 1e-9}
+	o := DefaultOptions()
+	if v := verdict(c, o, true); v != VerdictSame {
+		t.Errorf("below 0.1pp: %v", v)
+	}
+	c.DeltaPP = -2
+	if v := verdict(c, o, true); v != VerdictBetter {
+		t.Errorf("real change: %v", v)
+	}
+	c.P = 0.2
+	if v := verdict(c, o, true); v != VerdictSame {
+		t.Errorf("p above alpha: %v", v)
+	}
+	c.P, c.DeltaPct = 1e-9, 3
+	if v := verdict(c, o, true); v != VerdictSame {
+		t.Errorf("below 5%%: %v", v)
+	}
+}
+
+func TestRules(t *testing.T) {
+	for _, bad := range []string{"package", "package:x", "cpu>5%", "package:x>5", "on-cpu>2pp", "function:>1%", "package:x>abc%"} {
+		if _, err := ParseRule(bad); err == nil {
+			t.Errorf("ParseRule(%q) accepted", bad)
+		}
+	}
+	r := routerPair(t, DefaultOptions())
+	// Reversed (after -> before), path-to-regexp gets worse.
+	rev, err := Compare([]Side{
+		{Name: "before", Tables: []*analyze.Table{table(t, "node-router-unbundled-after.cpuprofile")}},
+		{Name: "after", Tables: []*analyze.Table{table(t, "node-router-unbundled-before.cpuprofile")}},
+	}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		rule string
+		rep  *Report
+		want bool
+	}{
+		{"package:*>+5%", r, false},
+		{"package:*>+5%", rev, true},
+		{"package:path-to-regexp<-50%", r, true},
+		{"package:lodash>+1%", rev, false}, // lodash's change is noise
+		{"package:*>+2pp", rev, true},
+		{"function:match>+5%", rev, true},
+		{"file:path-to-regexp/dist/index.js>+10%", rev, true},
+		{"on-cpu>+50%", rev, false},
+	}
+	for _, c := range cases {
+		rule, err := ParseRule(c.rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := evaluate(c.rep, []Rule{rule})[0]
+		if res.Broken != c.want {
+			t.Errorf("%s: broken %v, want %v (%v)", c.rule, res.Broken, c.want, res.Offenders)
+		}
+	}
+}
+
+func TestEscapeMarkdown(t *testing.T) {
+	evil := "a|b <script>alert(1)</script> `code` @octocat #123 [x](http://evil.test) **b** _i_ ~s~ $x$ www.evil.test\nline"
+	got := EscapeMarkdown(evil)
+	var html bytes.Buffer
+	// Unsafe, as GitHub is: raw HTML would pass through if not escaped.
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(gmhtml.WithUnsafe()))
+	if err := md.Convert([]byte("| name |\n|---|\n| "+got+" |\n"), &html); err != nil {
+		t.Fatal(err)
+	}
+	h := html.String()
+	for _, bad := range []string{"<script", "<a ", "<code>", "<strong>", "<em>", "<del>", "@octocat", "#123", "http://evil", "www.evil"} {
+		if strings.Contains(h, bad) {
+			t.Errorf("escaped name renders %q:\n%s", bad, h)
+		}
+	}
+	if strings.Count(h, "<td>") != 1 || strings.Contains(got, "\n") {
+		t.Errorf("the name broke the table:\n%s", h)
+	}
+}
+
+// TestMarkdownRendersAsTables renders a real comparison with goldmark and
+// checks every table row has its header's number of cells.
+func TestMarkdownRendersAsTables(t *testing.T) {
+	r := routerPair(t, DefaultOptions())
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, r, MarkdownOptions{Files: true}); err != nil {
+		t.Fatal(err)
+	}
+	if md.Len() > MarkdownLimit {
+		t.Errorf("markdown is %d characters", md.Len())
+	}
+	var html bytes.Buffer
+	// Unsafe: let <details> through, as GitHub does.
+	if err := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(gmhtml.WithUnsafe())).Convert(md.Bytes(), &html); err != nil {
+		t.Fatal(err)
+	}
+	h := html.String()
+	tables := strings.Split(h, "<table>")[1:]
+	if len(tables) < 6 {
+		t.Fatalf("%d tables rendered", len(tables))
+	}
+	for i, tb := range tables {
+		tb = tb[:strings.Index(tb, "</table>")]
+		rows := strings.Split(tb, "<tr>")[1:]
+		cells := strings.Count(rows[0], "<th")
+		for _, row := range rows[1:] {
+			if n := strings.Count(row, "<td"); n != cells {
+				t.Errorf("table %d: a row of %d cells under %d headers: %s", i, n, cells, row)
+				break
+			}
+		}
+	}
+	if !strings.Contains(h, "<details>") || !strings.Contains(md.String(), "**better**") {
+		t.Errorf("no details or no verdict")
+	}
+}
+
+func TestMarkdownStaysUnderTheLimit(t *testing.T) {
+	r := routerPair(t, DefaultOptions())
+	// Names of 500 characters in every row.
+	for i := range r.Functions {
+		r.Functions[i].Key.Function = strings.Repeat("x", 500)
+	}
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, r, MarkdownOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if md.Len() > MarkdownLimit || !strings.Contains(md.String(), "rows shown to stay within") {
+		t.Errorf("markdown of %d characters, or no note on cut rows", md.Len())
+	}
+}
+
+func TestJSONCompared(t *testing.T) {
+	rule, _ := ParseRule("package:*>+5%")
+	o := DefaultOptions()
+	o.Rules = []Rule{rule}
+	r := routerPair(t, o)
+	var b bytes.Buffer
+	if err := WriteJSON(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Sides    []json.RawMessage `json:"sides"`
+		Headline struct {
+			OnCPUNs []int64 `json:"on_cpu_ns"`
+			OnCPU   struct {
+				Verdict string `json:"verdict"`
+			} `json:"on_cpu"`
+		} `json:"headline"`
+		Packages []struct {
+			Package  string   `json:"package"`
+			Self     []int64  `json:"self_ns"`
+			DeltaPct *float64 `json:"delta_self_pct"`
+			Verdict  string   `json:"verdict"`
+			P        *float64 `json:"p"`
+		} `json:"packages"`
+		Rules []struct {
+			Rule   string `json:"rule"`
+			Broken bool   `json:"broken"`
+		} `json:"rules"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Sides) != 2 || len(out.Headline.OnCPUNs) != 2 || len(out.Rules) != 1 || out.Rules[0].Broken {
+		t.Fatalf("shape: %s", b.String()[:400])
+	}
+	for _, p := range out.Packages {
+		if len(p.Self) != 2 || p.Verdict == "" || p.P == nil {
+			t.Errorf("row %+v", p)
+		}
+		if p.Package == "path-to-regexp" && (p.Verdict != "better" || *p.DeltaPct > -70) {
+			t.Errorf("path-to-regexp %+v", p)
+		}
+	}
+}
