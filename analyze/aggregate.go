@@ -72,7 +72,18 @@ type Table struct {
 	// a regular expression run by two packages is two rows.
 	Functions []Row
 	Files     []Row
-	Warnings  []string
+	// Edges are the caller -> callee function pairs with the time that
+	// flows along each (samples whose stack holds the call, once per
+	// sample), when AggregateOptions.Edges asked for them.
+	Edges    []Edge
+	Warnings []string
+}
+
+// Edge is the time of the samples in whose stack Caller calls Callee
+// directly, each sample counted once.
+type Edge struct {
+	Caller, Callee Key
+	Total          int64
 }
 
 // AggregateOptions tune Aggregate.
@@ -80,6 +91,8 @@ type AggregateOptions struct {
 	// ReadPackageJSON lets package attribution read package.json files on
 	// disk to name workspace code.
 	ReadPackageJSON bool
+	// Edges asks for the caller -> callee table (Table.Edges).
+	Edges bool
 }
 
 // dims are the three ways a table groups time.
@@ -172,11 +185,26 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	// Walk in preorder keeping the current path on a stack: a node's total
 	// goes to each key not already on the path above it.
 	var stack []int32
+	type edgeKey [2]int32 // caller, callee function ids
+	var edgeTotal, edgeOnPath map[edgeKey]int64
+	if opts.Edges {
+		edgeTotal, edgeOnPath = map[edgeKey]int64{}, map[edgeKey]int64{}
+	}
+	edgeOf := func(n int32) (edgeKey, bool) {
+		par := p.Nodes[n].Parent
+		if par < 0 || keys[par][dimFunction] < 0 || keys[n][dimFunction] < 0 {
+			return edgeKey{}, false
+		}
+		return edgeKey{keys[par][dimFunction], keys[n][dimFunction]}, true
+	}
 	leave := func(n int32) {
 		for d := range numDims {
 			if id := keys[n][d]; id >= 0 {
 				onPath[d][id]--
 			}
+		}
+		if e, ok := edgeOf(n); ok && edgeOnPath != nil {
+			edgeOnPath[e]--
 		}
 	}
 	for _, n := range order {
@@ -195,9 +223,29 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 			}
 			onPath[d][id]++
 		}
+		if e, ok := edgeOf(n); ok && edgeTotal != nil && subtree[n] > 0 {
+			if edgeOnPath[e] == 0 {
+				edgeTotal[e] += subtree[n]
+			}
+			edgeOnPath[e]++
+		} else if ok && edgeOnPath != nil {
+			edgeOnPath[e]++
+		}
 		stack = append(stack, n)
 	}
 
+	for e, v := range edgeTotal {
+		t.Edges = append(t.Edges, Edge{Caller: k.keys[dimFunction][e[0]], Callee: k.keys[dimFunction][e[1]], Total: v})
+	}
+	slices.SortFunc(t.Edges, func(a, b Edge) int {
+		if c := cmp.Compare(b.Total, a.Total); c != 0 {
+			return c
+		}
+		if c := CompareKeys(a.Caller, b.Caller); c != 0 {
+			return c
+		}
+		return CompareKeys(a.Callee, b.Callee)
+	})
 	t.Packages = k.rows(dimPackage, selfs, totals)
 	t.Functions = k.rows(dimFunction, selfs, totals)
 	t.Files = k.rows(dimFile, selfs, totals)

@@ -155,3 +155,59 @@ func TestScannerBufferBoundaries(t *testing.T) {
 		})
 	}
 }
+
+// TestEdgesMatchBruteForce checks the caller -> callee table against an
+// expansion of every sample's stack.
+func TestEdgesMatchBruteForce(t *testing.T) {
+	for _, name := range []string{"node-router-unbundled-before.cpuprofile", "go-router-before.pprof", "chrome156-multi-thread.trace.json.gz"} {
+		p, err := ParseFile(fixture(name), ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab := Aggregate(p, AggregateOptions{Edges: true})
+		keyOf := func(n int32) (Key, bool) {
+			f := p.Frames[p.Nodes[n].Frame]
+			if f.Kind == KindRoot {
+				return Key{}, false
+			}
+			pkg := f.Package
+			if f.Kind.InheritsPackage() {
+				pkg = PackageNative
+				for a := p.Nodes[n].Parent; a >= 0; a = p.Nodes[a].Parent {
+					if c := p.Frames[p.Nodes[a].Frame]; c.Kind == KindCode {
+						pkg = c.Package
+						break
+					}
+				}
+			}
+			return Key{Package: pkg, Function: f.Name, File: f.File, Line: f.Line, Column: f.Column}, true
+		}
+		want := map[[2]Key]int64{}
+		for _, s := range p.Samples {
+			if !p.Frames[p.Nodes[s.Node].Frame].Kind.OnCPU() {
+				continue
+			}
+			seen := map[[2]Key]bool{}
+			for n := s.Node; p.Nodes[n].Parent >= 0; n = p.Nodes[n].Parent {
+				callee, ok1 := keyOf(n)
+				caller, ok2 := keyOf(p.Nodes[n].Parent)
+				if !ok1 || !ok2 {
+					continue
+				}
+				e := [2]Key{caller, callee}
+				if !seen[e] {
+					seen[e] = true
+					want[e] += s.Weight
+				}
+			}
+		}
+		if len(tab.Edges) != len(want) {
+			t.Errorf("%s: %d edges, brute force %d", name, len(tab.Edges), len(want))
+		}
+		for _, e := range tab.Edges {
+			if w := want[[2]Key{e.Caller, e.Callee}]; w != e.Total {
+				t.Errorf("%s: %v -> %v: %d, brute force %d", name, e.Caller.Function, e.Callee.Function, e.Total, w)
+			}
+		}
+	}
+}

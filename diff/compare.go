@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/profdiff/profdiff/analyze"
 )
@@ -247,18 +248,13 @@ func prefixed(file string, ws []string) []string {
 	return out
 }
 
-// joinKey is the key rows join on across the sides.
-type joinKey struct {
-	analyze.Key
-}
-
 // join sums each side's runs and lines the sides up. Functions join by
 // package, name and file, since edits move lines between builds; where that
 // is ambiguous (two anonymous functions in a file, a name used twice) by
 // start line and column as well.
 func join(sides []Side, rowsOf func(*analyze.Table) []analyze.Row, byName, total bool) []Row {
 	n := len(sides)
-	keyOf := func(k analyze.Key) joinKey { return joinKey{k} }
+	keyOf := func(k analyze.Key) analyze.Key { return k }
 	if byName {
 		// Count the distinct positions of each (package, name, file).
 		type base struct{ pkg, fn, file string }
@@ -275,18 +271,18 @@ func join(sides []Side, rowsOf func(*analyze.Table) []analyze.Row, byName, total
 				}
 			}
 		}
-		keyOf = func(k analyze.Key) joinKey {
+		keyOf = func(k analyze.Key) analyze.Key {
 			b := base{k.Package, k.Function, k.File}
 			for si := range sides {
 				if len(positions[si][b]) > 1 {
-					return joinKey{k}
+					return k
 				}
 			}
 			k.Line, k.Column = 0, 0
-			return joinKey{k}
+			return k
 		}
 	}
-	index := map[joinKey]int{}
+	index := map[analyze.Key]int{}
 	var out []Row
 	for si, s := range sides {
 		for ri, t := range s.Tables {
@@ -394,8 +390,8 @@ func threadNames(ts []string) string {
 	var names []string
 	for _, t := range ts {
 		name := t
-		if i := indexByte(t, '('); i > 0 {
-			name = t[:i-1]
+		if i := strings.IndexByte(t, '('); i > 0 {
+			name = strings.TrimSpace(t[:i])
 		}
 		if !seen[name] {
 			seen[name] = true
@@ -404,13 +400,4 @@ func threadNames(ts []string) string {
 	}
 	slices.Sort(names)
 	return fmt.Sprint(names)
-}
-
-func indexByte(s string, c byte) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return i
-		}
-	}
-	return -1
 }

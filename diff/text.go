@@ -205,6 +205,9 @@ func cutMiddle(s string, width, head int) string {
 	if len(r) <= width {
 		return s
 	}
+	if width < 2 {
+		return string(r[:max(width, 0)])
+	}
 	tail := width - head - 1
 	return string(r[:head]) + "…" + string(r[len(r)-tail:])
 }

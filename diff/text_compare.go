@@ -242,3 +242,54 @@ func colorVerdict(v string) string {
 	}
 	return v
 }
+
+// Cells returns a row's numeric cells as the text and markdown reports
+// write them: before, after, delta, Δpp, Δ%, verdict and p when two sides
+// are compared; self, self%, total and total% for one side.
+func Cells(r *Report, row Row) []string {
+	if r.Compared() {
+		return changeCells(row, r)
+	}
+	return selfTotal(row, r.Sides[0].OnCPUNs)
+}
+
+// CellHeaders names the columns Cells returns.
+func CellHeaders(r *Report) []string {
+	if r.Compared() {
+		return []string{"before", "after", "delta", "Δpp", "Δ%", "verdict", "p"}
+	}
+	return []string{"self", "self%", "total", "total%"}
+}
+
+// HeadlineLines returns the headline as the text report writes it: label,
+// before, after and delta for two sides; label and value for one.
+func HeadlineLines(r *Report) [][]string {
+	if r.Compared() {
+		return headlineLines(r)
+	}
+	s := r.Sides[0]
+	pct := func(part, whole int64) string {
+		if whole == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f%%", 100*float64(part)/float64(whole))
+	}
+	lines := [][]string{
+		{"wall", Duration(s.WallNs)},
+		{"on-CPU", Duration(s.OnCPUNs)},
+		{"busy", pct(s.OnCPUNs, s.SampledNs)},
+		{"GC share", pct(s.GCNs, s.OnCPUNs)},
+		{"samples", Count(s.Samples)},
+	}
+	if mapped(s.Symbolication) {
+		lines = append(lines, []string{"maps", coverage(s.Symbolication)})
+	}
+	return lines
+}
+
+// FitName and FitPath cut names and locations in the middle to width
+// runes, as the text report does.
+func FitName(s string, width int) string { return cutMiddle(printable(elideShapes(s)), width, width/2) }
+
+// FitPath keeps the tail of a path, where the file name is.
+func FitPath(s string, width int) string { return cutMiddle(printable(s), width, width/4) }

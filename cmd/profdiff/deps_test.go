@@ -14,14 +14,16 @@ const module = "github.com/profdiff/profdiff"
 
 // allowed lists, for each package of the module, the packages outside the
 // standard library it may import. Imports run one way: cmd -> diff ->
-// analyze and cmd -> symbolicate -> analyze; analyze imports no other
-// profdiff package, symbolicate and diff never import each other, and only
-// analyze/pprof.go imports github.com/google/pprof/profile.
+// analyze, cmd -> tui -> diff, and cmd -> symbolicate -> analyze; analyze
+// imports no other profdiff package, symbolicate and diff never import each
+// other, only tui imports the Charm libraries, and only analyze/pprof.go
+// imports github.com/google/pprof/profile.
 var allowed = map[string][]string{
 	"analyze":      {"github.com/google/pprof/profile"},
 	"diff":         {module + "/analyze"},
 	"symbolicate":  {module + "/analyze"},
-	"cmd/profdiff": {module + "/analyze", module + "/diff", module + "/symbolicate", "github.com/spf13/pflag"},
+	"tui":          {module + "/analyze", module + "/diff", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
+	"cmd/profdiff": {module + "/analyze", module + "/diff", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag"},
 }
 
 // forbiddenStd are standard packages no profdiff package may import:

@@ -26,6 +26,7 @@ import (
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/symbolicate"
+	"github.com/profdiff/profdiff/tui"
 )
 
 // Exit statuses.
@@ -135,7 +136,7 @@ type options struct {
 func newFlagSet(o *options) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("profdiff", pflag.ContinueOnError)
 	fs.SortFlags = false
-	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, markdown or json")
+	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, markdown, json or tui (the default on a terminal: an interactive explorer)")
 	fs.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` instead of standard output")
 	fs.IntVarP(&o.top, "top", "n", 20, "rows per table in text output (0 for all); JSON always has every row")
 	fs.StringArrayVar(&o.before, "before", nil, "a profile of the BEFORE side (repeatable: repeated runs); with --after, instead of BEFORE AFTER")
@@ -196,10 +197,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
+	if !fs.Changed("format") && o.output == "" && isTerminal(stdout) && !o.list {
+		o.format = "tui" // the explorer is the default on a terminal
+	}
 	switch o.format {
-	case "text", "json", "markdown", "md":
+	case "text", "json", "markdown", "md", "tui":
 	default:
-		return usageError(stderr, "--format %q: choose text, markdown or json", o.format)
+		return usageError(stderr, "--format %q: choose text, markdown, json or tui", o.format)
 	}
 	if len(sides) == 1 && len(o.sourceDirsBefore)+len(o.sourceDirsAfter)+len(o.sourceMapsBefore)+len(o.sourceMapsAfter) > 0 {
 		return usageError(stderr, "--sourcemaps-before/--sourcemaps-after/--sourcemap-before/--sourcemap-after are for comparing two sides; with one profile use --sourcemaps and --sourcemap")
@@ -243,10 +247,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return finish(stderr, o.output, stdout, func(out io.Writer) error { return list(out, sides[0].files[0], popts) }, false)
 	}
-	rep, err := buildReport(sides, syms, popts, dopts, o)
+	tui := o.format == "tui"
+	ds, err := readSides(sides, syms, popts, o, tui)
 	if err != nil {
 		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
 		return exitUsage
+	}
+	rep, err := diff.Compare(ds, dopts)
+	if err != nil {
+		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
+		return exitUsage
+	}
+	if tui {
+		return explore(ds, rep, dopts, stderr)
 	}
 	color := o.output == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
 	return finish(stderr, o.output, stdout, func(out io.Writer) error {
@@ -429,9 +442,36 @@ func (o options) workOf(i int) float64 {
 	return o.work
 }
 
-// buildReport reads every run (in parallel, bounded by the cores), maps
-// it through its side's source maps, aggregates it and compares the sides.
-func buildReport(sides []sideArg, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, dopts diff.Options, o options) (*diff.Report, error) {
+// explore runs the interactive explorer on the terminal.
+func explore(ds []diff.Side, rep *diff.Report, dopts diff.Options, stderr io.Writer) int {
+	byTotal := dopts.SortTotal
+	dopts.SortTotal = !byTotal
+	other, err := diff.Compare(ds, dopts)
+	if err != nil {
+		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
+		return exitUsage
+	}
+	in := tui.Input{Self: rep, Total: other, Color: os.Getenv("NO_COLOR") == ""}
+	if byTotal {
+		in.Self, in.Total = other, rep
+	}
+	for _, s := range ds {
+		in.Runs = append(in.Runs, s.Tables)
+	}
+	if err := tui.Run(in, os.Stdin, os.Stdout, 0, 0); err != nil {
+		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
+		return exitUsage
+	}
+	if rep.Broken() {
+		return exitRule
+	}
+	return exitOK
+}
+
+// readSides reads every run (in parallel, bounded by the cores), maps it
+// through its side's source maps and aggregates it (with caller -> callee
+// edges when edges is set, for the explorer).
+func readSides(sides []sideArg, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, o options, edges bool) ([]diff.Side, error) {
 	type job struct{ side, run int }
 	var jobs []job
 	tables := make([][]*analyze.Table, len(sides))
@@ -461,7 +501,7 @@ func buildReport(sides []sideArg, syms []*symbolicate.Symbolicator, popts analyz
 				sym.Apply(p)
 				locks[j.side].Unlock()
 			}
-			tables[j.side][j.run] = analyze.Aggregate(p, analyze.AggregateOptions{ReadPackageJSON: true})
+			tables[j.side][j.run] = analyze.Aggregate(p, analyze.AggregateOptions{ReadPackageJSON: true, Edges: edges})
 		}()
 	}
 	wg.Wait()
@@ -474,7 +514,7 @@ func buildReport(sides []sideArg, syms []*symbolicate.Symbolicator, popts analyz
 	for si, s := range sides {
 		ds = append(ds, diff.Side{Name: s.name, Tables: tables[si], Work: o.workOf(si)})
 	}
-	return diff.Compare(ds, dopts)
+	return ds, nil
 }
 
 // symbolicateOptions turns the source-map flags into options.

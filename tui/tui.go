@@ -1,0 +1,744 @@
+// Package tui is profdiff's interactive terminal explorer over the same
+// report values the text and markdown renderers write: tabs of packages,
+// functions and files, sorting, filtering, hiding noise, and drilling from a
+// package to its functions and from a function to its callers and callees.
+// Update and View are plain functions of the model, so that tests can drive
+// them without a terminal.
+package tui
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
+)
+
+// Input is what the explorer shows.
+type Input struct {
+	// Self and Total are the same comparison ranked and judged by self and
+	// by total time (t switches).
+	Self, Total *diff.Report
+	// Runs are each side's tables, with edges, for callers and callees.
+	Runs [][]*analyze.Table
+	// Color styles verdicts and the cursor; false under NO_COLOR.
+	Color bool
+}
+
+// kind is what a screen lists.
+type kind int
+
+const (
+	kindPackages kind = iota
+	kindFunctions
+	kindFiles
+	kindPackage // the functions of one package
+	kindCalls   // the callers and callees of one function
+)
+
+var tabNames = []string{"packages", "functions", "files"}
+
+// screen is one level of the drill-down.
+type screen struct {
+	kind   kind
+	pkg    string      // kindPackage
+	fn     analyze.Key // kindCalls
+	cursor int
+	offset int
+}
+
+// Model is the explorer's state.
+type Model struct {
+	in        Input
+	total     bool
+	stack     []screen
+	filter    *regexp.Regexp
+	filterSrc string
+	editing   bool // typing a filter
+	draft     string
+	hideNoise bool
+	sortCol   int // -1: the report's order (by size of change)
+	width     int
+	height    int
+	showHelp  bool
+	keys      keyMap
+	help      help.Model
+}
+
+// keyMap holds the key bindings; the help screen is generated from it.
+type keyMap struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	NextTab, PrevTab, Enter, Back           key.Binding
+	Filter, Sort, Total, Noise, Help, Quit  key.Binding
+}
+
+func newKeyMap() keyMap {
+	b := func(keys []string, k, d string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, d))
+	}
+	return keyMap{
+		Up:       b([]string{"up", "k"}, "↑/k", "up"),
+		Down:     b([]string{"down", "j"}, "↓/j", "down"),
+		PageUp:   b([]string{"pgup", "ctrl+b"}, "pgup", "page up"),
+		PageDown: b([]string{"pgdown", "ctrl+f", "space"}, "pgdn", "page down"),
+		Top:      b([]string{"home", "g"}, "g", "top"),
+		Bottom:   b([]string{"end", "G"}, "G", "bottom"),
+		NextTab:  b([]string{"tab", "right", "l"}, "tab", "next view"),
+		PrevTab:  b([]string{"shift+tab", "left", "h"}, "shift+tab", "previous view"),
+		Enter:    b([]string{"enter"}, "enter", "drill down"),
+		Back:     b([]string{"esc", "backspace"}, "esc", "back"),
+		Filter:   b([]string{"/"}, "/", "filter (text or regexp)"),
+		Sort:     b([]string{"s"}, "s", "sort by next column"),
+		Total:    b([]string{"t"}, "t", "self/total time"),
+		Noise:    b([]string{"n"}, "n", "hide/show ~ rows"),
+		Help:     b([]string{"?"}, "?", "help"),
+		Quit:     b([]string{"q", "ctrl+c"}, "q", "quit"),
+	}
+}
+
+// ShortHelp and FullHelp make keyMap a help.KeyMap.
+func (k keyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.NextTab, k.Enter, k.Back, k.Filter, k.Sort, k.Total, k.Noise, k.Help, k.Quit}
+}
+
+// FullHelp lists every binding, in columns.
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.NextTab, k.PrevTab, k.Enter, k.Back},
+		{k.Filter, k.Sort, k.Total, k.Noise, k.Help, k.Quit},
+	}
+}
+
+// New returns the explorer's model, opening on the packages.
+func New(in Input) Model {
+	h := help.New()
+	if !in.Color {
+		h.Styles = help.Styles{} // plain
+	}
+	return Model{in: in, stack: []screen{{kind: kindPackages}}, sortCol: -1, width: 80, height: 24, keys: newKeyMap(), help: h}
+}
+
+// Run runs the explorer on a terminal until the user quits. A width and
+// height of 0 take the terminal's size; others fix it (for output that is no
+// terminal).
+func Run(in Input, input io.Reader, output io.Writer, width, height int) error {
+	opts := []tea.ProgramOption{tea.WithInput(input), tea.WithOutput(output)}
+	if width > 0 && height > 0 {
+		opts = append(opts, tea.WithWindowSize(width, height))
+	}
+	_, err := tea.NewProgram(New(in), opts...).Run()
+	return err
+}
+
+// Init starts nothing.
+func (m Model) Init() tea.Cmd { return nil }
+
+func (m Model) report() *diff.Report {
+	if m.total {
+		return m.in.Total
+	}
+	return m.in.Self
+}
+
+func (m Model) top() *screen { return &m.stack[len(m.stack)-1] }
+
+// Update handles a message and returns the new model.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.stack = slices.Clone(m.stack) // models are values: never share the stack
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.help.SetWidth(msg.Width)
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.move(-3)
+		case tea.MouseWheelDown:
+			m.move(3)
+		}
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	}
+	return m, nil
+}
+
+func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := msg.String()
+	if m.editing {
+		switch k {
+		case "enter":
+			m.editing = false
+			m.setFilter(m.draft)
+		case "esc":
+			m.editing = false
+		case "backspace":
+			if r := []rune(m.draft); len(r) > 0 {
+				m.draft = string(r[:len(r)-1])
+			}
+		case "ctrl+c":
+			return m, tea.Quit
+		default:
+			if t := msg.Key().Text; t != "" {
+				m.draft += t
+			} else if k == "space" {
+				m.draft += " "
+			}
+		}
+		return m, nil
+	}
+	if m.showHelp {
+		switch {
+		case key.Matches(msg, m.keys.Quit) && k == "ctrl+c":
+			return m, tea.Quit
+		case key.Matches(msg, m.keys.Help), key.Matches(msg, m.keys.Back), key.Matches(msg, m.keys.Quit):
+			m.showHelp = false
+		}
+		return m, nil
+	}
+	page := max(m.tableHeight()-1, 1)
+	switch {
+	case key.Matches(msg, m.keys.Quit):
+		return m, tea.Quit
+	case key.Matches(msg, m.keys.Help):
+		m.showHelp = true
+	case key.Matches(msg, m.keys.Up):
+		m.move(-1)
+	case key.Matches(msg, m.keys.Down):
+		m.move(1)
+	case key.Matches(msg, m.keys.PageUp):
+		m.move(-page)
+	case key.Matches(msg, m.keys.PageDown):
+		m.move(page)
+	case key.Matches(msg, m.keys.Top):
+		m.move(-math.MaxInt32)
+	case key.Matches(msg, m.keys.Bottom):
+		m.move(math.MaxInt32)
+	case key.Matches(msg, m.keys.NextTab), key.Matches(msg, m.keys.PrevTab):
+		if len(m.stack) == 1 {
+			d := 1
+			if key.Matches(msg, m.keys.PrevTab) {
+				d = len(tabNames) - 1
+			}
+			m.stack[0] = screen{kind: kind((int(m.stack[0].kind) + d) % len(tabNames))}
+			m.sortCol = -1
+		}
+	case key.Matches(msg, m.keys.Enter):
+		m.drill()
+	case key.Matches(msg, m.keys.Back):
+		switch {
+		case m.filter != nil:
+			m.setFilter("")
+		case len(m.stack) > 1:
+			m.stack = m.stack[:len(m.stack)-1]
+		}
+	case key.Matches(msg, m.keys.Filter):
+		m.editing, m.draft = true, m.filterSrc
+	case key.Matches(msg, m.keys.Sort):
+		m.sortCol++
+		if m.sortCol >= len(m.columns()) {
+			m.sortCol = -1
+		}
+	case key.Matches(msg, m.keys.Total):
+		m.total = !m.total
+	case key.Matches(msg, m.keys.Noise):
+		m.hideNoise = !m.hideNoise
+		m.top().cursor, m.top().offset = 0, 0
+	}
+	return m, nil
+}
+
+// setFilter applies a filter: a case-insensitive regular expression, or
+// the text itself when it is not one.
+func (m *Model) setFilter(src string) {
+	m.filterSrc = src
+	m.filter = nil
+	if src != "" {
+		re, err := regexp.Compile("(?i)" + src)
+		if err != nil {
+			re = regexp.MustCompile("(?i)" + regexp.QuoteMeta(src))
+		}
+		m.filter = re
+	}
+	m.top().cursor, m.top().offset = 0, 0
+}
+
+func (m *Model) move(d int) {
+	s := m.top()
+	rows := m.rows()
+	n := len(rows)
+	s.cursor = min(max(s.cursor+d, 0), max(n-1, 0))
+	// Section titles are not rows to stand on.
+	for s.cursor < n && rows[s.cursor].header {
+		if d < 0 && s.cursor > 0 {
+			s.cursor--
+		} else if s.cursor+1 < n {
+			s.cursor++
+		} else {
+			break
+		}
+	}
+	h := m.tableHeight()
+	if s.cursor < s.offset {
+		s.offset = s.cursor
+	}
+	if s.cursor >= s.offset+h {
+		s.offset = s.cursor - h + 1
+	}
+}
+
+// drill opens the selected package's functions or function's calls.
+func (m *Model) drill() {
+	rows := m.rows()
+	s := m.top()
+	if len(rows) == 0 || s.cursor >= len(rows) {
+		return
+	}
+	r := rows[s.cursor]
+	switch {
+	case s.kind == kindPackages:
+		m.stack = append(m.stack, screen{kind: kindPackage, pkg: r.key.Package})
+	case s.kind == kindFunctions || s.kind == kindPackage || (s.kind == kindCalls && !r.header):
+		m.stack = append(m.stack, screen{kind: kindCalls, fn: r.key, cursor: 1}) // row 0 is a title
+	default:
+		return
+	}
+	m.filter, m.filterSrc = nil, ""
+	m.sortCol = -1
+}
+
+// line is one row of a screen.
+type line struct {
+	key     analyze.Key
+	cells   []string // numeric cells
+	names   []string // name columns
+	verdict diff.Verdict
+	sort    []float64 // per numeric column, for sorting
+	header  bool      // a section title ("callers", "callees")
+}
+
+// columns names a screen's numeric columns.
+func (m Model) columns() []string {
+	if m.top().kind == kindCalls {
+		if m.report().Compared() {
+			return []string{"before", "after", "delta"}
+		}
+		return []string{"time"}
+	}
+	return diff.CellHeaders(m.report())
+}
+
+func (m Model) nameColumns() []string {
+	switch m.top().kind {
+	case kindPackages:
+		return []string{"package"}
+	case kindFiles:
+		return []string{"file", "package"}
+	}
+	return []string{"function", "package", "location"}
+}
+
+// rows returns the current screen's rows after filter, noise and sort.
+func (m Model) rows() []line {
+	s := m.top()
+	if s.kind == kindCalls {
+		return m.calls(s.fn)
+	}
+	r := m.report()
+	var src []diff.Row
+	switch s.kind {
+	case kindPackages:
+		src = r.Packages
+	case kindFiles:
+		src = r.Files
+	default:
+		src = r.Functions
+	}
+	var out []line
+	for _, row := range src {
+		if s.kind == kindPackage && row.Key.Package != s.pkg {
+			continue
+		}
+		if m.hideNoise && r.Compared() && row.Change.Verdict == diff.VerdictSame {
+			continue
+		}
+		l := line{key: row.Key, cells: diff.Cells(r, row), verdict: row.Change.Verdict}
+		switch s.kind {
+		case kindPackages:
+			l.names = []string{row.Key.Package}
+		case kindFiles:
+			l.names = []string{diff.FileName(row.Key), row.Key.Package}
+		default:
+			l.names = []string{diff.FunctionName(row.Key), row.Key.Package, diff.Location(row.Key)}
+		}
+		if m.filter != nil && !m.filter.MatchString(strings.Join(l.names, " ")) {
+			continue
+		}
+		l.sort = sortValues(r, row, m.total)
+		out = append(out, l)
+	}
+	if m.sortCol >= 0 {
+		col := m.sortCol
+		slices.SortStableFunc(out, func(a, b line) int {
+			if col < len(a.sort) {
+				return cmp.Compare(b.sort[col], a.sort[col])
+			}
+			return cmp.Compare(strings.Join(a.names, " "), strings.Join(b.names, " "))
+		})
+	}
+	return out
+}
+
+// sortValues are a row's numbers in the order of its numeric columns.
+func sortValues(r *diff.Report, row diff.Row, total bool) []float64 {
+	metric := func(side int) float64 {
+		if total {
+			return float64(row.Total[side])
+		}
+		return float64(row.Self[side])
+	}
+	if !r.Compared() {
+		return []float64{float64(row.Self[0]), float64(row.Self[0]), float64(row.Total[0]), float64(row.Total[0])}
+	}
+	c := row.Change
+	abs := func(v float64) float64 {
+		if math.IsNaN(v) {
+			return math.Inf(1)
+		}
+		return math.Abs(v)
+	}
+	return []float64{metric(0), metric(1), abs(c.Delta), abs(c.DeltaPP), abs(c.DeltaPct), float64(c.Verdict), -c.P}
+}
+
+// calls lists the callers and the callees of fn with the time flowing along
+// each call, per run on each side. Functions match by package, name and
+// file.
+func (m Model) calls(fn analyze.Key) []line {
+	// Keys match by package, name and file, and by position too where the
+	// report kept one (a name used twice in a file).
+	same := func(a, b analyze.Key) bool {
+		return a.Package == b.Package && a.Function == b.Function && a.File == b.File &&
+			(b.Line == 0 || (a.Line == b.Line && a.Column == b.Column))
+	}
+	type agg struct {
+		key analyze.Key
+		v   []float64
+	}
+	nsides := len(m.in.Runs)
+	collect := func(callers bool) []agg {
+		type base struct{ pkg, fn, file string }
+		positions := map[base]map[[2]int32]bool{}
+		var edges []struct {
+			side  int
+			other analyze.Key
+			v     float64
+		}
+		for si, runs := range m.in.Runs {
+			for _, t := range runs {
+				for _, e := range t.Edges {
+					self, other := e.Callee, e.Caller
+					if !callers {
+						self, other = e.Caller, e.Callee
+					}
+					if !same(self, fn) {
+						continue
+					}
+					b := base{other.Package, other.Function, other.File}
+					if positions[b] == nil {
+						positions[b] = map[[2]int32]bool{}
+					}
+					positions[b][[2]int32{other.Line, other.Column}] = true
+					edges = append(edges, struct {
+						side  int
+						other analyze.Key
+						v     float64
+					}{si, other, float64(e.Total) / float64(len(runs))})
+				}
+			}
+		}
+		index := map[analyze.Key]int{}
+		var out []agg
+		for _, e := range edges {
+			k := e.other
+			if len(positions[base{k.Package, k.Function, k.File}]) <= 1 {
+				k.Line, k.Column = 0, 0
+			}
+			i, ok := index[k]
+			if !ok {
+				i = len(out)
+				index[k] = i
+				out = append(out, agg{key: e.other, v: make([]float64, nsides)})
+			}
+			out[i].v[e.side] += e.v
+		}
+		slices.SortStableFunc(out, func(a, b agg) int {
+			return cmp.Compare(math.Abs(b.v[nsides-1]-b.v[0])+b.v[nsides-1], math.Abs(a.v[nsides-1]-a.v[0])+a.v[nsides-1])
+		})
+		return out
+	}
+	var out []line
+	for _, sec := range []struct {
+		title   string
+		callers bool
+	}{{"callers of " + diff.FunctionName(fn), true}, {"callees of " + diff.FunctionName(fn), false}} {
+		out = append(out, line{header: true, names: []string{sec.title}})
+		for _, a := range collect(sec.callers) {
+			l := line{key: a.key, names: []string{diff.FunctionName(a.key), a.key.Package, diff.Location(a.key)}}
+			if m.filter != nil && !m.filter.MatchString(strings.Join(l.names, " ")) {
+				continue
+			}
+			for _, v := range a.v {
+				l.cells = append(l.cells, diff.Duration(int64(math.Round(v))))
+			}
+			if nsides == 2 {
+				d := a.v[1] - a.v[0]
+				s := diff.Duration(int64(math.Round(d)))
+				if d > 0 {
+					s = "+" + s
+				}
+				l.cells = append(l.cells, s)
+			}
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// tableHeight is how many rows fit under the header and above the footer.
+func (m Model) tableHeight() int {
+	return max(m.height-len(m.headerLines())-4, 3)
+}
+
+var (
+	styleTitle  = lipgloss.NewStyle().Bold(true)
+	styleCursor = lipgloss.NewStyle().Reverse(true)
+	styleDim    = lipgloss.NewStyle().Faint(true)
+	styleBetter = lipgloss.NewStyle().Foreground(lipgloss.Color("2"))
+	styleWorse  = lipgloss.NewStyle().Foreground(lipgloss.Color("1"))
+)
+
+// headerLines are the headline and the tabs.
+func (m Model) headerLines() []string {
+	r := m.report()
+	var out []string
+	hl := diff.HeadlineLines(r)
+	if r.Compared() {
+		// Compact: on-CPU, busy, GC share and (when given) per unit of
+		// work, each "label before → after delta".
+		for _, l := range hl {
+			switch {
+			case strings.HasPrefix(l[0], "on-CPU"), l[0] == "busy", l[0] == "GC share", l[0] == "maps":
+				out = append(out, strings.TrimRight(fmt.Sprintf("%-14s %10s → %-10s %s", l[0], l[1], l[2], l[3]), " "))
+			}
+		}
+	} else {
+		var parts []string
+		for _, l := range hl {
+			parts = append(parts, l[0]+" "+l[1])
+		}
+		out = append(out, strings.Join(parts, "  "))
+	}
+	var tabs []string
+	for i, name := range tabNames {
+		t := " " + name + " "
+		if len(m.stack) > 0 && int(m.stack[0].kind) == i {
+			t = "[" + name + "]"
+		}
+		tabs = append(tabs, t)
+	}
+	metric := "self"
+	if m.total {
+		metric = "total"
+	}
+	state := "time: " + metric
+	if m.hideNoise {
+		state += ", ~ hidden"
+	}
+	out = append(out, strings.Join(tabs, " ")+"   "+state)
+	out = append(out, m.breadcrumb())
+	return out
+}
+
+func (m Model) breadcrumb() string {
+	var parts []string
+	for _, s := range m.stack {
+		switch s.kind {
+		case kindPackage:
+			parts = append(parts, s.pkg)
+		case kindCalls:
+			parts = append(parts, diff.FunctionName(s.fn))
+		default:
+			parts = append(parts, tabNames[s.kind])
+		}
+	}
+	crumb := strings.Join(parts, " › ")
+	if m.filter != nil {
+		crumb += "   filter: " + m.filterSrc
+	}
+	return diff.FitPath(crumb, max(m.width, 10))
+}
+
+// View renders the screen.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.Render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	return v
+}
+
+// Render returns the screen as text (with ANSI styles when Color is on).
+func (m Model) Render() string {
+	if m.showHelp {
+		return "profdiff: keys\n\n" + m.help.FullHelpView(m.keys.FullHelp()) + "\n\n(? or esc to close)"
+	}
+	var b strings.Builder
+	for _, l := range m.headerLines() {
+		b.WriteString(truncate(l, m.width) + "\n")
+	}
+	rows := m.rows()
+	cols := m.columns()
+	names := m.nameColumns()
+	// Widths: numeric columns fit their contents; names share the rest.
+	w := make([]int, len(cols))
+	for i, c := range cols {
+		w[i] = len([]rune(c))
+	}
+	for _, r := range rows {
+		for i, c := range r.cells {
+			if i < len(w) {
+				w[i] = max(w[i], len([]rune(c)))
+			}
+		}
+	}
+	used := 1
+	for _, x := range w {
+		used += x + 1
+	}
+	room := max(m.width-used-len(names), 10)
+	// A narrow terminal drops the location, then the package, before
+	// cutting names to nothing.
+	for len(names) > 1 && room < 22*len(names) {
+		names = names[:len(names)-1]
+		room++
+	}
+	nw := nameWidths(len(names), room)
+	head := " "
+	for i, c := range cols {
+		head += pad(c, w[i], true) + " "
+	}
+	for i, n := range names {
+		head += pad(n, nw[i], false) + " "
+	}
+	b.WriteString(m.style(styleTitle, truncate(strings.TrimRight(head, " "), m.width)) + "\n")
+	s := m.top()
+	h := m.tableHeight()
+	end := min(s.offset+h, len(rows))
+	for i := s.offset; i < end; i++ {
+		r := rows[i]
+		var ln string
+		if r.header {
+			ln = " " + r.names[0]
+			b.WriteString(m.style(styleTitle, truncate(ln, m.width)) + "\n")
+			continue
+		}
+		ln = " "
+		if i == s.cursor {
+			ln = "›" // the cursor, visible without colour too
+		}
+		for j := range cols {
+			c := ""
+			if j < len(r.cells) {
+				c = r.cells[j]
+			}
+			ln += pad(c, w[j], true) + " "
+		}
+		for j := range names {
+			n := ""
+			if j < len(r.names) {
+				n = r.names[j]
+			}
+			if j == 2 {
+				n = diff.FitPath(n, nw[j])
+			} else {
+				n = diff.FitName(n, nw[j])
+			}
+			ln += pad(n, nw[j], false) + " "
+		}
+		ln = truncate(strings.TrimRight(ln, " "), m.width)
+		switch {
+		case i == s.cursor:
+			ln = m.style(styleCursor, ln)
+		case r.verdict == diff.VerdictBetter || r.verdict == diff.VerdictGone:
+			ln = m.style(styleBetter, ln)
+		case r.verdict == diff.VerdictWorse || r.verdict == diff.VerdictNew:
+			ln = m.style(styleWorse, ln)
+		case r.verdict == diff.VerdictSame:
+			ln = m.style(styleDim, ln)
+		}
+		b.WriteString(ln + "\n")
+	}
+	if len(rows) == 0 {
+		b.WriteString(" (no rows)\n")
+	}
+	for i := end - s.offset; i < h && len(rows) > 0; i++ {
+		b.WriteString("\n")
+	}
+	footer := fmt.Sprintf(" %d/%d", min(s.cursor+1, len(rows)), len(rows))
+	if m.editing {
+		footer = " filter: " + m.draft + "█"
+	}
+	b.WriteString(truncate(footer, m.width) + "\n")
+	b.WriteString(truncate(m.help.ShortHelpView(m.keys.ShortHelp()), m.width))
+	return b.String()
+}
+
+func (m Model) style(st lipgloss.Style, s string) string {
+	if !m.in.Color {
+		return s
+	}
+	return st.Render(s)
+}
+
+// nameWidths shares room among name columns: the first (the name) and the
+// last (a location) take more.
+func nameWidths(n, room int) []int {
+	switch n {
+	case 1:
+		return []int{room}
+	case 2:
+		return []int{room * 2 / 3, room - room*2/3}
+	}
+	pkg := min(max(room/6, 8), 24)
+	first := (room - pkg) * 2 / 5
+	return []int{first, pkg, room - pkg - first}
+}
+
+func pad(s string, w int, right bool) string {
+	n := len([]rune(s))
+	if n >= w {
+		return s
+	}
+	if right {
+		return strings.Repeat(" ", w-n) + s
+	}
+	return s + strings.Repeat(" ", w-n)
+}
+
+// truncate cuts a line to width cells, leaving ANSI styles intact.
+func truncate(s string, width int) string {
+	if width <= 0 {
+		return s
+	}
+	return ansi.Truncate(s, width, "")
+}
