@@ -549,6 +549,13 @@ func (m Model) headerLines() []string {
 		}
 		out = append(out, strings.Join(parts, "  "))
 	}
+	if ws := r.Warnings; len(ws) > 0 {
+		w := "warning: " + ws[0]
+		if len(ws) > 1 {
+			w = fmt.Sprintf("%d warnings; first: %s", len(ws), ws[0])
+		}
+		out = append(out, diff.FitName(w, max(m.width, 20)))
+	}
 	var tabs []string
 	for i, name := range tabNames {
 		t := " " + name + " "
