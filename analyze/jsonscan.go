@@ -282,21 +282,11 @@ func decodeU(b []byte) (rune, int) {
 	if len(b) < 4 {
 		return 0, 0
 	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, 0
-		}
-		r = r<<4 | rune(c)
+	v, err := strconv.ParseUint(string(b[:4]), 16, 16)
+	if err != nil {
+		return 0, 0
 	}
-	return r, 4
+	return rune(v), 4
 }
 
 // numberToken returns the raw bytes of the number at the current position.

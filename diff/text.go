@@ -104,42 +104,19 @@ func (t *textWriter) headline(s SideSummary) {
 	}
 }
 
-// table writes a titled table whose numeric columns (all but the last
-// three, or the last one for package tables) align right.
+// table writes a titled table whose first four columns (the numbers)
+// align right.
 func (t *textWriter) table(title string, header []string, rows []Row, cells func(Row) []string) {
 	t.printf("\n%s\n", title)
 	if len(rows) == 0 {
 		t.printf("  (no on-CPU samples)\n")
 		return
 	}
-	numeric := 4 // the first four columns are numbers
-	all := [][]string{header}
+	var body [][]string
 	for _, r := range rows {
-		all = append(all, cells(r))
+		body = append(body, cells(r))
 	}
-	width := make([]int, len(header))
-	for _, line := range all {
-		for i, c := range line {
-			width[i] = max(width[i], len([]rune(c)))
-		}
-	}
-	for _, line := range all {
-		var b strings.Builder
-		b.WriteString(" ")
-		for i, c := range line {
-			pad := strings.Repeat(" ", width[i]-len([]rune(c)))
-			b.WriteString(" ")
-			switch {
-			case i < numeric:
-				b.WriteString(pad + c)
-			case i == len(line)-1:
-				b.WriteString(c)
-			default:
-				b.WriteString(c + pad)
-			}
-		}
-		t.printf("%s\n", b.String())
-	}
+	t.plainTable(header, body, 4, TextOptions{}, false)
 }
 
 // Column widths of names and locations in text tables: long ones are cut in
