@@ -72,11 +72,23 @@ type Table struct {
 	// a regular expression run by two packages is two rows.
 	Functions []Row
 	Files     []Row
+	// Lines spread functions' self time over their source lines, where the
+	// profile says on which line each sample was (V8's positionTicks), for
+	// frames as recorded (not mapped through a source map); with
+	// AggregateOptions.Edges.
+	Lines []LineTime
 	// Edges are the caller -> callee function pairs with the time that
 	// flows along each (samples whose stack holds the call, once per
 	// sample), when AggregateOptions.Edges asked for them.
 	Edges    []Edge
 	Warnings []string
+}
+
+// LineTime is a function's self time on one line of its file.
+type LineTime struct {
+	Function Key
+	Line     int32
+	Self     int64
 }
 
 // Edge is the time of the samples in whose stack Caller calls Callee
@@ -169,6 +181,10 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 			sum.GCNs += w
 		}
 	}
+	var self0 []int64 // each node's own on-CPU time, kept for Lines
+	if opts.Edges && len(p.LineTicks) > 0 {
+		self0 = slices.Clone(self)
+	}
 	// Subtree sums, children before parents, in place: from here on self
 	// holds each node's subtree total.
 	subtree := self
@@ -234,6 +250,9 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 		stack = append(stack, n)
 	}
 
+	if opts.Edges {
+		t.Lines = lineTimes(p, keys, k, self0)
+	}
 	for e, v := range edgeTotal {
 		t.Edges = append(t.Edges, Edge{Caller: k.keys[dimFunction][e[0]], Callee: k.keys[dimFunction][e[1]], Total: v})
 	}
@@ -250,6 +269,39 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	t.Functions = k.rows(dimFunction, selfs, totals)
 	t.Files = k.rows(dimFile, selfs, totals)
 	return t
+}
+
+// lineTimes spreads each node's self time over its positionTicks lines in
+// proportion to the ticks, and sums by function and line.
+func lineTimes(p *Profile, keys [][numDims]int32, k *keyer, self []int64) []LineTime {
+	if self == nil {
+		return nil
+	}
+	sums := map[int32]int64{} // node -> ticks
+	for _, lt := range p.LineTicks {
+		sums[lt.Node] += int64(lt.Ticks)
+	}
+	type fl struct{ fn, line int32 }
+	acc := map[fl]int64{}
+	for _, lt := range p.LineTicks {
+		n := lt.Node
+		fn := keys[n][dimFunction]
+		if self[n] == 0 || fn < 0 || p.Frames[p.Nodes[n].Frame].Generated != nil {
+			continue
+		}
+		acc[fl{fn, lt.Line}] += self[n] * int64(lt.Ticks) / sums[n]
+	}
+	out := make([]LineTime, 0, len(acc))
+	for x, v := range acc {
+		out = append(out, LineTime{Function: k.keys[dimFunction][x.fn], Line: x.line, Self: v})
+	}
+	slices.SortFunc(out, func(a, b LineTime) int {
+		if c := CompareKeys(a.Function, b.Function); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Line, b.Line)
+	})
+	return out
 }
 
 // preorder returns the nodes in depth-first preorder from every root, each

@@ -130,6 +130,13 @@ type Frame struct {
 	Ignored bool
 }
 
+// LineTick counts a node's samples on one source line.
+type LineTick struct {
+	Node  int32
+	Line  int32 // 1-based line of the script
+	Ticks int32
+}
+
 // Position is a function as a profiler recorded it: name, script or file,
 // and 1-based start line and column (0 when unknown).
 type Position struct {
@@ -178,6 +185,9 @@ type Profile struct {
 	Samples []Sample
 	// HasTimestamps says whether Sample.Time is meaningful.
 	HasTimestamps bool
+	// LineTicks are V8's positionTicks: how many of a node's samples were
+	// taken on each line (1-based, of the script as recorded).
+	LineTicks []LineTick
 
 	// WallNs is end - start of the recording, in nanoseconds.
 	WallNs int64

@@ -246,10 +246,11 @@ func (t *traceReader) readData() bool {
 }
 
 func (rp *rawProfile) reset() {
-	nodes, children := rp.nodes, rp.children
+	nodes, children, ticks := rp.nodes, rp.children, rp.ticks
 	nodes.reset()
 	children.reset()
-	*rp = rawProfile{nodes: nodes, children: children, samples: rp.samples[:0], deltas: rp.deltas[:0]}
+	ticks.reset()
+	*rp = rawProfile{nodes: nodes, children: children, ticks: ticks, samples: rp.samples[:0], deltas: rp.deltas[:0]}
 }
 
 // appendChunk adds the scratch chunk's nodes, samples and deltas to tp.
@@ -260,10 +261,16 @@ func (t *traceReader) appendChunk(tp *traceProfile) {
 	for i := range c.children.len() {
 		dst.children.add(c.children.at(i))
 	}
+	toff := int32(dst.ticks.len())
+	for i := range c.ticks.len() {
+		dst.ticks.add(c.ticks.at(i))
+	}
 	for i := range c.nodes.len() {
 		n := c.nodes.at(i)
 		n.childStart += off
 		n.childEnd += off
+		n.ticksStart += toff
+		n.ticksEnd += toff
 		dst.nodes.add(n)
 	}
 	dst.samples = append(dst.samples, c.samples...)

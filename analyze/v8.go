@@ -24,6 +24,7 @@ type rawNode struct {
 	frame                int32
 	childStart, childEnd int32 // range in rawProfile.children
 	hitCount             int32
+	ticksStart, ticksEnd int32 // range in rawProfile.ticks
 }
 
 // rawProfile collects a V8 profile's fields as they are read (from a
@@ -31,6 +32,7 @@ type rawNode struct {
 type rawProfile struct {
 	nodes     chunked[rawNode]
 	children  chunked[int64]
+	ticks     chunked[[2]int32] // positionTicks: line, ticks
 	samples   []int64
 	deltas    []int64
 	startTime int64 // µs
@@ -194,6 +196,8 @@ func readNode(s *jsonScanner, in *frameInterner, rp *rawProfile) {
 	n := rawNode{id: noID, parent: noID, frame: -1}
 	n.childStart = int32(rp.children.len())
 	n.childEnd = n.childStart
+	n.ticksStart = int32(rp.ticks.len())
+	n.ticksEnd = n.ticksStart
 	if !s.beginObject() {
 		return
 	}
@@ -224,7 +228,14 @@ func readNode(s *jsonScanner, in *frameInterner, rp *rawProfile) {
 				s.fail("hitCount %d out of range", h)
 			}
 			n.hitCount = int32(h)
-		default: // positionTicks, deoptReason, bailoutReason, ...
+		case "positionTicks":
+			if s.isNull() {
+				break
+			}
+			n.ticksStart = int32(rp.ticks.len())
+			readPositionTicks(s, &rp.ticks)
+			n.ticksEnd = int32(rp.ticks.len())
+		default: // deoptReason, bailoutReason, ...
 			s.skipValue()
 		}
 		if s.err != nil {
@@ -240,6 +251,40 @@ func readNode(s *jsonScanner, in *frameInterner, rp *rawProfile) {
 		return
 	}
 	rp.nodes.add(n)
+}
+
+// readPositionTicks reads a node's [{line, ticks}], keeping entries with a
+// plausible line and count.
+func readPositionTicks(s *jsonScanner, dst *chunked[[2]int32]) {
+	if !s.beginArray() {
+		return
+	}
+	for first := true; s.nextElem(&first); {
+		var line, ticks int64
+		if !s.beginObject() {
+			return
+		}
+		for f := true; ; {
+			k, ok := s.nextKey(&f)
+			if !ok {
+				break
+			}
+			switch string(k) {
+			case "line":
+				line = s.readInt()
+			case "ticks":
+				ticks = s.readInt()
+			default:
+				s.skipValue()
+			}
+			if s.err != nil {
+				return
+			}
+		}
+		if line > 0 && line < 1<<31 && ticks > 0 && ticks < 1<<31 {
+			dst.add([2]int32{int32(line), int32(ticks)})
+		}
+	}
 }
 
 // readIntsInto reads an array of integers into a chunked list.
@@ -377,6 +422,13 @@ func (rp *rawProfile) build(frames []Frame, format Format) (*Profile, error) {
 			return nil, fmt.Errorf("node %d has parent %d but is listed as a child of node %d", rn.id, rn.parent, rp.nodes.at(int(old)).id)
 		}
 		p.Nodes[i].Parent = int32(pi)
+	}
+	for i := range n {
+		rn := rp.nodes.at(i)
+		for j := rn.ticksStart; j < rn.ticksEnd; j++ {
+			t := rp.ticks.at(int(j))
+			p.LineTicks = append(p.LineTicks, LineTick{Node: int32(i), Line: t[0], Ticks: t[1]})
+		}
 	}
 	if c := findCycle(p.Nodes); c >= 0 {
 		return nil, fmt.Errorf("the call tree has a cycle through node %d", rp.nodes.at(c).id)

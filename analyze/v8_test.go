@@ -255,3 +255,22 @@ func TestHitCountFallbackWithoutSamples(t *testing.T) {
 		t.Errorf("on-CPU = %d, want the wall time 30µs", tab.Summary.OnCPUNs)
 	}
 }
+
+func TestLineTimesFromPositionTicks(t *testing.T) {
+	doc := `{"nodes":[
+	 {"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"children":[2]},
+	 {"id":2,"callFrame":{"functionName":"work","scriptId":"7","url":"file:///app/src/a.js","lineNumber":9,"columnNumber":0},
+	  "positionTicks":[{"line":11,"ticks":2},{"line":12,"ticks":1}]}
+	],"startTime":0,"endTime":100,"samples":[2,2,2],"timeDeltas":[30,30,30]}`
+	tab := Aggregate(parseString(t, doc), AggregateOptions{Edges: true})
+	if len(tab.Lines) != 2 {
+		t.Fatalf("lines %+v", tab.Lines)
+	}
+	// work's self is 90µs: 2/3 on line 11, 1/3 on line 12.
+	if tab.Lines[0].Line != 11 || tab.Lines[0].Self != 60e3 || tab.Lines[1].Line != 12 || tab.Lines[1].Self != 30e3 {
+		t.Errorf("lines %+v", tab.Lines)
+	}
+	if tab.Lines[0].Function.Function != "work" {
+		t.Errorf("function %+v", tab.Lines[0].Function)
+	}
+}

@@ -221,6 +221,25 @@ func (s *Symbolicator) applyMap(p *analyze.Profile, lm *loadedMap, frames []int3
 	return mapped
 }
 
+// Source returns the original text of a file that a map read so far named
+// (by the path frames carry after mapping), from the map's sourcesContent.
+func (s *Symbolicator) Source(file string) (string, bool) {
+	for _, key := range slices.Sorted(maps.Keys(s.maps)) {
+		lm := s.maps[key]
+		if lm.m == nil {
+			continue
+		}
+		for i, src := range lm.m.Sources {
+			if sourcePath(src) == file {
+				if st := lm.source(i); st != nil {
+					return st.text, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
 // sourcePath turns a map's source into a clean path that does not depend
 // on where the map was found (two builds' maps in different folders must
 // name the same source alike): bundler schemes (webpack://,

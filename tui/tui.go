@@ -34,6 +34,9 @@ type Input struct {
 	Runs [][]*analyze.Table
 	// Color styles verdicts and the cursor; false under NO_COLOR.
 	Color bool
+	// Source returns the text of a file named by a function row (from a
+	// source map's sourcesContent or from disk); nil for none.
+	Source func(file string) (string, bool)
 }
 
 // kind is what a screen lists.
@@ -515,9 +518,78 @@ func (m Model) calls(fn analyze.Key) []line {
 	return out
 }
 
-// tableHeight is how many rows fit under the header and above the footer.
+// tableHeight is how many rows fit under the header and above the footer
+// (and above the source pane on a function's screen).
 func (m Model) tableHeight() int {
-	return max(m.height-len(m.headerLines())-4, 3)
+	return max(m.height-len(m.headerLines())-4-m.sourceHeight(), 3)
+}
+
+// sourceHeight is the height of the source pane: a third of the screen on
+// a function's screen when its source is at hand.
+func (m Model) sourceHeight() int {
+	if m.top().kind != kindCalls || m.height < 20 {
+		return 0
+	}
+	if _, ok := m.sourceText(m.top().fn); !ok {
+		return 0
+	}
+	return m.height / 3
+}
+
+func (m Model) sourceText(fn analyze.Key) (string, bool) {
+	if m.in.Source == nil || fn.File == "" {
+		return "", false
+	}
+	return m.in.Source(fn.File)
+}
+
+// sourcePane shows a function's lines from its start, with the self time
+// each line had on each side where the profile records lines.
+func (m Model) sourcePane(fn analyze.Key, height int) []string {
+	text, _ := m.sourceText(fn)
+	lines := strings.Split(text, "\n")
+	start := fn.Line
+	perLine := map[int32][]float64{}
+	nsides := len(m.in.Runs)
+	for si, runs := range m.in.Runs {
+		for _, t := range runs {
+			for _, r := range t.Functions {
+				if start == 0 && r.Key.Package == fn.Package && r.Key.Function == fn.Function && r.Key.File == fn.File {
+					start = r.Key.Line
+				}
+			}
+			for _, lt := range t.Lines {
+				k := lt.Function
+				if k.Package != fn.Package || k.Function != fn.Function || k.File != fn.File || (fn.Line != 0 && k.Line != fn.Line) {
+					continue
+				}
+				if perLine[lt.Line] == nil {
+					perLine[lt.Line] = make([]float64, nsides)
+				}
+				perLine[lt.Line][si] += float64(lt.Self) / float64(len(runs))
+			}
+		}
+	}
+	if start < 1 {
+		start = 1
+	}
+	out := []string{diff.FitPath(fmt.Sprintf("── %s:%d", fn.File, start), m.width)}
+	for l := start; int(l) <= len(lines) && len(out) < height; l++ {
+		var cells []string
+		for _, v := range perLine[l] {
+			c := ""
+			if v > 0 {
+				c = diff.Duration(int64(math.Round(v)))
+			}
+			cells = append(cells, pad(c, 8, true))
+		}
+		for len(cells) < nsides {
+			cells = append(cells, pad("", 8, true))
+		}
+		src := strings.ReplaceAll(lines[l-1], "\t", "  ")
+		out = append(out, truncate(fmt.Sprintf("%5d %s │ %s", l, strings.Join(cells, " "), src), m.width))
+	}
+	return out
 }
 
 var (
@@ -700,6 +772,11 @@ func (m Model) Render() string {
 	}
 	for i := end - s.offset; i < h && len(rows) > 0; i++ {
 		b.WriteString("\n")
+	}
+	if sh := m.sourceHeight(); sh > 0 {
+		for _, l := range m.sourcePane(s.fn, sh) {
+			b.WriteString(l + "\n")
+		}
 	}
 	footer := fmt.Sprintf(" %d/%d", min(s.cursor+1, len(rows)), len(rows))
 	if m.editing {

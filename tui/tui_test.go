@@ -230,3 +230,37 @@ func TestProgram(t *testing.T) {
 		t.Errorf("output lacks the package table: %q", out.String()[:min(out.Len(), 600)])
 	}
 }
+
+// TestSourcePane: a function's screen shows its source with per-line self
+// time where the profile has positionTicks.
+func TestSourcePane(t *testing.T) {
+	in := routerInput(t)
+	var asked string
+	in.Source = func(file string) (string, bool) {
+		asked = file
+		var b strings.Builder
+		for i := 1; i <= 400; i++ {
+			b.WriteString("source line " + itoa(i) + "\n")
+		}
+		return b.String(), true
+	}
+	m := sized(New(in), 120, 48)
+	c, _ := press(t, m, "tab", "enter") // functions, then the first: path-to-regexp's match
+	out := c.Render()
+	if !strings.HasSuffix(asked, "path-to-regexp/dist/index.js") || !strings.Contains(out, "── /srv/node-workload/node_modules/path-to-regexp/dist/index.js:212") {
+		t.Fatalf("no source pane for %q:\n%s", asked, out)
+	}
+	// Lines 212.. with the time the positionTicks put on them.
+	var timed int
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "│ source line 21") && strings.ContainsAny(strings.SplitN(l, "│", 2)[0], "0123456789") && strings.Contains(strings.SplitN(l, "│", 2)[0], "ms") {
+			timed++
+		}
+	}
+	if timed == 0 {
+		t.Errorf("no line carries time:\n%s", out)
+	}
+	if g, _ := press(t, m, "tab", "enter"); strings.Count(g.Render(), "\n") > 48 {
+		t.Errorf("the screen overflows 48 lines")
+	}
+}

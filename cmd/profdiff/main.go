@@ -259,7 +259,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if tui {
-		return explore(ds, rep, dopts, stderr)
+		return explore(ds, rep, dopts, syms, stderr)
 	}
 	color := o.output == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
 	return finish(stderr, o.output, stdout, func(out io.Writer) error {
@@ -443,7 +443,7 @@ func (o options) workOf(i int) float64 {
 }
 
 // explore runs the interactive explorer on the terminal.
-func explore(ds []diff.Side, rep *diff.Report, dopts diff.Options, stderr io.Writer) int {
+func explore(ds []diff.Side, rep *diff.Report, dopts diff.Options, syms []*symbolicate.Symbolicator, stderr io.Writer) int {
 	byTotal := dopts.SortTotal
 	dopts.SortTotal = !byTotal
 	other, err := diff.Compare(ds, dopts)
@@ -457,6 +457,21 @@ func explore(ds []diff.Side, rep *diff.Report, dopts diff.Options, stderr io.Wri
 	}
 	for _, s := range ds {
 		in.Runs = append(in.Runs, s.Tables)
+	}
+	in.Source = func(file string) (string, bool) {
+		for i := len(syms) - 1; i >= 0; i-- { // the AFTER side's maps first: the newer source
+			if syms[i] != nil {
+				if text, ok := syms[i].Source(file); ok {
+					return text, true
+				}
+			}
+		}
+		if st, err := os.Stat(file); err == nil && st.Mode().IsRegular() && st.Size() < 16<<20 {
+			if b, err := os.ReadFile(file); err == nil {
+				return string(b), true
+			}
+		}
+		return "", false
 	}
 	if err := tui.Run(in, os.Stdin, os.Stdout, 0, 0); err != nil {
 		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
