@@ -45,3 +45,21 @@ func BenchmarkParseBundled(b *testing.B) {
 func BenchmarkParsePprof(b *testing.B) {
 	benchmarkParseAggregate(b, "go-pprof/before-r1.pprof")
 }
+
+// BenchmarkAggregateEdges measures what the explorer adds to a ranking:
+// caller -> callee edges and per-line times, on the 57 MiB profile.
+func BenchmarkAggregateEdges(b *testing.B) {
+	path := corpusFile(b, "large/tsc-effect-unbundled.cpuprofile")
+	p, err := ParseFile(path, ParseOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for _, edges := range []bool{false, true} {
+		b.Run(map[bool]string{false: "plain", true: "edges"}[edges], func(b *testing.B) {
+			for b.Loop() {
+				Aggregate(p, AggregateOptions{Edges: edges})
+			}
+		})
+	}
+}
