@@ -33,7 +33,8 @@ func checkParsed(t *testing.T, p *Profile) {
 	}
 }
 
-// FuzzParseJSON feeds the JSON readers (.cpuprofile and Chrome traces).
+// FuzzParseJSON feeds the V8 .cpuprofile reader (and, through the same
+// dispatch, any JSON).
 func FuzzParseJSON(f *testing.F) {
 	seedFuzz(f, "speedscope-chrome65-simple.cpuprofile", "cpupro-demo.cpuprofile")
 	f.Add([]byte(`[{"name":"Profile","ph":"P","pid":1,"tid":2,"id":"0x1","args":{"data":{"startTime":5}}},` +
@@ -47,6 +48,34 @@ func FuzzParseJSON(f *testing.F) {
 			return
 		}
 		checkParsed(t, p)
+	})
+}
+
+// FuzzParseTrace feeds the Chrome trace reader: Profile and ProfileChunk
+// events across processes, and CpuProfile events.
+func FuzzParseTrace(f *testing.F) {
+	f.Add([]byte(`[{"name":"thread_name","ph":"M","pid":1,"tid":2,"args":{"name":"CrRendererMain"}},` +
+		`{"name":"Profile","ph":"P","pid":1,"tid":2,"id":"0x1","args":{"data":{"startTime":5}}},` +
+		`{"name":"ProfileChunk","ph":"P","pid":1,"tid":3,"id":"0x1","args":{"data":{"cpuProfile":{"nodes":[` +
+		`{"id":1,"callFrame":{"functionName":"(root)","scriptId":0}},{"id":2,"parent":1,"callFrame":{"functionName":"f","url":"a.js","scriptId":1,"lineNumber":3}}],` +
+		`"samples":[2,2,1]},"timeDeltas":[1,-2,3],"lines":[4,4,0]}}},` +
+		`{"name":"Profile","ph":"P","pid":9,"tid":2,"id":"0x1","args":{"data":{"startTime":7}}},` +
+		`{"name":"ProfileChunk","ph":"P","pid":9,"tid":3,"id":"0x1","args":{"data":{"cpuProfile":{"nodes":[` +
+		`{"id":1,"callFrame":{"functionName":"(root)","scriptId":0}},{"id":2,"parent":1,"callFrame":{"functionName":"(idle)","scriptId":0}}],` +
+		`"samples":[2,1]},"timeDeltas":[5,5]}}}]`))
+	data, err := os.ReadFile(fixture("chrome156-multi-process.trace.json.gz"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data[:4096]) // a cut gzip stream
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, thread := range []string{"", "CrRendererMain", "9:2"} {
+			p, err := Parse(bytes.NewReader(data), ParseOptions{MaxInputSize: 1 << 20, Thread: thread})
+			if err != nil {
+				continue
+			}
+			checkParsed(t, p)
+		}
 	})
 }
 
