@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestBadInputErrors pins the one-line error for each kind of broken input.
@@ -45,6 +48,10 @@ func TestBadInputErrors(t *testing.T) {
 		{"huge delta", doc(root+`}`, `,"samples":[1],"timeDeltas":[99999999999999999999]`), "out of range"},
 		{"beyond real delta", doc(root+`}`, `,"samples":[1,1],"timeDeltas":[1,9000000000000000]`), "beyond any real profile"},
 		{"NaN", doc(root+`}`, `,"samples":[1],"timeDeltas":[NaN]`), "expected a number"},
+		{"Infinity", doc(root+`}`, `,"samples":[1],"timeDeltas":[Infinity]`), "expected a number"},
+		{"huge exponent", doc(root+`}`, `,"samples":[1],"timeDeltas":[1e400]`), "out of range"},
+		{"parent cycle", doc(root+`},`+f(2, `,"parent":3`)+`,`+f(3, `,"parent":2`), ""), "cycle through node"},
+		{"string sample", doc(root+`}`, `,"samples":["1"],"timeDeltas":[1]`), "expected a number"},
 		{"no nodes", `{"nodes":[]}`, "no nodes"},
 		{"node without id", `{"nodes":[{"callFrame":{}}]}`, "has no id"},
 		{"trailing garbage", doc(root+`}`, "") + "x", "after the end"},
@@ -91,4 +98,77 @@ func TestParseFileNamesTheFile(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "missing.cpuprofile") {
 		t.Fatalf("err = %v, want the missing file named", err)
 	}
+}
+
+// TestHostileShapes: inputs that are valid or nearly so but shaped to
+// exhaust a naive reader: a stack a million frames deep (no recursion may
+// overflow), ten million children of one node, a JSON cut anywhere in the
+// large fixture, special files.
+func TestHostileShapes(t *testing.T) {
+	cf := func(id int) string {
+		return `{"id":` + strconv.Itoa(id) + `,"callFrame":{"functionName":"f` + strconv.Itoa(id%7) + `","scriptId":"1","url":"a.js","lineNumber":1,"columnNumber":1}`
+	}
+	t.Run("deep stack", func(t *testing.T) {
+		const depth = 1000000
+		var b strings.Builder
+		b.WriteString(`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}}`)
+		for i := 2; i <= depth; i++ {
+			b.WriteString("," + cf(i) + `,"parent":` + strconv.Itoa(i-1) + `}`)
+		}
+		b.WriteString(`],"startTime":0,"endTime":10,"samples":[` + strconv.Itoa(depth) + `,2],"timeDeltas":[1,1]}`)
+		start := time.Now()
+		p, err := Parse(strings.NewReader(b.String()), ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab := Aggregate(p, AggregateOptions{Edges: true})
+		if tab.Summary.Samples != 2 || len(tab.Functions) != 7 {
+			t.Errorf("summary %+v, %d functions", tab.Summary, len(tab.Functions))
+		}
+		for _, r := range tab.Functions {
+			if r.Total > tab.Summary.OnCPUNs {
+				t.Errorf("recursion counted twice: %+v", r)
+			}
+		}
+		t.Logf("%d frames deep: %v", depth, time.Since(start))
+	})
+	t.Run("ten million children", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString(`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"children":[`)
+		for i := 2; i <= 10000001; i++ {
+			if i > 2 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(i))
+		}
+		b.WriteString(`]}],"startTime":0,"endTime":10,"samples":[1],"timeDeltas":[1]}`)
+		_, err := Parse(strings.NewReader(b.String()), ParseOptions{})
+		if err == nil || !strings.Contains(err.Error(), "node 1 lists child 2, which does not exist") {
+			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("special file", func(t *testing.T) {
+		fifo := filepath.Join(t.TempDir(), "fifo.cpuprofile")
+		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+			t.Skip(err)
+		}
+		_, err := ParseFile(fifo, ParseOptions{})
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("cut large fixture", func(t *testing.T) {
+		path := filepath.Join("..", "..", "shared", "corpus", "large", "tsc-effect-unbundled.cpuprofile")
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Skip("large fixture absent")
+		}
+		for _, frac := range []float64{0.0001, 0.1, 0.5, 0.999999} {
+			cut := data[:int(float64(len(data))*frac)]
+			_, err := Parse(bytes.NewReader(cut), ParseOptions{})
+			if err == nil || !strings.Contains(err.Error(), "unexpected end of input") || !strings.Contains(err.Error(), "at byte") {
+				t.Errorf("cut at %.4f%%: %v", 100*frac, err)
+			}
+		}
+	})
 }

@@ -318,8 +318,6 @@ func (s *jsonScanner) numberToken() []byte {
 	}
 }
 
-var errNotInt = errors.New("not an integer")
-
 // readInt reads an integer. A number with a fraction or exponent that is a
 // whole number within range is accepted (some writers emit 12.0).
 func (s *jsonScanner) readInt() int64 {
@@ -363,6 +361,9 @@ func parseIntToken(tok []byte) (int64, error) {
 		return v, nil
 	}
 	f, err := strconv.ParseFloat(string(tok), 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("number out of range")
+	}
 	if err != nil {
 		return 0, fmt.Errorf("malformed number")
 	}

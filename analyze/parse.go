@@ -100,17 +100,19 @@ func ListFile(path string, opts ParseOptions) ([]ProfileInfo, error) {
 	return l, nil
 }
 
-// openProfile opens a file to read, refusing directories by name.
+// openProfile opens a file to read, refusing directories and special
+// files by name (opening a FIFO would block, a device might never end).
 func openProfile(path string) (*os.File, error) {
-	f, err := os.Open(path)
-	if err != nil {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
 		return nil, err // *PathError names the file
-	}
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		f.Close()
+	case st.IsDir():
 		return nil, fmt.Errorf("%s: is a directory, not a profile", path)
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s: not a regular file", path)
 	}
-	return f, nil
+	return os.Open(path)
 }
 
 var (

@@ -122,6 +122,9 @@ func readPprof(data []byte, sampleType string) (*Profile, error) {
 	if len(pp.SampleType) == 0 {
 		return nil, fmt.Errorf("pprof profile has no sample types")
 	}
+	if len(pp.Sample) == 0 {
+		return nil, fmt.Errorf("pprof profile has no samples")
+	}
 	w, err := choosePprofSampleType(pp, sampleType)
 	if err != nil {
 		return nil, err

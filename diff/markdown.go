@@ -10,6 +10,10 @@ import (
 // comments over 65,536 characters).
 const MarkdownLimit = 60000
 
+// markdownNameWidth bounds a name or path in a markdown cell; longer ones
+// are cut in the middle.
+const markdownNameWidth = 200
+
 // MarkdownOptions tune the markdown renderer.
 type MarkdownOptions struct {
 	// Top is how many rows the "top changes" tables show; 0 means 10.
@@ -94,7 +98,7 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 				cells = selfTotal(row, r.Sides[0].OnCPUNs)
 			}
 			for _, n := range t.name(row) {
-				cells = append(cells, EscapeMarkdown(n))
+				cells = append(cells, EscapeMarkdown(cutMiddle(n, markdownNameWidth, markdownNameWidth/2)))
 			}
 			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 		}
@@ -178,7 +182,8 @@ func markdownLegend(r *Report) string {
 // EscapeMarkdown makes a name or path from a profile inert in GitHub
 // markdown: it cannot break a table cell or start HTML, a link, an
 // autolink, a mention (@user), an issue reference (#123), a code span,
-// emphasis or math. Line breaks become spaces.
+// emphasis or math. Line breaks become spaces and bidirectional controls
+// U+FFFD.
 func EscapeMarkdown(s string) string {
 	var b strings.Builder
 	for i, r := range s {
@@ -205,6 +210,9 @@ func EscapeMarkdown(s string) string {
 			b.WriteString("&#8203;.")
 		case r < 0x20 || r == 0x7f:
 			b.WriteByte(' ')
+		case (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c:
+			// Bidirectional controls could make a name read as another.
+			b.WriteRune('\uFFFD')
 		default:
 			b.WriteRune(r)
 		}

@@ -4,7 +4,9 @@ import (
 	"go/build"
 	"go/parser"
 	"go/token"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -60,6 +62,29 @@ func TestImportDirections(t *testing.T) {
 			if strings.Trim(imp.Path.Value, `"`) == "github.com/google/pprof/profile" && filepath.Base(path) != "pprof.go" {
 				t.Errorf("%s imports the pprof package; only analyze/pprof.go may", path)
 			}
+		}
+	}
+}
+
+// TestNoDialerInTheBinary builds profdiff and reads its symbol table:
+// nothing that could open a connection may be linked in. (pflag imports
+// package net for its IP flags; the linker keeps only the IP parsing.)
+func TestNoDialerInTheBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "profdiff")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Skipf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command("go", "tool", "nm", bin).Output()
+	if err != nil {
+		t.Skipf("go tool nm: %v", err)
+	}
+	bad := regexp.MustCompile(`\s(net/http\.|net/rpc\.|net/smtp\.|crypto/tls\.|net\.\(\*Dialer\)|net\.Dial|net\.\(\*sysDialer\)|net\.Listen|net\.socket|net\.\(\*netFD\)\.connect)`)
+	for _, line := range strings.Split(string(out), "\n") {
+		if bad.MatchString(line) {
+			t.Errorf("the binary links %s", strings.TrimSpace(line))
 		}
 	}
 }
