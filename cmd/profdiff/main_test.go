@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -192,5 +193,74 @@ func TestDirectoryOfRuns(t *testing.T) {
 	empty := t.TempDir()
 	if code, _, errs := runCLI(empty, dir); code != 2 || !strings.Contains(errs, "no profiles") {
 		t.Errorf("empty directory: exit %d %q", code, errs)
+	}
+}
+
+// TestDeterministicOutput: the same inputs give byte-identical text,
+// markdown and JSON whatever GOMAXPROCS is and in whatever order the runs
+// of a directory side were written.
+func TestDeterministicOutput(t *testing.T) {
+	dirs := []string{t.TempDir(), t.TempDir()}
+	names := []string{"r1.cpuprofile", "r2.cpuprofile", "r3.cpuprofile"}
+	srcs := []string{"node-router-unbundled-before.cpuprofile", "node-router-unbundled-after.cpuprofile", "chrome-cdp-page.cpuprofile"}
+	for d, order := range [][]int{{0, 1, 2}, {2, 0, 1}} {
+		for _, i := range order {
+			data, err := os.ReadFile(fixture(srcs[i]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(filepath.Join(dirs[d], names[i]), data, 0o644)
+		}
+	}
+	after := fixture("node-router-unbundled-after.cpuprofile")
+	for _, format := range []string{"text", "markdown", "json"} {
+		var outs []string
+		for _, procs := range []int{1, 2, 4} {
+			for _, dir := range dirs {
+				prev := runtime.GOMAXPROCS(procs)
+				code, out, errs := runCLI("--format", format, dir, after)
+				runtime.GOMAXPROCS(prev)
+				if code != 0 {
+					t.Fatalf("exit %d %q", code, errs)
+				}
+				outs = append(outs, strings.ReplaceAll(out, dir, "DIR"))
+			}
+		}
+		for i := 1; i < len(outs); i++ {
+			if outs[i] != outs[0] {
+				t.Errorf("%s: run %d differs from run 0", format, i)
+			}
+		}
+	}
+}
+
+// TestBrokenSourceMapsAreWarnings: a map that cannot be used leaves its
+// frames as recorded and says why, naming the map; the report still comes.
+func TestBrokenSourceMapsAreWarnings(t *testing.T) {
+	script, err := os.ReadFile(fixture("chrome-cdp-page/app.min.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]string{
+		"invalid VLQ":     `{"version":3,"sources":["a.js"],"names":[],"mappings":"A!AA"}`,
+		"source index":    `{"version":3,"sources":["a.js"],"names":[],"mappings":"AAAA,ACAA"}`,
+		"name index":      `{"version":3,"sources":["a.js"],"names":[],"mappings":"AAAAC"}`,
+		"nested sections": `{"version":3,"sections":[{"offset":{"line":0,"column":0},"map":{"version":3,"sections":[]}}]}`,
+		"overlapping":     `{"version":3,"sections":[{"offset":{"line":1,"column":0},"map":{"version":3,"sources":[],"mappings":""}},{"offset":{"line":0,"column":0},"map":{"version":3,"sources":[],"mappings":""}}]}`,
+		"not JSON":        `<html>404</html>`,
+		"truncated":       `{"version":3,"sources":["a.js"],"mappi`,
+	}
+	for name, mapText := range cases {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "app.min.js"), script, 0o644)
+		os.WriteFile(filepath.Join(dir, "app.min.js.map"), []byte(mapText), 0o644)
+		code, out, errs := runCLI("-n", "2", "--sourcemaps", dir, fixture("chrome-cdp-page.cpuprofile"))
+		if code != 0 || errs != "" {
+			t.Errorf("%s: exit %d, stderr %q", name, code, errs)
+			continue
+		}
+		if !strings.Contains(out, "source map "+filepath.Join(dir, "app.min.js.map")+": ") {
+			t.Errorf("%s: no warning naming the map:\n%s", name, out)
+		}
 	}
 }
