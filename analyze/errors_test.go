@@ -33,6 +33,7 @@ func TestBadInputErrors(t *testing.T) {
 		{"empty", "", "empty file"},
 		{"blank", "  \n ", "empty file"},
 		{"not a profile", "hello, world\n", "not a profile"},
+		{"NUL bytes", "\x00\x00\x00\x00", "not a profile"},
 		{"json without profile", `{"a":1}`, `neither "nodes"`},
 		{"truncated json", doc(root+`,"children":[2]},`+f(2, ""), `,"samples":[2],"timeDeltas":[1]`)[:60], "unexpected end of input"},
 		{"wrong type", doc(root+`}`, `,"samples":"x","timeDeltas":[1]`), "expected an array"},

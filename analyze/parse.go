@@ -174,15 +174,20 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 	}
 	src = &limitedReader{r: src, left: limit, max: limit}
 	in := bufio.NewReaderSize(src, 64<<10)
-	first, err := firstByte(in)
+	first, ok, err := firstByte(in)
 	if err != nil {
 		return nil, err
 	}
-	switch first {
-	case 0:
+	if !ok {
 		return nil, fmt.Errorf("empty file")
+	}
+	switch first {
 	case '{', '[':
 		return decodeJSON(skipBOM(in), scanBufSize)
+	}
+	if head, _ := in.Peek(16); !mayBePprof(head) {
+		// Refuse before reading it all: a gzip bomb of zeros is no profile.
+		return nil, fmt.Errorf("not a profile: expected a V8 .cpuprofile or Chrome trace (JSON) or pprof")
 	}
 	data, err := io.ReadAll(in)
 	if err != nil {
@@ -199,24 +204,25 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 }
 
 // firstByte returns the first byte that is not white space or a byte-order
-// mark, without consuming anything (0 for empty input). A binary format may
-// begin with bytes that look like white space, so nothing is skipped here.
-func firstByte(br *bufio.Reader) (byte, error) {
+// mark, without consuming anything; ok is false for input that is empty or
+// all white space. A binary format may begin with bytes that look like white
+// space, so nothing is skipped here.
+func firstByte(br *bufio.Reader) (first byte, ok bool, err error) {
 	for n := 64; ; n *= 2 {
 		b, err := br.Peek(n)
 		rest := bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF})
 		rest = bytes.TrimLeft(rest, " \t\r\n")
 		if len(rest) > 0 {
-			return rest[0], nil
+			return rest[0], true, nil
 		}
 		if err != nil {
 			if err == io.EOF {
-				return 0, nil
+				return 0, false, nil
 			}
 			if err == bufio.ErrBufferFull {
-				return ' ', nil // a buffer of white space: not a profile
+				return ' ', true, nil // 64 KiB of white space: not a profile
 			}
-			return 0, err
+			return 0, false, err
 		}
 	}
 }
@@ -227,6 +233,33 @@ func skipBOM(br *bufio.Reader) *bufio.Reader {
 		br.Discard(3)
 	}
 	return br
+}
+
+// mayBePprof reports whether input could be one of the formats the pprof
+// package reads: protobuf (its first byte a field tag of profile.proto), the
+// legacy binary CPU format (a header of words 0, 3), or a legacy text format.
+func mayBePprof(head []byte) bool {
+	if len(head) == 0 {
+		return false
+	}
+	if tag := head[0]; tag>>3 >= 1 && tag>>3 <= 15 && (tag&7 == 0 || tag&7 == 2) {
+		return true
+	}
+	if len(head) >= 16 {
+		le64 := func(b []byte) uint64 {
+			var v uint64
+			for i := 7; i >= 0; i-- {
+				v = v<<8 | uint64(b[i])
+			}
+			return v
+		}
+		le32 := func(b []byte) uint32 { return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24 }
+		be32 := func(b []byte) uint32 { return uint32(b[3]) | uint32(b[2])<<8 | uint32(b[1])<<16 | uint32(b[0])<<24 }
+		if (le64(head) == 0 && le64(head[8:]) == 3) || (le32(head) == 0 && le32(head[4:]) == 3) || (be32(head) == 0 && be32(head[4:]) == 3) {
+			return true
+		}
+	}
+	return looksLikeText(head)
 }
 
 func looksLikeText(data []byte) bool {
