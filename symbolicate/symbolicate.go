@@ -22,7 +22,7 @@ type Options struct {
 	Dirs []string
 	// PathMap rewrites recorded path or URL prefixes before anything else.
 	PathMap []PathRewrite
-	// MaxMapSize bounds the size of a map file read; 0 means 1 GiB.
+	// MaxMapSize bounds the size of a map file read; 0 means 256 MiB.
 	MaxMapSize int64
 }
 
@@ -77,7 +77,7 @@ type scriptMap struct {
 // New returns a Symbolicator with the given options.
 func New(opts Options) *Symbolicator {
 	if opts.MaxMapSize <= 0 {
-		opts.MaxMapSize = 1 << 30
+		opts.MaxMapSize = 256 << 20
 	}
 	return &Symbolicator{opts: opts, maps: map[string]*loadedMap{}, dirs: map[string]*dirIndex{}, scripts: map[string]scriptMap{}}
 }

@@ -285,3 +285,39 @@ func TestEsbuildTypeScript(t *testing.T) {
 		t.Errorf("identity appears: the top level or the conditional took its name")
 	}
 }
+
+// TestSourceMappingURLStaysInBounds: a script's comment may not lead out of
+// its own folder tree (or the folders given), nor to the network.
+func TestSourceMappingURLStaysInBounds(t *testing.T) {
+	root := t.TempDir()
+	dist := filepath.Join(root, "app", "dist")
+	os.MkdirAll(dist, 0o755)
+	secret := filepath.Join(root, "secret.map")
+	os.WriteFile(secret, []byte(`{"version":3,"sources":["x.js"],"mappings":"AAAA"}`), 0o644)
+	for ref, want := range map[string]string{
+		"../../secret.map":               "leads outside the script's folder",
+		secret:                           "leads outside the script's folder",
+		"https://cdn.example/app.js.map": "never fetches over the network",
+		"file:///" + strings.TrimPrefix(secret, "/"): "leads outside the script's folder",
+	} {
+		script := filepath.Join(dist, "app.js")
+		os.WriteFile(script, []byte("f();\n//# sourceMappingURL="+ref+"\n"), 0o644)
+		s := New(Options{})
+		lm, reason := s.mapFor(script)
+		if lm != nil || !strings.Contains(reason, want) {
+			t.Errorf("%s: map %v, reason %q; want %q", ref, lm != nil, reason, want)
+		}
+	}
+	// Within the script's tree it is followed.
+	os.MkdirAll(filepath.Join(dist, "maps"), 0o755)
+	os.WriteFile(filepath.Join(dist, "maps", "app.js.map"), []byte(`{"version":3,"sources":["x.js"],"mappings":"AAAA"}`), 0o644)
+	os.WriteFile(filepath.Join(dist, "app.js"), []byte("f();\n//# sourceMappingURL=maps/app.js.map\n"), 0o644)
+	if lm, reason := New(Options{}).mapFor(filepath.Join(dist, "app.js")); lm == nil {
+		t.Errorf("map in the script's tree refused: %s", reason)
+	}
+	// And a folder the user named widens the bounds.
+	os.WriteFile(filepath.Join(dist, "app.js"), []byte("f();\n//# sourceMappingURL=../../secret.map\n"), 0o644)
+	if lm, reason := New(Options{Dirs: []string{root}}).mapFor(filepath.Join(dist, "app.js")); lm == nil {
+		t.Errorf("map in a named folder refused: %s", reason)
+	}
+}
