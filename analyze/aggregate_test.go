@@ -211,3 +211,36 @@ func TestEdgesMatchBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestLineTimesFromTracesAndPprof: per-line times come from a trace's
+// per-sample lines and from Go's per-location lines, and a function's lines
+// add up to its self time.
+func TestLineTimesFromTracesAndPprof(t *testing.T) {
+	for _, name := range []string{"chrome156-multi-thread.trace.json.gz", "go-router-before.pprof", "node-router-unbundled-before.cpuprofile"} {
+		p, err := ParseFile(fixture(name), ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab := Aggregate(p, AggregateOptions{Edges: true})
+		if len(tab.Lines) == 0 {
+			t.Errorf("%s: no line times", name)
+			continue
+		}
+		sums := map[Key]int64{}
+		for _, l := range tab.Lines {
+			sums[l.Function] += l.Self
+		}
+		for _, r := range tab.Functions {
+			got, ok := sums[r.Key]
+			if !ok {
+				continue
+			}
+			// positionTicks count hits, which need not cover every sample
+			// of a node: there lines may add to less than self.
+			exact := p.Format != FormatCPUProfile
+			if got > r.Self || (exact && r.Self-got > int64(len(tab.Lines))) {
+				t.Errorf("%s: %s lines add to %d, self %d", name, r.Key.Function, got, r.Self)
+			}
+		}
+	}
+}

@@ -181,6 +181,8 @@ func readPprof(data []byte, sampleType string) (*Profile, error) {
 	}
 	p.Samples = make([]Sample, 0, len(pp.Sample))
 	var sampled int64
+	// Go locations carry the line each sample was on: line ticks per node.
+	lineCounts := map[[2]int32]int32{}
 	for si, s := range pp.Sample {
 		if w.index >= len(s.Value) {
 			return nil, fmt.Errorf("sample %d has %d values, fewer than its %d sample types", si, len(s.Value), len(pp.SampleType))
@@ -212,6 +214,15 @@ func readPprof(data []byte, sampleType string) (*Profile, error) {
 			}
 		}
 		p.Samples = append(p.Samples, Sample{Node: cur, Weight: v * w.scale})
+		if !node && len(s.Location) > 0 && len(s.Location[0].Line) > 0 {
+			if l := s.Location[0].Line[0].Line; l > 0 && l < 1<<31 {
+				n := int32(1)
+				if countIndex >= 0 && countIndex < len(s.Value) && s.Value[countIndex] > 0 && s.Value[countIndex] < 1<<20 {
+					n = int32(s.Value[countIndex])
+				}
+				lineCounts[[2]int32{cur, int32(l)}] += n
+			}
+		}
 		sampled += v * w.scale
 		if countIndex >= 0 && countIndex < len(s.Value) {
 			p.SampleCount += s.Value[countIndex]
@@ -220,6 +231,7 @@ func readPprof(data []byte, sampleType string) (*Profile, error) {
 		}
 	}
 	p.Frames = in.frames
+	p.LineTicks = appendLineTicks(p.LineTicks, lineCounts)
 	if pp.PeriodType != nil && pp.Period > 0 {
 		if u, ok := timeUnits[pp.PeriodType.Unit]; ok {
 			p.IntervalNs = pp.Period * u

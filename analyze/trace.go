@@ -33,10 +33,11 @@ type traceReader struct {
 	events   int
 
 	// per-event scratch, reused
-	name   []byte
-	id     []byte
-	argStr []byte
-	chunk  rawProfile
+	chunkLines bool // the chunk carried lines
+	name       []byte
+	id         []byte
+	argStr     []byte
+	chunk      rawProfile
 }
 
 type traceProfileKey struct {
@@ -76,6 +77,7 @@ func (t *traceReader) readEvent() {
 	t.id = t.id[:0]
 	t.argStr = t.argStr[:0]
 	t.chunk.reset()
+	t.chunkLines = false
 	var pid, tid int64
 	var ts float64
 	hasData := false
@@ -235,7 +237,14 @@ func (t *traceReader) readData() bool {
 			} else {
 				s.skipValue()
 			}
-		default: // lines, frame data of other events, ...
+		case "lines":
+			if s.peek() == '[' {
+				t.chunk.lines = s.readIntArray(t.chunk.lines)
+				t.chunkLines = true
+			} else {
+				s.skipValue()
+			}
+		default: // columns, frame data of other events, ...
 			s.skipValue()
 		}
 		if s.err != nil {
@@ -250,7 +259,7 @@ func (rp *rawProfile) reset() {
 	nodes.reset()
 	children.reset()
 	ticks.reset()
-	*rp = rawProfile{nodes: nodes, children: children, ticks: ticks, samples: rp.samples[:0], deltas: rp.deltas[:0]}
+	*rp = rawProfile{nodes: nodes, children: children, ticks: ticks, samples: rp.samples[:0], deltas: rp.deltas[:0], lines: rp.lines[:0]}
 }
 
 // appendChunk adds the scratch chunk's nodes, samples and deltas to tp.
@@ -272,6 +281,12 @@ func (t *traceReader) appendChunk(tp *traceProfile) {
 		n.ticksStart += toff
 		n.ticksEnd += toff
 		dst.nodes.add(n)
+	}
+	// Lines run beside samples; a chunk without them has none.
+	if t.chunkLines && len(c.lines) == len(c.samples) {
+		dst.lines = append(dst.lines, c.lines...)
+	} else {
+		dst.lines = append(dst.lines, make([]int64, len(c.samples))...)
 	}
 	dst.samples = append(dst.samples, c.samples...)
 	dst.deltas = append(dst.deltas, c.deltas...)

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -35,8 +36,9 @@ type rawProfile struct {
 	ticks     chunked[[2]int32] // positionTicks: line, ticks
 	samples   []int64
 	deltas    []int64
-	startTime int64 // µs
-	endTime   int64 // µs
+	lines     []int64 // traces: the line of each sample (0: none), when recorded
+	startTime int64   // µs
+	endTime   int64   // µs
 	hasStart  bool
 	hasEnd    bool
 	hasDeltas bool
@@ -436,7 +438,36 @@ func (rp *rawProfile) build(frames []Frame, format Format) (*Profile, error) {
 	if err := rp.weigh(p, idx); err != nil {
 		return nil, err
 	}
+	rp.sampleLineTicks(p)
 	return p, nil
+}
+
+// sampleLineTicks turns a trace's per-sample lines into line ticks.
+func (rp *rawProfile) sampleLineTicks(p *Profile) {
+	if len(rp.lines) != len(p.Samples) {
+		return
+	}
+	counts := map[[2]int32]int32{}
+	for i, l := range rp.lines {
+		if l > 0 && l < 1<<31 {
+			counts[[2]int32{p.Samples[i].Node, int32(l)}]++
+		}
+	}
+	p.LineTicks = appendLineTicks(p.LineTicks, counts)
+}
+
+// appendLineTicks adds (node, line) -> ticks counts in node and line order.
+func appendLineTicks(dst []LineTick, counts map[[2]int32]int32) []LineTick {
+	keys := slices.SortedFunc(maps.Keys(counts), func(a, b [2]int32) int {
+		if a[0] != b[0] {
+			return int(a[0] - b[0])
+		}
+		return int(a[1] - b[1])
+	})
+	for _, k := range keys {
+		dst = append(dst, LineTick{Node: k[0], Line: k[1], Ticks: counts[k]})
+	}
+	return dst
 }
 
 // idIndex maps node ids to indexes: a slice for the usual dense ids, a map
