@@ -173,8 +173,13 @@ func (s *Symbolicator) Apply(p *analyze.Profile) {
 			}
 			names = append(names, m.script)
 		}
-		p.Warnings = append(p.Warnings, fmt.Sprintf("only %.1f%% of JavaScript on-CPU time was mapped to original sources; no source map for %s: point --sourcemaps at the folder holding the bundle and its .map, or name it with --sourcemap SCRIPT=MAP",
-			100*float64(cov.OnCPUMappedNs)/float64(cov.OnCPUJSNs), strings.Join(names, ", ")))
+		share := 100 * float64(cov.OnCPUMappedNs) / float64(cov.OnCPUJSNs)
+		if len(names) == 0 {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("only %.1f%% of JavaScript on-CPU time was mapped to original sources: the maps found do not cover the rest of their scripts (is each map the one its bundle was built with?)", share))
+		} else {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("only %.1f%% of JavaScript on-CPU time was mapped to original sources; no source map for %s: point --sourcemaps at the folder holding the bundle and its .map, or name it with --sourcemap SCRIPT=MAP",
+				share, strings.Join(names, ", ")))
+		}
 	}
 }
 
