@@ -25,7 +25,9 @@ type Side struct {
 	Work float64
 }
 
-// SideSummary is a side's headline: its runs' summaries added up.
+// SideSummary is a side's headline: the mean of its runs' summaries (for
+// one profile, its summary), so that sides of different run counts compare
+// and a side's rows (per-run means too) add up to its on-CPU time.
 type SideSummary struct {
 	Name    string
 	Files   []string
@@ -45,10 +47,10 @@ type SideSummary struct {
 // OnCPUPerWork returns the side's on-CPU nanoseconds per unit of work, or 0
 // when no work was given.
 func (s SideSummary) OnCPUPerWork() float64 {
-	if s.Work <= 0 || s.Runs == 0 {
+	if s.Work <= 0 {
 		return 0
 	}
-	return float64(s.OnCPUNs) / (s.Work * float64(s.Runs))
+	return float64(s.OnCPUNs) / s.Work
 }
 
 // Verdict says whether a difference between the sides is real.
@@ -206,6 +208,9 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 			}
 			sum.IntervalNs = weighted / sum.Samples
 		}
+		n := int64(sum.Runs)
+		sum.WallNs, sum.SampledNs, sum.OnCPUNs = sum.WallNs/n, sum.SampledNs/n, sum.OnCPUNs/n
+		sum.IdleNs, sum.ProgramNs, sum.GCNs, sum.Samples = sum.IdleNs/n, sum.ProgramNs/n, sum.GCNs/n, sum.Samples/n
 		r.Sides = append(r.Sides, sum)
 	}
 	r.Packages = join(sides, func(t *analyze.Table) []analyze.Row { return t.Packages }, false, opts.SortTotal)
@@ -374,8 +379,8 @@ func sideWarnings(s []SideSummary, sides []Side) []string {
 	if threadNames(a.Threads) != threadNames(b.Threads) {
 		w = append(w, fmt.Sprintf("the sides were taken from different threads or processes: %v before, %v after", a.Threads, b.Threads))
 	}
-	if sides[0].Work == 0 && sides[1].Work == 0 && a.Runs > 0 && b.Runs > 0 && a.WallNs > 0 && b.WallNs > 0 {
-		wa, wb := float64(a.WallNs)/float64(a.Runs), float64(b.WallNs)/float64(b.Runs)
+	if sides[0].Work == 0 && sides[1].Work == 0 && a.WallNs > 0 && b.WallNs > 0 {
+		wa, wb := float64(a.WallNs), float64(b.WallNs)
 		if wa/wb > 2 || wb/wa > 2 {
 			w = append(w, fmt.Sprintf("the runs differ in duration by more than 2x (%s before, %s after): if they did different amounts of work, give it with --work-before and --work-after", Duration(int64(wa)), Duration(int64(wb))))
 		}

@@ -330,3 +330,25 @@ func TestJSONCompared(t *testing.T) {
 		}
 	}
 }
+
+// TestRunsAreMeans: a side of two identical runs reports what one run does,
+// headline and rows alike.
+func TestRunsAreMeans(t *testing.T) {
+	tab := table(t, "go-router-before.pprof")
+	one, err := Compare([]Side{{Name: "a", Tables: []*analyze.Table{tab}}}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := Compare([]Side{{Name: "a", Tables: []*analyze.Table{tab, tab}}}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Sides[0].Summary != two.Sides[0].Summary || two.Sides[0].Runs != 2 {
+		t.Errorf("summary %+v, two runs %+v", one.Sides[0].Summary, two.Sides[0].Summary)
+	}
+	for i := range one.Packages {
+		if one.Packages[i].Self[0] != two.Packages[i].Self[0] {
+			t.Errorf("%s: %d vs %d", one.Packages[i].Key.Package, one.Packages[i].Self[0], two.Packages[i].Self[0])
+		}
+	}
+}

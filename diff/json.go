@@ -42,9 +42,12 @@ func symbolicationJSON(s *analyze.Symbolication) *jsonSymbolication {
 		OnCPUJSNs: s.OnCPUJSNs, OnCPUMappedNs: s.OnCPUMappedNs}
 }
 
+// jsonSide is a side's headline; with several runs, each number is the
+// mean per run.
 type jsonSide struct {
 	Name       string   `json:"name"`
 	Files      []string `json:"files"`
+	Runs       int      `json:"runs"`
 	Format     string   `json:"format"`
 	Threads    []string `json:"threads,omitempty"`
 	SampleType string   `json:"sample_type,omitempty"`
@@ -159,7 +162,7 @@ func headlineJSON(r *Report) *jsonHeadline {
 	}
 	h := &jsonHeadline{OnCPU: headChange(r.Headline.OnCPU)}
 	for _, s := range r.Sides {
-		h.OnCPUNs = append(h.OnCPUNs, s.OnCPUNs/int64(max(s.Runs, 1)))
+		h.OnCPUNs = append(h.OnCPUNs, s.OnCPUNs)
 		h.Busy = append(h.Busy, s.Busy())
 		h.GCShare = append(h.GCShare, s.GCShare())
 	}
@@ -188,7 +191,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 	var all *analyze.Symbolication
 	for _, s := range r.Sides {
 		out.Sides = append(out.Sides, jsonSide{
-			Name: s.Name, Files: s.Files, Format: s.Format.String(), Threads: s.Threads, SampleType: s.SampleType,
+			Name: s.Name, Files: s.Files, Runs: s.Runs, Format: s.Format.String(), Threads: s.Threads, SampleType: s.SampleType,
 			WallNs: s.WallNs, SampledNs: s.SampledNs, OnCPUNs: s.OnCPUNs, IdleNs: s.IdleNs,
 			ProgramNs: s.ProgramNs, GCNs: s.GCNs, Samples: s.Samples, IntervalNs: s.IntervalNs,
 			Symbolication: symbolicationJSON(s.Symbolication),

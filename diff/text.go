@@ -69,6 +69,9 @@ func (t *textWriter) printf(format string, args ...any) {
 
 func (t *textWriter) headline(s SideSummary) {
 	t.printf("%s (%s)\n", strings.Join(s.Files, ", "), s.Format.Describe())
+	if s.Runs > 1 {
+		t.printf("%d runs: every figure is the mean per run\n", s.Runs)
+	}
 	for _, th := range s.Threads {
 		t.printf("thread: %s\n", th)
 	}

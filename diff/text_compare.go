@@ -99,7 +99,7 @@ func describeSide(s SideSummary) string {
 // headlineLines are the rows of the two-sided headline.
 func headlineLines(r *Report) [][]string {
 	a, b := r.Sides[0], r.Sides[1]
-	perRun := func(s SideSummary, v int64) int64 { return v / int64(max(s.Runs, 1)) }
+	perRun := func(_ SideSummary, v int64) int64 { return v } // summaries are per run already
 	pct := func(part, whole int64) string {
 		if whole == 0 {
 			return "-"
