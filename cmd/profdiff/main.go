@@ -1,10 +1,13 @@
 // Command profdiff ranks the on-CPU time of a CPU profile (V8 .cpuprofile,
-// Chrome trace, pprof) by package, function and file.
+// Chrome trace, pprof) by package, function and file, and compares two
+// profiles or two sets of runs with a verdict on noise.
 //
 //	profdiff profile.cpuprofile
+//	profdiff before.cpuprofile after.cpuprofile
 //
 // This file is the only place that touches os.Args, os.Exit, the environment
-// and the terminal; the work is done by the analyze and diff packages.
+// and the terminal; the work is done by the analyze, symbolicate, diff and
+// tui packages.
 package main
 
 import (
