@@ -12,6 +12,11 @@ import (
 	"time"
 )
 
+// noSamplesPprof is a raw profile.proto with one sample type (cpu/nanoseconds)
+// and no samples, written by hand: field 1 sample_type {type: 1, unit: 2},
+// field 6 string_table ["", "cpu", "nanoseconds"].
+const noSamplesPprof = "\x0a\x04\x08\x01\x10\x02" + "\x32\x00" + "\x32\x03cpu" + "\x32\x0bnanoseconds"
+
 // TestBadInputErrors pins the one-line error for each kind of broken input.
 func TestBadInputErrors(t *testing.T) {
 	root := `{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}`
@@ -57,6 +62,7 @@ func TestBadInputErrors(t *testing.T) {
 		{"node without id", `{"nodes":[{"callFrame":{}}]}`, "has no id"},
 		{"trailing garbage", doc(root+`}`, "") + "x", "after the end"},
 		{"truncated gzip", string(truncGz), "truncated gzip"},
+		{"pprof without samples", noSamplesPprof, "pprof profile has no samples"},
 		{"trace without profile", `[{"name":"thread_name","ph":"M","pid":1,"tid":1,"args":{"name":"x"}}]`, "trace holds no CPU profile"},
 	}
 	for _, c := range cases {
