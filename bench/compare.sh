@@ -9,12 +9,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(mktemp -d)/profdiff
 go build -o "$bin" ./cmd/profdiff
+tf=$(mktemp)
 best() { # best wall time of 3 runs of a command, in seconds
   local b=999
   for _ in 1 2 3; do
-    local t
-    t=$( { /usr/bin/time -f "%e" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-    b=$(python3 -c "print(min($b, $t))")
+    /usr/bin/time -f "%e" -o "$tf" "$@" >/dev/null 2>&1 || true
+    b=$(python3 -c "print(min($b, $(tail -1 "$tf")))")
   done
   echo "$b"
 }
@@ -23,7 +23,8 @@ for f in "$@"; do
   size=$(stat -c %s "$f")
   t_dd=$(best dd if="$f" of=/dev/null bs=1M)
   t_pd=$(best "$bin" --format json "$f")
-  rss=$( { /usr/bin/time -f "%M" "$bin" --format json "$f" >/dev/null; } 2>&1 | tail -1)
+  /usr/bin/time -f "%M" -o "$tf" "$bin" --format json "$f" >/dev/null
+  rss=$(tail -1 "$tf")
   line="$(basename "$f") ($((size >> 20)) MiB): profdiff ${t_pd}s, ${rss} KB peak RSS; dd ${t_dd}s"
   case "$f" in
     *.cpuprofile|*.json)
