@@ -219,8 +219,10 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 				onPath[d][id]--
 			}
 		}
-		if e, ok := edgeOf(n); ok && edgeOnPath != nil {
-			edgeOnPath[e]--
+		if edgeOnPath != nil {
+			if e, ok := edgeOf(n); ok {
+				edgeOnPath[e]--
+			}
 		}
 	}
 	for _, n := range order {
@@ -239,13 +241,13 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 			}
 			onPath[d][id]++
 		}
-		if e, ok := edgeOf(n); ok && edgeTotal != nil && subtree[n] > 0 {
-			if edgeOnPath[e] == 0 {
-				edgeTotal[e] += subtree[n]
+		if edgeTotal != nil {
+			if e, ok := edgeOf(n); ok {
+				if edgeOnPath[e] == 0 && subtree[n] > 0 {
+					edgeTotal[e] += subtree[n]
+				}
+				edgeOnPath[e]++
 			}
-			edgeOnPath[e]++
-		} else if ok && edgeOnPath != nil {
-			edgeOnPath[e]++
 		}
 		stack = append(stack, n)
 	}

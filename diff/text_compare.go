@@ -99,7 +99,6 @@ func describeSide(s SideSummary) string {
 // headlineLines are the rows of the two-sided headline.
 func headlineLines(r *Report) [][]string {
 	a, b := r.Sides[0], r.Sides[1]
-	perRun := func(_ SideSummary, v int64) int64 { return v } // summaries are per run already
 	pct := func(part, whole int64) string {
 		if whole == 0 {
 			return "-"
@@ -114,8 +113,8 @@ func headlineLines(r *Report) [][]string {
 	}
 	lines := [][]string{
 		{"runs", Count(int64(a.Runs)), Count(int64(b.Runs)), ""},
-		{"wall / run", Duration(perRun(a, a.WallNs)), Duration(perRun(b, b.WallNs)), ""},
-		{"on-CPU / run", Duration(perRun(a, a.OnCPUNs)), Duration(perRun(b, b.OnCPUNs)), headlineDelta(r.Headline.OnCPU)},
+		{"wall / run", Duration(a.WallNs), Duration(b.WallNs), ""},
+		{"on-CPU / run", Duration(a.OnCPUNs), Duration(b.OnCPUNs), headlineDelta(r.Headline.OnCPU)},
 	}
 	if r.Headline.PerWork.Verdict != VerdictNone {
 		lines = append(lines, []string{"on-CPU / " + r.Options.WorkUnit, Duration(int64(a.OnCPUPerWork())), Duration(int64(b.OnCPUPerWork())), headlineDelta(r.Headline.PerWork)})
@@ -123,7 +122,7 @@ func headlineLines(r *Report) [][]string {
 	lines = append(lines,
 		[]string{"busy", pct(a.OnCPUNs, a.SampledNs), pct(b.OnCPUNs, b.SampledNs), ppDelta(a.OnCPUNs, a.SampledNs, b.OnCPUNs, b.SampledNs)},
 		[]string{"GC share", pct(a.GCNs, a.OnCPUNs), pct(b.GCNs, b.OnCPUNs), ppDelta(a.GCNs, a.OnCPUNs, b.GCNs, b.OnCPUNs)},
-		[]string{"samples / run", Count(perRun(a, a.Samples)), Count(perRun(b, b.Samples)), ""},
+		[]string{"samples / run", Count(a.Samples), Count(b.Samples), ""},
 		[]string{"mean interval", Duration(a.IntervalNs), Duration(b.IntervalNs), ""},
 	)
 	if mapped(a.Symbolication) || mapped(b.Symbolication) {

@@ -442,11 +442,12 @@ func (m Model) calls(fn analyze.Key) []line {
 	collect := func(callers bool) []agg {
 		type base struct{ pkg, fn, file string }
 		positions := map[base]map[[2]int32]bool{}
-		var edges []struct {
+		type call struct {
 			side  int
 			other analyze.Key
 			v     float64
 		}
+		var edges []call
 		for si, runs := range m.in.Runs {
 			for _, t := range runs {
 				for _, e := range t.Edges {
@@ -462,11 +463,7 @@ func (m Model) calls(fn analyze.Key) []line {
 						positions[b] = map[[2]int32]bool{}
 					}
 					positions[b][[2]int32{other.Line, other.Column}] = true
-					edges = append(edges, struct {
-						side  int
-						other analyze.Key
-						v     float64
-					}{si, other, float64(e.Total) / float64(len(runs))})
+					edges = append(edges, call{si, other, float64(e.Total) / float64(len(runs))})
 				}
 			}
 		}

@@ -124,7 +124,6 @@ type options struct {
 	sort          string
 	by            string
 	failOn        []string
-	byFile        bool
 
 	noSourceMaps     bool
 	sourceMaps       []string // SCRIPT=MAP
@@ -211,7 +210,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(sides) == 1 && len(o.sourceDirsBefore)+len(o.sourceDirsAfter)+len(o.sourceMapsBefore)+len(o.sourceMapsAfter) > 0 {
 		return usageError(stderr, "--sourcemaps-before/--sourcemaps-after/--sourcemap-before/--sourcemap-after are for comparing two sides; with one profile use --sourcemaps and --sourcemap")
 	}
-	o.byFile = o.by == "file"
 	dopts, err := diffOptions(o, len(sides))
 	if err != nil {
 		return usageError(stderr, "%v", err)
@@ -270,9 +268,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case "json":
 			return diff.WriteJSON(out, rep)
 		case "markdown", "md":
-			return diff.WriteMarkdown(out, rep, diff.MarkdownOptions{Files: o.byFile})
+			return diff.WriteMarkdown(out, rep, diff.MarkdownOptions{Files: o.by == "file"})
 		}
-		return diff.WriteText(out, rep, diff.TextOptions{Top: o.top, Color: color, Files: o.byFile})
+		return diff.WriteText(out, rep, diff.TextOptions{Top: o.top, Color: color, Files: o.by == "file"})
 	}, rep.Broken())
 }
 
