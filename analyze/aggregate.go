@@ -154,13 +154,24 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	}
 	sum.WallNs, sum.Samples, sum.IntervalNs = p.WallNs, p.SampleCount, p.IntervalNs
 
-	order := preorder(p.Nodes)
+	// Nodes in walk order; nil when they are listed in preorder already.
+	var order []int32
+	if !inPreorder(p.Nodes) {
+		order = preorder(p.Nodes)
+	}
+	at := func(i int) int32 {
+		if order == nil {
+			return int32(i)
+		}
+		return order[i]
+	}
 	k := newKeyer(p)
 	// Per node: its key in each dimension (-1 for none), and whether GC
 	// work is on its path.
 	keys := make([][numDims]int32, nn)
 	gcPath := make([]bool, nn)
-	for _, n := range order {
+	for i := range nn {
+		n := at(i)
 		keys[n], gcPath[n] = k.node(n, keys, gcPath)
 	}
 	var selfs, totals [numDims][]int64
@@ -188,8 +199,8 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	// Subtree sums, children before parents, in place: from here on self
 	// holds each node's subtree total.
 	subtree := self
-	for i := len(order) - 1; i >= 0; i-- {
-		n := order[i]
+	for i := nn - 1; i >= 0; i-- {
+		n := at(i)
 		if par := p.Nodes[n].Parent; par >= 0 {
 			subtree[par] += subtree[n]
 		}
@@ -225,7 +236,8 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 			}
 		}
 	}
-	for _, n := range order {
+	for i := range nn {
+		n := at(i)
 		par := p.Nodes[n].Parent
 		for len(stack) > 0 && stack[len(stack)-1] != par {
 			leave(stack[len(stack)-1])

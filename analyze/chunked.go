@@ -31,6 +31,20 @@ func (c *chunked[T]) len() int { return c.n }
 
 func (c *chunked[T]) at(i int) T { return c.blocks[i>>chunkBits][i&(1<<chunkBits-1)] }
 
+// truncate shortens the list to its first n elements.
+func (c *chunked[T]) truncate(n int) {
+	if n >= c.n {
+		return
+	}
+	bi := n >> chunkBits
+	if bi < len(c.blocks) {
+		c.blocks[bi] = c.blocks[bi][:n&(1<<chunkBits-1)]
+		clear(c.blocks[bi+1:])
+		c.blocks = c.blocks[:bi+1]
+	}
+	c.n = n
+}
+
 // reset empties the list, keeping its first block for reuse.
 func (c *chunked[T]) reset() {
 	if len(c.blocks) > 0 {

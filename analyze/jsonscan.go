@@ -79,6 +79,18 @@ func (s *jsonScanner) fill(keep int) bool {
 	}
 }
 
+// ensure tries to have at least n bytes buffered after the current position,
+// short of the end of input. It does not grow the buffer: n is capped at
+// half its size.
+func (s *jsonScanner) ensure(n int) {
+	n = min(n, len(s.buf)/2)
+	for s.end-s.pos < n && !s.eof && s.err == nil {
+		if !s.fill(s.pos) {
+			return
+		}
+	}
+}
+
 // peek skips white space and returns the next byte without consuming it, or
 // 0 at end of input.
 func (s *jsonScanner) peek() byte {

@@ -255,11 +255,13 @@ func (t *traceReader) readData() bool {
 }
 
 func (rp *rawProfile) reset() {
-	nodes, children, ticks := rp.nodes, rp.children, rp.ticks
+	nodes, children, parents, hits, ticks := rp.nodes, rp.children, rp.parents, rp.hits, rp.ticks
 	nodes.reset()
 	children.reset()
+	parents.reset()
+	hits.reset()
 	ticks.reset()
-	*rp = rawProfile{nodes: nodes, children: children, ticks: ticks, samples: rp.samples[:0], deltas: rp.deltas[:0], lines: rp.lines[:0]}
+	*rp = rawProfile{nodes: nodes, children: children, parents: parents, hits: hits, ticks: ticks, samples: rp.samples[:0], deltas: rp.deltas[:0], lines: rp.lines[:0]}
 }
 
 // appendChunk adds the scratch chunk's nodes, samples and deltas to tp.
@@ -270,16 +272,25 @@ func (t *traceReader) appendChunk(tp *traceProfile) {
 	for i := range c.children.len() {
 		dst.children.add(c.children.at(i))
 	}
-	toff := int32(dst.ticks.len())
+	noff := int32(dst.nodes.len())
+	for i := range c.parents.len() {
+		rpar := c.parents.at(i)
+		rpar.node += noff
+		dst.parents.add(rpar)
+	}
+	for i := range c.hits.len() {
+		h := c.hits.at(i)
+		h[0] += noff
+		dst.hits.add(h)
+	}
 	for i := range c.ticks.len() {
-		dst.ticks.add(c.ticks.at(i))
+		t := c.ticks.at(i)
+		t.Node += noff
+		dst.ticks.add(t)
 	}
 	for i := range c.nodes.len() {
 		n := c.nodes.at(i)
-		n.childStart += off
 		n.childEnd += off
-		n.ticksStart += toff
-		n.ticksEnd += toff
 		dst.nodes.add(n)
 	}
 	// Lines run beside samples; a chunk without them has none.

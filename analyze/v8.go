@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 )
@@ -18,22 +19,30 @@ const noID = int64(-1 << 63)
 // in nanoseconds cannot overflow.
 const maxDeltaMicros = 1e12
 
-// rawNode is a V8 profile node as read, before ids are resolved.
+// rawNode is a V8 profile node as read, before ids are resolved. What only
+// some nodes carry (a parent id, a hit count, position ticks) is kept in
+// sparse lists beside the nodes, so that the list of a million nodes stays
+// small: fresh memory is expensive.
 type rawNode struct {
-	id                   int64
-	parent               int64 // noID when the node has no "parent" field
-	frame                int32
-	childStart, childEnd int32 // range in rawProfile.children
-	hitCount             int32
-	ticksStart, ticksEnd int32 // range in rawProfile.ticks
+	id       int64
+	frame    int32
+	childEnd int32 // its children are rp.children[previous node's childEnd:childEnd]
+}
+
+// rawParent records a node's "parent" field (trace nodes carry one).
+type rawParent struct {
+	node   int32 // index in rawProfile.nodes
+	parent int64 // id
 }
 
 // rawProfile collects a V8 profile's fields as they are read (from a
 // .cpuprofile, from a trace's CpuProfile event, or across ProfileChunk events).
 type rawProfile struct {
 	nodes     chunked[rawNode]
-	children  chunked[int64]
-	ticks     chunked[[2]int32] // positionTicks: line, ticks
+	children  chunked[int64]     // child ids, node after node
+	parents   chunked[rawParent] // nodes with a "parent" field
+	hits      chunked[[2]int32]  // node index, hitCount for nonzero counts
+	ticks     chunked[LineTick]  // positionTicks, by node index
 	samples   []int64
 	deltas    []int64
 	lines     []int64 // traces: the line of each sample (0: none), when recorded
@@ -43,6 +52,14 @@ type rawProfile struct {
 	hasEnd    bool
 	hasDeltas bool
 	hasSample bool
+}
+
+// childStart returns where node i's children start in rp.children.
+func (rp *rawProfile) childStart(i int) int32 {
+	if i == 0 {
+		return 0
+	}
+	return rp.nodes.at(i - 1).childEnd
 }
 
 // frameKey identifies a call frame for interning; strings are ids from the
@@ -55,16 +72,19 @@ type frameKey struct {
 
 // frameInterner gives each distinct call frame one index.
 type frameInterner struct {
-	strIDs  map[string]int32
-	strs    []string
-	index   map[frameKey]int32
-	frames  []Frame
-	lastURL []byte // the last URL looked up, and its id: URLs repeat
-	urlID   int32
+	strIDs map[string]int32
+	strs   []string
+	// rawFrames maps the text of a callFrame object, as the fast path
+	// read it, to its frame: most frames recur in many nodes.
+	rawFrames map[string]int32
+	index     map[frameKey]int32
+	frames    []Frame
+	lastURL   []byte // the last URL looked up, and its id: URLs repeat
+	urlID     int32
 }
 
 func newFrameInterner() *frameInterner {
-	in := &frameInterner{strIDs: map[string]int32{}, index: map[frameKey]int32{}, urlID: -1}
+	in := &frameInterner{strIDs: map[string]int32{}, index: map[frameKey]int32{}, rawFrames: map[string]int32{}, urlID: -1}
 	in.strID([]byte("")) // id 0 is the empty string
 	return in
 }
@@ -168,8 +188,7 @@ func readCallFrame(s *jsonScanner, in *frameInterner) int32 {
 		case "scriptId":
 			// A string in CDP, a number in traces; "0" or 0 means no script.
 			if s.peek() == '"' {
-				v := s.readString()
-				hasScript = len(v) > 0 && string(v) != "0"
+				hasScript = scriptIDPresent(s.readString())
 			} else {
 				hasScript = s.readInt() != 0
 			}
@@ -180,6 +199,15 @@ func readCallFrame(s *jsonScanner, in *frameInterner) int32 {
 			return 0
 		}
 	}
+	return in.internV8(name, url, line, col, hasScript)
+}
+
+// scriptIDPresent reports whether a string scriptId names a script.
+func scriptIDPresent(v []byte) bool { return len(v) > 0 && string(v) != "0" }
+
+// internV8 interns a V8 call frame given its name and URL string ids and its
+// 0-based position.
+func (in *frameInterner) internV8(name, url int32, line, col int64, hasScript bool) int32 {
 	kind := v8Kind(in.strs[name], in.strs[url], hasScript)
 	return in.intern(frameKey{name: name, file: url, line: oneBased(line), column: oneBased(col), kind: kind})
 }
@@ -195,11 +223,10 @@ func oneBased(v int64) int32 {
 
 // readNode reads one ProfileNode, appending it to rp.
 func readNode(s *jsonScanner, in *frameInterner, rp *rawProfile) {
-	n := rawNode{id: noID, parent: noID, frame: -1}
-	n.childStart = int32(rp.children.len())
-	n.childEnd = n.childStart
-	n.ticksStart = int32(rp.ticks.len())
-	n.ticksEnd = n.ticksStart
+	index := int32(rp.nodes.len())
+	n := rawNode{id: noID, frame: -1}
+	childStart, ticksStart := rp.children.len(), rp.ticks.len()
+	parent, hits := noID, int64(0)
 	if !s.beginObject() {
 		return
 	}
@@ -217,26 +244,23 @@ func readNode(s *jsonScanner, in *frameInterner, rp *rawProfile) {
 			if s.isNull() {
 				break
 			}
-			n.childStart = int32(rp.children.len())
+			rp.children.truncate(childStart) // a repeated key replaces the list
 			readIntsInto(s, &rp.children)
-			n.childEnd = int32(rp.children.len())
 		case "parent":
 			if !s.isNull() {
-				n.parent = s.readInt()
+				parent = s.readInt()
 			}
 		case "hitCount":
-			h := s.readInt()
-			if h < 0 || h > 1<<31-1 {
-				s.fail("hitCount %d out of range", h)
+			hits = s.readInt()
+			if hits < 0 || hits > 1<<31-1 {
+				s.fail("hitCount %d out of range", hits)
 			}
-			n.hitCount = int32(h)
 		case "positionTicks":
 			if s.isNull() {
 				break
 			}
-			n.ticksStart = int32(rp.ticks.len())
-			readPositionTicks(s, &rp.ticks)
-			n.ticksEnd = int32(rp.ticks.len())
+			rp.ticks.truncate(ticksStart)
+			readPositionTicks(s, index, &rp.ticks)
 		default: // deoptReason, bailoutReason, ...
 			s.skipValue()
 		}
@@ -252,12 +276,26 @@ func readNode(s *jsonScanner, in *frameInterner, rp *rawProfile) {
 		s.fail("node %d has no callFrame", n.id)
 		return
 	}
+	n.childEnd = int32(rp.children.len())
+	rp.addNode(n, parent, int32(hits))
+}
+
+// addNode appends a node read whole, with its parent id (noID for none) and
+// hit count; its children and ticks are already in place.
+func (rp *rawProfile) addNode(n rawNode, parent int64, hits int32) {
+	index := int32(rp.nodes.len())
+	if parent != noID {
+		rp.parents.add(rawParent{node: index, parent: parent})
+	}
+	if hits != 0 {
+		rp.hits.add([2]int32{index, hits})
+	}
 	rp.nodes.add(n)
 }
 
 // readPositionTicks reads a node's [{line, ticks}], keeping entries with a
 // plausible line and count.
-func readPositionTicks(s *jsonScanner, dst *chunked[[2]int32]) {
+func readPositionTicks(s *jsonScanner, node int32, dst *chunked[LineTick]) {
 	if !s.beginArray() {
 		return
 	}
@@ -283,9 +321,14 @@ func readPositionTicks(s *jsonScanner, dst *chunked[[2]int32]) {
 				return
 			}
 		}
-		if line > 0 && line < 1<<31 && ticks > 0 && ticks < 1<<31 {
-			dst.add([2]int32{int32(line), int32(ticks)})
-		}
+		addLineTick(dst, node, line, ticks)
+	}
+}
+
+// addLineTick keeps a position tick with a plausible line and count.
+func addLineTick(dst *chunked[LineTick], node int32, line, ticks int64) {
+	if line > 0 && line < 1<<31 && ticks > 0 && ticks < 1<<31 {
+		dst.add(LineTick{Node: node, Line: int32(line), Ticks: int32(ticks)})
 	}
 }
 
@@ -302,12 +345,19 @@ func readIntsInto(s *jsonScanner, dst *chunked[int64]) {
 	}
 }
 
-// readNodes reads an array of ProfileNodes.
+// readNodes reads an array of ProfileNodes, each by the fast path when it
+// can (v8fast.go) and by readNode when it cannot.
 func readNodes(s *jsonScanner, in *frameInterner, rp *rawProfile) {
 	if !s.beginArray() {
 		return
 	}
+	var sc nodeScratch
 	for first := true; s.nextElem(&first); {
+		s.ensure(fastWindow)
+		if n := in.fastNode(s.buf[s.pos:s.end], rp, &sc); n > 0 {
+			s.pos += n
+			continue
+		}
 		readNode(s, in, rp)
 		if s.err != nil {
 			return
@@ -393,7 +443,7 @@ func (rp *rawProfile) build(frames []Frame, format Format) (*Profile, error) {
 	}
 	for i := range n {
 		rn := rp.nodes.at(i)
-		for j := rn.childStart; j < rn.childEnd; j++ {
+		for j := rp.childStart(i); j < rn.childEnd; j++ {
 			cid := rp.children.at(int(j))
 			c, ok := idx.lookup(cid)
 			if !ok {
@@ -408,31 +458,31 @@ func (rp *rawProfile) build(frames []Frame, format Format) (*Profile, error) {
 			p.Nodes[c].Parent = int32(i)
 		}
 	}
-	for i := range n {
-		rn := rp.nodes.at(i)
-		if rn.parent == noID {
-			continue
-		}
-		pi, ok := idx.lookup(rn.parent)
+	for k := range rp.parents.len() {
+		rpar := rp.parents.at(k)
+		i := int(rpar.node)
+		id := rp.nodes.at(i).id
+		pi, ok := idx.lookup(rpar.parent)
 		if !ok {
-			return nil, fmt.Errorf("node %d names parent %d, which does not exist", rn.id, rn.parent)
+			return nil, fmt.Errorf("node %d names parent %d, which does not exist", id, rpar.parent)
 		}
 		if pi == i {
-			return nil, fmt.Errorf("node %d names itself as its parent", rn.id)
+			return nil, fmt.Errorf("node %d names itself as its parent", id)
 		}
 		if old := p.Nodes[i].Parent; old >= 0 && old != int32(pi) {
-			return nil, fmt.Errorf("node %d has parent %d but is listed as a child of node %d", rn.id, rn.parent, rp.nodes.at(int(old)).id)
+			return nil, fmt.Errorf("node %d has parent %d but is listed as a child of node %d", id, rpar.parent, rp.nodes.at(int(old)).id)
 		}
 		p.Nodes[i].Parent = int32(pi)
 	}
-	for i := range n {
-		rn := rp.nodes.at(i)
-		for j := rn.ticksStart; j < rn.ticksEnd; j++ {
-			t := rp.ticks.at(int(j))
-			p.LineTicks = append(p.LineTicks, LineTick{Node: int32(i), Line: t[0], Ticks: t[1]})
+	if nt := rp.ticks.len(); nt > 0 {
+		p.LineTicks = make([]LineTick, nt)
+		for j := range nt {
+			p.LineTicks[j] = rp.ticks.at(j)
 		}
 	}
-	if c := findCycle(p.Nodes); c >= 0 {
+	if inPreorder(p.Nodes) {
+		// no cycle: every parent comes before its children
+	} else if c := findCycle(p.Nodes); c >= 0 {
 		return nil, fmt.Errorf("the call tree has a cycle through node %d", rp.nodes.at(c).id)
 	}
 	if err := rp.weigh(p, idx); err != nil {
@@ -470,15 +520,23 @@ func appendLineTicks(dst []LineTick, counts map[[2]int32]int32) []LineTick {
 	return dst
 }
 
-// idIndex maps node ids to indexes: a slice for the usual dense ids, a map
-// otherwise.
+// idIndex maps node ids to indexes: arithmetic when the ids count up from
+// the first node's, as Node and Chrome write them; a slice for other dense
+// ids; a map otherwise.
 type idIndex struct {
-	dense []int32 // dense[id-min] = index+1 (0: absent)
-	min   int64
-	m     map[int64]int
+	sequential int     // ids min, min+1, ... min+sequential-1, when > 0
+	dense      []int32 // dense[id-min] = index+1 (0: absent)
+	min        int64
+	m          map[int64]int
 }
 
 func (x *idIndex) lookup(id int64) (int, bool) {
+	if x.sequential > 0 {
+		if id < x.min || id-x.min >= int64(x.sequential) {
+			return 0, false
+		}
+		return int(id - x.min), true
+	}
 	if x.m != nil {
 		i, ok := x.m[id]
 		return i, ok
@@ -492,11 +550,17 @@ func (x *idIndex) lookup(id int64) (int, bool) {
 
 func (rp *rawProfile) indexIDs() (*idIndex, error) {
 	n := rp.nodes.len()
-	lo, hi := rp.nodes.at(0).id, rp.nodes.at(0).id
+	first := rp.nodes.at(0).id
+	lo, hi := first, first
+	sequential := true
 	for i := range n {
 		id := rp.nodes.at(i).id
 		lo = min(lo, id)
 		hi = max(hi, id)
+		sequential = sequential && id == first+int64(i)
+	}
+	if sequential && first <= math.MaxInt64-int64(n) {
+		return &idIndex{sequential: n, min: first}, nil
 	}
 	x := &idIndex{min: lo}
 	if span := uint64(hi - lo); span < uint64(4*n+1024) {
@@ -519,6 +583,24 @@ func (rp *rawProfile) indexIDs() (*idIndex, error) {
 		x.m[rn.id] = i
 	}
 	return x, nil
+}
+
+// inPreorder reports whether the nodes are listed in depth-first preorder:
+// each node's parent (if any) is on the path from a root to the node before
+// it. Node and Chrome list their nodes so; then no walk order need be built
+// and there can be no cycle.
+func inPreorder(nodes []Node) bool {
+	stack := make([]int32, 0, 64)
+	for i, n := range nodes {
+		for len(stack) > 0 && stack[len(stack)-1] != n.Parent {
+			stack = stack[:len(stack)-1]
+		}
+		if n.Parent >= 0 && len(stack) == 0 {
+			return false
+		}
+		stack = append(stack, int32(i))
+	}
+	return true
 }
 
 // findCycle returns a node on a parent cycle, or -1. Every node is walked
@@ -634,12 +716,12 @@ func medianTimes1000(v []int64) int64 {
 
 func (rp *rawProfile) weighHitCounts(p *Profile) error {
 	var hits int64
-	for i := range rp.nodes.len() {
-		rn := rp.nodes.at(i)
-		if rn.hitCount < 0 {
-			return fmt.Errorf("node %d has a negative hitCount", rn.id)
+	for k := range rp.hits.len() {
+		h := rp.hits.at(k)
+		if h[1] < 0 {
+			return fmt.Errorf("node %d has a negative hitCount", rp.nodes.at(int(h[0])).id)
 		}
-		hits += int64(rn.hitCount)
+		hits += int64(h[1])
 	}
 	if hits == 0 {
 		return nil
@@ -648,10 +730,9 @@ func (rp *rawProfile) weighHitCounts(p *Profile) error {
 		return fmt.Errorf("profile has no samples and no start and end time to weigh its hitCounts")
 	}
 	p.IntervalNs = p.WallNs / hits
-	for i := range rp.nodes.len() {
-		if rn := rp.nodes.at(i); rn.hitCount > 0 {
-			p.Samples = append(p.Samples, Sample{Node: int32(i), Weight: int64(rn.hitCount) * p.WallNs / hits})
-		}
+	for k := range rp.hits.len() {
+		h := rp.hits.at(k)
+		p.Samples = append(p.Samples, Sample{Node: h[0], Weight: int64(h[1]) * p.WallNs / hits})
 	}
 	p.SampleCount = hits
 	p.Warnings = append(p.Warnings, "profile has no samples array: time comes from hitCount spread evenly over the wall time")

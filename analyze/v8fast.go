@@ -1,0 +1,333 @@
+package analyze
+
+import "bytes"
+
+// This file is the fast path of the V8 node reader. Almost every node of a
+// real profile has one shape: a flat callFrame object whose text repeats
+// across the nodes that share the frame, a few integers, and arrays of
+// integers and of {line, ticks}. fastNode reads such a node straight from the
+// scanner's buffer, looks its callFrame up by its raw text, and hands
+// anything else (escapes, floats, nulls, nesting, a node cut by the end of
+// the buffer) back to the general reader, which reads the same node again
+// from its start. A callFrame text met for the first time is read by the
+// general reader too. Both paths must give the same result for any input they
+// both accept; TestFastNodeMatchesGeneral holds them to it.
+
+// fastWindow is how much input readNodes keeps buffered ahead of a node, so
+// that the fast path sees whole nodes.
+const fastWindow = 32 << 10
+
+// nodeScratch holds a node's lists while the fast path reads it: nothing
+// reaches the rawProfile until the node has been read whole.
+type nodeScratch struct {
+	children []int64
+	ticks    [][2]int64 // line, ticks as read
+}
+
+// byteClass marks the bytes flatObjectEnd must look at: quotes, escapes,
+// brackets and control characters.
+var byteClass = func() (c [256]uint8) {
+	for i := range 0x20 {
+		c[i] = 1
+	}
+	for _, b := range `"\{}[]` {
+		c[b] = 1
+	}
+	return c
+}()
+
+// skipSpace returns the index of the first byte at or after i that is not
+// JSON white space.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// plainString returns the end (past the closing quote) of the string that
+// starts at b[i], or -1 if it is not there whole or has escapes or control
+// characters.
+func plainString(b []byte, i int) int {
+	if i >= len(b) || b[i] != '"' {
+		return -1
+	}
+	for j := i + 1; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
+			return j + 1
+		case c == '\\' || c < 0x20:
+			return -1
+		}
+	}
+	return -1
+}
+
+// plainInt reads an integer of at most 18 digits at b[i], returning it and
+// its end, or -1 for anything else (a fraction, an exponent, a number that
+// may run past the end of b).
+func plainInt(b []byte, i int) (int64, int) {
+	neg := i < len(b) && b[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var v int64
+	for i < len(b) && b[i]-'0' <= 9 {
+		v = v*10 + int64(b[i]-'0')
+		i++
+	}
+	if i == start || i-start > 18 || i >= len(b) {
+		return 0, -1
+	}
+	switch b[i] {
+	case '.', 'e', 'E', '+', '-':
+		return 0, -1
+	}
+	if neg {
+		v = -v
+	}
+	return v, i
+}
+
+// plainScalar returns the end of the string, number or literal at b[i], or
+// -1 when it is anything else or not plain.
+func plainScalar(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return plainString(b, i)
+	case c == '-' || c-'0' <= 9:
+		_, j := plainInt(b, i)
+		return j
+	}
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if len(b)-i > len(lit) && string(b[i:i+len(lit)]) == lit {
+			return i + len(lit)
+		}
+	}
+	return -1
+}
+
+// plainKey reads `"key" :` at b[i] (after white space), returning the key
+// and the index of the value after white space, or -1.
+func plainKey(b []byte, i int) ([]byte, int) {
+	i = skipSpace(b, i)
+	j := plainString(b, i)
+	if j < 0 {
+		return nil, -1
+	}
+	key := b[i+1 : j-1]
+	j = skipSpace(b, j)
+	if j >= len(b) || b[j] != ':' {
+		return nil, -1
+	}
+	return key, skipSpace(b, j+1)
+}
+
+// nextMember moves past the value that ended at b[i]: it returns the index
+// after a ',' and whether one was there, or the index after the closing
+// brace with more false; -1 if neither follows.
+func nextMember(b []byte, i int, closing byte) (int, bool) {
+	i = skipSpace(b, i)
+	if i >= len(b) {
+		return -1, false
+	}
+	switch b[i] {
+	case ',':
+		return i + 1, true
+	case closing:
+		return i + 1, false
+	}
+	return -1, false
+}
+
+// flatObjectEnd returns the end of the object at b[i] if it holds no nested
+// object or array and no control character in a string, else -1.
+func flatObjectEnd(b []byte, i int) int {
+	inString := false
+	for j := i + 1; j < len(b); j++ {
+		c := b[j]
+		if byteClass[c] == 0 {
+			continue
+		}
+		switch {
+		case c == '"':
+			inString = !inString
+		case c == '\\':
+			if !inString {
+				return -1
+			}
+			j++ // the escaped byte, which may be a quote
+		case inString:
+			if c < 0x20 {
+				return -1
+			}
+			// a brace or bracket inside a string
+		case c == '}':
+			return j + 1
+		case c == ' ' || c == '\n' || c == '\r' || c == '\t':
+			// white space between members
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// fastCallFrame finds the flat callFrame object at b[i] and returns its
+// frame and end, or end -1. A callFrame text seen before is looked up; a new
+// one is read by the general reader, so that both paths agree on it.
+func (in *frameInterner) fastCallFrame(b []byte, i int) (int32, int) {
+	end := flatObjectEnd(b, i)
+	if end < 0 {
+		return 0, -1
+	}
+	raw := b[i:end]
+	if f, ok := in.rawFrames[string(raw)]; ok {
+		return f, end
+	}
+	s := newJSONScanner(bytes.NewReader(raw), len(raw)+1)
+	f := readCallFrame(s, in)
+	if s.err != nil || !s.atEnd() {
+		return 0, -1
+	}
+	in.rawFrames[string(raw)] = f
+	return f, end
+}
+
+// plainInts reads an array of plain integers at b[i] into dst, returning
+// the end, or -1.
+func plainInts(b []byte, i int, dst []int64) ([]int64, int) {
+	if i >= len(b) || b[i] != '[' {
+		return dst, -1
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return dst, i + 1
+	}
+	for more := true; more; {
+		v, j := plainInt(b, skipSpace(b, i))
+		if j < 0 {
+			return dst, -1
+		}
+		dst = append(dst, v)
+		if i, more = nextMember(b, j, ']'); i < 0 {
+			return dst, -1
+		}
+	}
+	return dst, i
+}
+
+// plainTicks reads a positionTicks array of {line, ticks} objects at b[i]
+// into dst, returning the end, or -1.
+func plainTicks(b []byte, i int, dst [][2]int64) ([][2]int64, int) {
+	if i >= len(b) || b[i] != '[' {
+		return dst, -1
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return dst, i + 1
+	}
+	for more := true; more; {
+		i = skipSpace(b, i)
+		if i >= len(b) || b[i] != '{' {
+			return dst, -1
+		}
+		var t [2]int64
+		i++
+		for inner := true; inner; {
+			key, v := plainKey(b, i)
+			if v < 0 {
+				return dst, -1
+			}
+			var j int
+			switch string(key) {
+			case "line":
+				t[0], j = plainInt(b, v)
+			case "ticks":
+				t[1], j = plainInt(b, v)
+			default:
+				j = plainScalar(b, v)
+			}
+			if j < 0 {
+				return dst, -1
+			}
+			if i, inner = nextMember(b, j, '}'); i < 0 {
+				return dst, -1
+			}
+		}
+		dst = append(dst, t)
+		if i, more = nextMember(b, i, ']'); i < 0 {
+			return dst, -1
+		}
+	}
+	return dst, i
+}
+
+// fastNode reads the node object at the start of b (after white space) when
+// it has the common shape, adding it to rp and returning the number of
+// bytes read; it returns 0, having changed nothing in rp, otherwise.
+func (in *frameInterner) fastNode(b []byte, rp *rawProfile, sc *nodeScratch) int {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return 0
+	}
+	n := rawNode{id: noID, frame: -1}
+	parent, hits := noID, int64(0)
+	sc.children, sc.ticks = sc.children[:0], sc.ticks[:0]
+	j := skipSpace(b, i+1)
+	if j < len(b) && b[j] == '}' {
+		return 0 // no id: the general reader words the error
+	}
+	i++
+	for more := true; more; {
+		key, v := plainKey(b, i)
+		if v < 0 {
+			return 0
+		}
+		switch string(key) {
+		case "id":
+			n.id, j = plainInt(b, v)
+		case "callFrame":
+			if v >= len(b) || b[v] != '{' {
+				return 0
+			}
+			n.frame, j = in.fastCallFrame(b, v)
+		case "hitCount":
+			hits, j = plainInt(b, v)
+			if hits < 0 || hits > 1<<31-1 {
+				return 0
+			}
+		case "children":
+			sc.children, j = plainInts(b, v, sc.children[:0])
+		case "positionTicks":
+			sc.ticks, j = plainTicks(b, v, sc.ticks[:0])
+		case "parent":
+			parent, j = plainInt(b, v)
+		default:
+			j = plainScalar(b, v)
+		}
+		if j < 0 {
+			return 0
+		}
+		if i, more = nextMember(b, j, '}'); i < 0 {
+			return 0
+		}
+	}
+	if n.id == noID || n.frame < 0 {
+		return 0
+	}
+	index := int32(rp.nodes.len())
+	for _, c := range sc.children {
+		rp.children.add(c)
+	}
+	for _, t := range sc.ticks {
+		addLineTick(&rp.ticks, index, t[0], t[1])
+	}
+	n.childEnd = int32(rp.children.len())
+	rp.addNode(n, parent, int32(hits))
+	return i
+}
