@@ -412,6 +412,22 @@ func (s *jsonScanner) readIntArray(dst []int64) []int64 {
 		if s.err != nil {
 			return dst
 		}
+		// Then as many plain integers as the buffer holds whole, read in
+		// place; the general step above takes what they cannot.
+		i := s.pos
+		for {
+			j := skipSpace(s.buf[:s.end], i)
+			if j >= s.end || s.buf[j] != ',' {
+				break
+			}
+			v, k := plainInt(s.buf[:s.end], skipSpace(s.buf[:s.end], j+1))
+			if k < 0 {
+				break
+			}
+			dst = append(dst, v)
+			i = k
+		}
+		s.pos = i
 	}
 	return dst
 }

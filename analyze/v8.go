@@ -42,7 +42,8 @@ type rawProfile struct {
 	children  chunked[int64]     // child ids, node after node
 	parents   chunked[rawParent] // nodes with a "parent" field
 	hits      chunked[[2]int32]  // node index, hitCount for nonzero counts
-	ticks     chunked[LineTick]  // positionTicks, by node index
+	totalHits int64
+	ticks     chunked[LineTick] // positionTicks, by node index
 	samples   []int64
 	deltas    []int64
 	lines     []int64 // traces: the line of each sample (0: none), when recorded
@@ -280,6 +281,18 @@ func readNode(s *jsonScanner, in *frameInterner, rp *rawProfile) {
 	rp.addNode(n, parent, int32(hits))
 }
 
+// presized returns an empty list with room for the samples the nodes' hit
+// counts announce (there is one per hit in Node's and Chrome's profiles),
+// so that reading the samples does not grow it step by step; any other
+// list comes back as it is.
+func (rp *rawProfile) presized(list []int64) []int64 {
+	const most = 1 << 22 // 32 MiB: beyond it the list grows as it is read
+	if len(list) > 0 || cap(list) >= int(min(rp.totalHits, most)) {
+		return list
+	}
+	return make([]int64, 0, min(rp.totalHits, most))
+}
+
 // addNode appends a node read whole, with its parent id (noID for none) and
 // hit count; its children and ticks are already in place.
 func (rp *rawProfile) addNode(n rawNode, parent int64, hits int32) {
@@ -289,6 +302,7 @@ func (rp *rawProfile) addNode(n rawNode, parent int64, hits int32) {
 	}
 	if hits != 0 {
 		rp.hits.add([2]int32{index, hits})
+		rp.totalHits += int64(hits)
 	}
 	rp.nodes.add(n)
 }
@@ -372,10 +386,10 @@ func readProfileMember(s *jsonScanner, key []byte, in *frameInterner, rp *rawPro
 	case "nodes":
 		readNodes(s, in, rp)
 	case "samples":
-		rp.samples = s.readIntArray(rp.samples)
+		rp.samples = s.readIntArray(rp.presized(rp.samples))
 		rp.hasSample = true
 	case "timeDeltas":
-		rp.deltas = s.readIntArray(rp.deltas)
+		rp.deltas = s.readIntArray(rp.presized(rp.deltas))
 		rp.hasDeltas = true
 	case "startTime":
 		rp.startTime = int64(s.readFloat())

@@ -177,14 +177,41 @@ func flatObjectEnd(b []byte, i int) int {
 	return -1
 }
 
+// objectEnd returns the end of the object at b[i] if it is flat (see
+// flatObjectEnd), or a position within it when it is not: the caller
+// validates what it finds. Without escapes, a closing brace is outside every
+// string exactly when an even number of quotes precede it, and both are
+// found with the vectorized byte search.
+func objectEnd(b []byte, i int) int {
+	for from := i + 1; ; {
+		k := bytes.IndexByte(b[from:], '}')
+		if k < 0 {
+			return -1
+		}
+		end := from + k + 1
+		seg := b[i:end]
+		if bytes.IndexByte(seg, '\\') >= 0 {
+			return flatObjectEnd(b, i)
+		}
+		if bytes.Count(seg, quote)%2 == 0 {
+			return end
+		}
+		from = end
+	}
+}
+
+var quote = []byte{'"'}
+
 // fastCallFrame finds the flat callFrame object at b[i] and returns its
 // frame and end, or end -1. A callFrame text seen before is looked up; a new
 // one is read by the general reader, so that both paths agree on it.
 func (in *frameInterner) fastCallFrame(b []byte, i int) (int32, int) {
-	end := flatObjectEnd(b, i)
+	end := objectEnd(b, i)
 	if end < 0 {
 		return 0, -1
 	}
+	// Only texts the general reader accepted whole are in rawFrames, so a
+	// wrong end (a nested object) finds nothing there and fails below.
 	raw := b[i:end]
 	if f, ok := in.rawFrames[string(raw)]; ok {
 		return f, end

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // readNodesGeneral is readNodes without the fast path.
@@ -126,7 +127,7 @@ func TestFastNodeMatchesGeneral(t *testing.T) {
 		{`{"id":1,` + cf + `,"positionTicks":[{}]}`, false},
 		{`{"id":1,` + cf + `,"positionTicks":[{"line":1,"ticks":1,"x":[1]}]}`, false},
 		{`{"id":1,"callFrame":{"functionName":"f","extra":{"nested":1}}}`, false},
-		{`{"id":1,"callFrame":{"functionName":"f","extra":[1]}}`, false},
+		{`{"id":1,"callFrame":{"functionName":"f","extra":[1]}}`, true},
 		{`{"id":1,` + cf + `,"meta":{"a":1}}`, false},
 		{`{"id":1,` + cf + `,"parent":null}`, false},
 		{`{"id":1234567890123456789,` + cf + `}`, false},
@@ -266,6 +267,60 @@ func TestChunkedTruncate(t *testing.T) {
 					t.Fatalf("n=%d truncate(%d): at(%d) = %d, want %d", n, keep, i, c.at(i), w)
 				}
 			}
+		}
+	}
+}
+
+// TestReadIntArrayAcrossBuffers reads integer arrays in every layout the
+// in-place loop of readIntArray meets: numbers cut by the end of the
+// buffer, white space, fractions and exponents left to the general step.
+func TestReadIntArrayAcrossBuffers(t *testing.T) {
+	texts := []string{
+		`[]`, `[ ]`, `[7]`, `[1,2,3]`, `[ -1 , 22 ,333, 4444 ]`,
+		`[1,2.0,3e2,-4,123456789012345678,1234567890123456789]`,
+		"[\n1,\n\t2\r\n]",
+	}
+	var long strings.Builder
+	long.WriteString("[")
+	for i := range 3000 {
+		if i > 0 {
+			long.WriteString(",")
+		}
+		fmt.Fprintf(&long, "%d", (i*7919)%100003-50000)
+	}
+	long.WriteString("]")
+	texts = append(texts, long.String())
+	for _, text := range texts {
+		var want []float64
+		if err := json.Unmarshal([]byte(text), &want); err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range []int{16, 17, 31, 64, 4096} {
+			for _, oneByte := range []bool{false, true} {
+				var r io.Reader = strings.NewReader(text)
+				if oneByte {
+					r = iotest.OneByteReader(r)
+				}
+				s := newJSONScanner(r, size)
+				got := s.readIntArray(nil)
+				if s.err != nil {
+					t.Fatalf("%.40s (buffer %d): %v", text, size, s.err)
+				}
+				if len(got) != len(want) {
+					t.Fatalf("%.40s (buffer %d): %d numbers, want %d", text, size, len(got), len(want))
+				}
+				for i := range got {
+					if float64(got[i]) != want[i] {
+						t.Fatalf("%.40s (buffer %d): [%d] = %d, want %v", text, size, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+	for _, bad := range []string{`[1,,2]`, `[1 2]`, `[1,]`, `[1,2`, `[1,x]`, `[1.5]`} {
+		s := newJSONScanner(strings.NewReader(bad), 16)
+		if s.readIntArray(nil); s.err == nil {
+			t.Errorf("%s: no error", bad)
 		}
 	}
 }

@@ -113,6 +113,7 @@ type options struct {
 	help         bool
 	maxInputSize string
 	cpuProfile   string
+	memProfile   string
 
 	before, after []string
 	work          float64
@@ -168,6 +169,8 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a Go CPU profile of profdiff itself to `FILE`")
 	_ = fs.MarkHidden("cpuprofile")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write a Go allocation profile of profdiff itself to `FILE`")
+	_ = fs.MarkHidden("memprofile")
 	return fs
 }
 
@@ -241,6 +244,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return usageError(stderr, "%v", err)
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if o.memProfile != "" {
+		defer writeMemProfile(o.memProfile, stderr)
 	}
 	if o.list {
 		if len(sides) != 1 || len(sides[0].files) != 1 {
@@ -635,4 +641,19 @@ func version() string {
 		return bi.Main.Version
 	}
 	return "devel"
+}
+
+// writeMemProfile writes the allocations profdiff made (a heap profile read
+// with -sample_index=alloc_space) for work on its memory use.
+func writeMemProfile(path string, stderr io.Writer) {
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.Lookup("allocs").WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "profdiff: %v\n", err)
+	}
 }
