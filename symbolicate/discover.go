@@ -211,6 +211,9 @@ func (s *Symbolicator) load(loc mapLocation) *loadedMap {
 	}
 	if lm.err == nil {
 		lm.m, lm.err = ParseMap(data)
+		if lm.err == nil && loc.file != "" {
+			lm.m.content.inPlace = true // data was read for this map alone
+		}
 		if lm.err != nil {
 			name := loc.file
 			if name == "" {

@@ -176,15 +176,23 @@ func assignedName(src string, i int) string {
 // source of megabytes.
 type sourceText struct {
 	text   string
-	starts []int // byte offset of each line
+	starts []int32 // byte offset of each line (maps are far below 2 GiB)
 }
 
+// newSourceText indexes the lines of text. The lines are counted first, so
+// that the index is allocated once at its size.
 func newSourceText(text string) *sourceText {
-	st := &sourceText{text: text, starts: []int{0}}
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
-			st.starts = append(st.starts, i+1)
+	if len(text) >= 1<<31 {
+		return nil
+	}
+	st := &sourceText{text: text, starts: make([]int32, 1, strings.Count(text, "\n")+1)}
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '\n')
+		if j < 0 {
+			break
 		}
+		i += j + 1
+		st.starts = append(st.starts, int32(i))
 	}
 	return st
 }
@@ -194,7 +202,7 @@ func (st *sourceText) offset(line, column int) int {
 	if line < 0 || line >= len(st.starts) || column < 0 {
 		return -1
 	}
-	src, off := st.text, st.starts[line]
+	src, off := st.text, int(st.starts[line])
 	// Columns count UTF-16 code units; walk the line's runes.
 	for u := 0; u < column; {
 		if off >= len(src) || src[off] == '\n' {

@@ -1,9 +1,11 @@
 package symbolicate
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestIdentifierAt(t *testing.T) {
@@ -131,6 +133,12 @@ func FuzzDecodeString(f *testing.F) {
 		got, err := decodeString(raw)
 		if err != nil || got != want {
 			t.Fatalf("decodeString(%q) = %q, %v; encoding/json says %q", raw, got, err, want)
+		}
+		own := bytes.Clone(raw)
+		if got, ok := decodeInPlace(own); ok && got != want {
+			t.Fatalf("decodeInPlace(%q) = %q; encoding/json says %q", raw, got, want)
+		} else if !ok && utf8.Valid(raw) {
+			t.Fatalf("decodeInPlace(%q) declined valid UTF-8", raw)
 		}
 	})
 }
