@@ -287,8 +287,22 @@ func join(sides []Side, rowsOf func(*analyze.Table) []analyze.Row, byName, total
 			return k
 		}
 	}
-	index := map[analyze.Key]int{}
-	var out []Row
+	// At least this many rows: size the index and the list for them, and
+	// carve each row's slices out of shared blocks rather than allocating
+	// five per row.
+	least, runs := 0, 0
+	for _, s := range sides {
+		runs += len(s.Tables)
+		for _, t := range s.Tables {
+			least = max(least, len(rowsOf(t)))
+		}
+	}
+	index := make(map[analyze.Key]int, least)
+	out := make([]Row, 0, least)
+	const block = 1024 // rows per block
+	var sums []int64
+	var perRun []float64
+	var perSide [][]float64
 	for si, s := range sides {
 		for ri, t := range s.Tables {
 			for _, r := range rowsOf(t) {
@@ -297,9 +311,15 @@ func join(sides []Side, rowsOf func(*analyze.Table) []analyze.Row, byName, total
 				if !ok {
 					i = len(out)
 					index[jk] = i
-					row := Row{Key: r.Key, Self: make([]int64, n), Total: make([]int64, n), runs: make([][]float64, n)}
+					if len(perSide) < n {
+						sums, perRun, perSide = make([]int64, 2*n*block), make([]float64, runs*block), make([][]float64, n*block)
+					}
+					row := Row{Key: r.Key, Self: sums[:n:n], Total: sums[n : 2*n : 2*n], runs: perSide[:n:n]}
+					sums, perSide = sums[2*n:], perSide[n:]
 					for sj := range sides {
-						row.runs[sj] = make([]float64, len(sides[sj].Tables))
+						k := len(sides[sj].Tables)
+						row.runs[sj] = perRun[:k:k]
+						perRun = perRun[k:]
 					}
 					out = append(out, row)
 				}
