@@ -71,8 +71,8 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 	if opts.Files {
 		tables = append(tables, table{"files", r.Files, func(x Row) []string { return []string{FileName(x.Key), x.Key.Package} }, []string{"file", "package"}})
 	}
-	render := func(t table, rows []Row) string {
-		var b strings.Builder
+	// header renders a table's header; line one row.
+	header := func(t table) string {
 		var cols []string
 		if compared {
 			cols = []string{"before", "after", "delta", "Δpp", "Δ%", "verdict", "p"}
@@ -80,6 +80,7 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 			cols = []string{"self", "self %", "total", "total %"}
 		}
 		cols = append(cols, t.cols...)
+		var b strings.Builder
 		b.WriteString("| " + strings.Join(cols, " | ") + " |\n|")
 		for i := range cols {
 			if i < len(cols)-len(t.cols) {
@@ -89,18 +90,26 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 			}
 		}
 		b.WriteString("\n")
+		return b.String()
+	}
+	line := func(t table, row Row) string {
+		var cells []string
+		if compared {
+			cells = changeCells(row, r)
+			cells[5] = emphasizeVerdict(cells[5])
+		} else {
+			cells = selfTotal(row, r.Sides[0].OnCPUNs)
+		}
+		for _, n := range t.name(row) {
+			cells = append(cells, EscapeMarkdown(cutMiddle(n, markdownNameWidth, markdownNameWidth/2)))
+		}
+		return "| " + strings.Join(cells, " | ") + " |\n"
+	}
+	render := func(t table, rows []Row) string {
+		var b strings.Builder
+		b.WriteString(header(t))
 		for _, row := range rows {
-			var cells []string
-			if compared {
-				cells = changeCells(row, r)
-				cells[5] = emphasizeVerdict(cells[5])
-			} else {
-				cells = selfTotal(row, r.Sides[0].OnCPUNs)
-			}
-			for _, n := range t.name(row) {
-				cells = append(cells, EscapeMarkdown(cutMiddle(n, markdownNameWidth, markdownNameWidth/2)))
-			}
-			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+			b.WriteString(line(t, row))
 		}
 		return b.String()
 	}
@@ -119,17 +128,24 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 	room := MarkdownLimit - head.Len() - top.Len() - len(legend) - 200
 	var details strings.Builder
 	for _, t := range tables {
-		rows := t.rows
-		body := render(t, rows)
-		for len(body) > room/len(tables) && len(rows) > 0 {
-			rows = rows[:len(rows)*3/4]
-			body = render(t, rows)
+		// As many rows as fit in the table's share of the room, each
+		// rendered once.
+		var body strings.Builder
+		body.WriteString(header(t))
+		shown := 0
+		for _, row := range t.rows {
+			l := line(t, row)
+			if body.Len()+len(l) > room/len(tables) {
+				break
+			}
+			body.WriteString(l)
+			shown++
 		}
 		note := ""
-		if len(rows) < len(t.rows) {
-			note = fmt.Sprintf("\n_%d of %d rows shown to stay within GitHub's comment size; the JSON output has them all._\n", len(rows), len(t.rows))
+		if shown < len(t.rows) {
+			note = fmt.Sprintf("\n_%d of %d rows shown to stay within GitHub's comment size; the JSON output has them all._\n", shown, len(t.rows))
 		}
-		fmt.Fprintf(&details, "\n<details><summary>All %s (%d)</summary>\n\n%s%s\n</details>\n", t.title, len(t.rows), body, note)
+		fmt.Fprintf(&details, "\n<details><summary>All %s (%d)</summary>\n\n%s%s\n</details>\n", t.title, len(t.rows), body.String(), note)
 	}
 	if len(r.Warnings) > 0 {
 		details.WriteString("\n<details><summary>Warnings</summary>\n\n")
