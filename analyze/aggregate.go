@@ -159,113 +159,118 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	if !inPreorder(p.Nodes) {
 		order = preorder(p.Nodes)
 	}
-	at := func(i int) int32 {
-		if order == nil {
-			return int32(i)
-		}
-		return order[i]
-	}
 	k := newKeyer(p)
-	// Per node: its key in each dimension (-1 for none), and whether GC
-	// work is on its path.
-	keys := make([][numDims]int32, nn)
-	gcPath := make([]bool, nn)
-	for i := range nn {
-		n := at(i)
-		keys[n], gcPath[n] = k.node(n, keys, gcPath)
-	}
 	var selfs, totals [numDims][]int64
-	for d := range numDims {
-		selfs[d] = make([]int64, len(k.keys[d]))
-		totals[d] = make([]int64, len(k.keys[d]))
-	}
-	for n, w := range self {
-		if w == 0 {
-			continue
-		}
-		for d := range numDims {
-			if id := keys[n][d]; id >= 0 {
-				selfs[d][id] += w
-			}
-		}
-		if gcPath[n] || p.Frames[p.Nodes[n].Frame].Kind == KindGC {
-			sum.GCNs += w
-		}
-	}
-	var self0 []int64 // each node's own on-CPU time, kept for Lines
+	var onPath [numDims][]int32 // occurrences of each key on the path
+	var self0 []int64           // each node's own on-CPU time, kept for Lines
+	var fnKey []int32           // each node's function key, for Lines
 	if opts.Edges && len(p.LineTicks) > 0 {
-		self0 = slices.Clone(self)
+		self0 = self
+		fnKey = make([]int32, nn)
 	}
-	// Subtree sums, children before parents, in place: from here on self
-	// holds each node's subtree total.
-	subtree := self
-	for i := nn - 1; i >= 0; i-- {
-		n := at(i)
-		if par := p.Nodes[n].Parent; par >= 0 {
-			subtree[par] += subtree[n]
-		}
-	}
-	var onPath [numDims][]int32
-	for d := range numDims {
-		onPath[d] = make([]int32, len(k.keys[d]))
-	}
-	// Walk in preorder keeping the current path on a stack: a node's total
-	// goes to each key not already on the path above it.
-	var stack []int32
 	type edgeKey [2]int32 // caller, callee function ids
 	var edgeTotal, edgeOnPath map[edgeKey]int64
 	if opts.Edges {
 		edgeTotal, edgeOnPath = map[edgeKey]int64{}, map[edgeKey]int64{}
 	}
-	edgeOf := func(n int32) (edgeKey, bool) {
-		par := p.Nodes[n].Parent
-		if par < 0 || keys[par][dimFunction] < 0 || keys[n][dimFunction] < 0 {
-			return edgeKey{}, false
-		}
-		return edgeKey{keys[par][dimFunction], keys[n][dimFunction]}, true
+	// One walk in preorder with the path from the root on a stack. A node's
+	// keys come from its frame and, for code that takes its caller's
+	// package, from the path above it. A key's total takes a node's subtree
+	// only at the key's outermost occurrence on the path, so recursion
+	// counts once per sample; subtree sums are gathered on the stack as
+	// nodes are left, so no per-node arrays are needed.
+	type onStack struct {
+		node  int32
+		keys  [numDims]int32
+		code  int32 // nearest frame with a script at or above the node
+		gc    bool  // garbage collection is on the path
+		outer uint8 // bit d: outermost occurrence of keys[d]; edgeBit: of the edge; hasEdge: edge set
+		edge  edgeKey
+		sub   int64 // subtree on-CPU time so far
 	}
-	leave := func(n int32) {
+	const edgeBit, hasEdge = 1 << numDims, 1 << (numDims + 1)
+	var stack []onStack
+	grow := func(d int) {
+		for len(selfs[d]) < len(k.keys[d]) {
+			selfs[d], totals[d], onPath[d] = append(selfs[d], 0), append(totals[d], 0), append(onPath[d], 0)
+		}
+	}
+	leave := func() {
+		e := &stack[len(stack)-1]
 		for d := range numDims {
-			if id := keys[n][d]; id >= 0 {
+			if id := e.keys[d]; id >= 0 {
 				onPath[d][id]--
+				if e.outer&(1<<d) != 0 {
+					totals[d][id] += e.sub
+				}
 			}
 		}
-		if edgeOnPath != nil {
-			if e, ok := edgeOf(n); ok {
-				edgeOnPath[e]--
+		if e.outer&hasEdge != 0 {
+			edgeOnPath[e.edge]--
+			if e.outer&edgeBit != 0 && e.sub > 0 {
+				edgeTotal[e.edge] += e.sub
 			}
 		}
+		if len(stack) > 1 {
+			stack[len(stack)-2].sub += e.sub
+		}
+		stack = stack[:len(stack)-1]
 	}
 	for i := range nn {
-		n := at(i)
-		par := p.Nodes[n].Parent
-		for len(stack) > 0 && stack[len(stack)-1] != par {
-			leave(stack[len(stack)-1])
-			stack = stack[:len(stack)-1]
+		n := int32(i)
+		if order != nil {
+			n = order[i]
 		}
+		par := p.Nodes[n].Parent
+		for len(stack) > 0 && stack[len(stack)-1].node != par {
+			leave()
+		}
+		caller, gc := int32(-1), false // the parent's code frame and GC path
+		var callerKeys [numDims]int32
+		if len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			caller, gc, callerKeys = top.code, top.gc, top.keys
+		}
+		e := onStack{node: n, sub: self[n]}
+		e.keys, e.code, e.gc = k.node(n, caller, gc)
+		w := self[n]
 		for d := range numDims {
-			id := keys[n][d]
+			id := e.keys[d]
 			if id < 0 {
 				continue
 			}
+			grow(d)
+			selfs[d][id] += w
 			if onPath[d][id] == 0 {
-				totals[d][id] += subtree[n]
+				e.outer |= 1 << d
 			}
 			onPath[d][id]++
 		}
-		if edgeTotal != nil {
-			if e, ok := edgeOf(n); ok {
-				if edgeOnPath[e] == 0 && subtree[n] > 0 {
-					edgeTotal[e] += subtree[n]
-				}
-				edgeOnPath[e]++
-			}
+		if w != 0 && (e.gc || p.Frames[p.Nodes[n].Frame].Kind == KindGC) {
+			sum.GCNs += w
 		}
-		stack = append(stack, n)
+		if fnKey != nil {
+			fnKey[n] = e.keys[dimFunction]
+		}
+		if edgeOnPath != nil && len(stack) > 0 && callerKeys[dimFunction] >= 0 && e.keys[dimFunction] >= 0 {
+			e.edge = edgeKey{callerKeys[dimFunction], e.keys[dimFunction]}
+			e.outer |= hasEdge
+			if edgeOnPath[e.edge] == 0 {
+				e.outer |= edgeBit
+			}
+			edgeOnPath[e.edge]++
+		}
+		stack = append(stack, e)
+	}
+	for len(stack) > 0 {
+		leave()
+	}
+	for d := range numDims {
+		grow(d)
 	}
 
 	if opts.Edges {
-		t.Lines = lineTimes(p, keys, k, self0)
+		t.Lines = lineTimes(p, fnKey, k, self0)
 	}
 	for e, v := range edgeTotal {
 		t.Edges = append(t.Edges, Edge{Caller: k.keys[dimFunction][e[0]], Callee: k.keys[dimFunction][e[1]], Total: v})
@@ -287,7 +292,7 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 
 // lineTimes spreads each node's self time over its positionTicks lines in
 // proportion to the ticks, and sums by function and line.
-func lineTimes(p *Profile, keys [][numDims]int32, k *keyer, self []int64) []LineTime {
+func lineTimes(p *Profile, fnKey []int32, k *keyer, self []int64) []LineTime {
 	if self == nil {
 		return nil
 	}
@@ -299,7 +304,7 @@ func lineTimes(p *Profile, keys [][numDims]int32, k *keyer, self []int64) []Line
 	acc := map[fl]int64{}
 	for _, lt := range p.LineTicks {
 		n := lt.Node
-		fn := keys[n][dimFunction]
+		fn := fnKey[n]
 		if self[n] == 0 || fn < 0 || p.Frames[p.Nodes[n].Frame].Generated != nil {
 			continue
 		}
@@ -365,10 +370,6 @@ type keyer struct {
 	p     *Profile
 	index [numDims]map[Key]int32
 	keys  [numDims][]Key
-	// codeFrame is the nearest frame with a script at or above each node
-	// (-1 for none): regular expressions and eval code below it send their
-	// time to its package and file.
-	codeFrame []int32
 	// frameKeys caches the keys of frames whose keys depend on the frame
 	// alone (all but regular expressions and eval code); inherited caches
 	// those by (frame, calling code frame).
@@ -377,7 +378,7 @@ type keyer struct {
 }
 
 func newKeyer(p *Profile) *keyer {
-	k := &keyer{p: p, codeFrame: make([]int32, len(p.Nodes)), frameKeys: make([][numDims]int32, len(p.Frames)), inherited: map[[2]int32][numDims]int32{}}
+	k := &keyer{p: p, frameKeys: make([][numDims]int32, len(p.Frames)), inherited: map[[2]int32][numDims]int32{}}
 	for i := range k.frameKeys {
 		k.frameKeys[i][0] = -2 // not computed yet
 	}
@@ -397,33 +398,27 @@ func (k *keyer) id(d int, key Key) int32 {
 	return i
 }
 
-// node computes node n's keys; its parent has been keyed already.
-func (k *keyer) node(n int32, keys [][numDims]int32, gcPath []bool) ([numDims]int32, bool) {
+// node computes node n's keys given its caller's code frame (the nearest
+// frame with a script above it, -1 for none) and whether garbage collection
+// is on the path above it. It also returns the node's own code frame and
+// GC flag, for its children. Regular expressions and eval code below a code
+// frame send their time to its package and file.
+func (k *keyer) node(n, caller int32, gcAbove bool) (keys [numDims]int32, code int32, gc bool) {
 	nd := k.p.Nodes[n]
 	f := &k.p.Frames[nd.Frame]
-	gc := f.MarksGC
-	if nd.Parent >= 0 {
-		gc = gc || gcPath[nd.Parent]
-	}
+	gc = f.MarksGC || gcAbove
 	if f.Kind == KindRoot {
-		k.codeFrame[n] = -1
-		return [numDims]int32{-1, -1, -1}, gc
+		return [numDims]int32{-1, -1, -1}, -1, gc
 	}
-	k.codeFrame[n] = -1
+	code = caller
 	if f.Kind == KindCode {
-		k.codeFrame[n] = nd.Frame
-	} else if nd.Parent >= 0 {
-		k.codeFrame[n] = k.codeFrame[nd.Parent]
+		code = nd.Frame
 	}
 	if !f.Kind.InheritsPackage() {
 		if k.frameKeys[nd.Frame][0] == -2 {
 			k.frameKeys[nd.Frame] = k.keysFor(f, f.Package, f.File)
 		}
-		return k.frameKeys[nd.Frame], gc
-	}
-	caller := int32(-1)
-	if nd.Parent >= 0 {
-		caller = k.codeFrame[nd.Parent]
+		return k.frameKeys[nd.Frame], code, gc
 	}
 	ck := [2]int32{nd.Frame, caller}
 	ks, ok := k.inherited[ck]
@@ -435,7 +430,7 @@ func (k *keyer) node(n int32, keys [][numDims]int32, gcPath []bool) ([numDims]in
 		ks = k.keysFor(f, pkg, file)
 		k.inherited[ck] = ks
 	}
-	return ks, gc
+	return ks, code, gc
 }
 
 // keysFor returns the keys of frame f with its time going to package pkg and
