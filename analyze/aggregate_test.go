@@ -244,3 +244,37 @@ func TestLineTimesFromTracesAndPprof(t *testing.T) {
 		}
 	}
 }
+
+func TestInPreorder(t *testing.T) {
+	tree := func(parents ...int32) []Node {
+		ns := make([]Node, len(parents))
+		for i, p := range parents {
+			ns[i] = Node{Parent: p}
+		}
+		return ns
+	}
+	for _, c := range []struct {
+		nodes []Node
+		want  bool
+	}{
+		{tree(-1, 0, 1, 1, 0, 4), true},       // root, a, a.b, a.c, d, d.e
+		{tree(-1, 0, 0, 1), false},            // a.b listed after d: parents first, but not depth-first
+		{tree(-1, 0, -1, 2), true},            // two roots
+		{tree(1, 0), false},                   // a cycle
+		{tree(-1, 2, 0), false},               // a child before its parent
+		{tree(-1, 0, 1, 2, 3, 4, 5, 6), true}, // a chain
+	} {
+		if got := inPreorder(c.nodes); got != c.want {
+			t.Errorf("inPreorder(%v) = %v, want %v", c.nodes, got, c.want)
+		}
+		if c.want {
+			// preorder must agree that the listing is already its order.
+			for i, n := range preorder(c.nodes) {
+				if int(n) != i {
+					t.Errorf("preorder(%v) = %v, not the listing", c.nodes, preorder(c.nodes))
+					break
+				}
+			}
+		}
+	}
+}
