@@ -127,6 +127,34 @@ func plainKey(b []byte, i int) ([]byte, int) {
 	return key, skipSpace(b, j+1)
 }
 
+// nodeKey reads a node member's key at b[i] like plainKey, first trying
+// the keys Node and Chrome write, as whole literals.
+func nodeKey(b []byte, i int) ([]byte, int) {
+	if i+2 < len(b) && b[i] == '"' {
+		var lit string
+		switch b[i+1] {
+		case 'i':
+			lit = `"id":`
+		case 'c':
+			lit = `"callFrame":`
+			if b[i+2] == 'h' {
+				lit = `"children":`
+			}
+		case 'h':
+			lit = `"hitCount":`
+		case 'p':
+			lit = `"positionTicks":`
+			if b[i+2] == 'a' {
+				lit = `"parent":`
+			}
+		}
+		if n := len(lit); n > 0 && len(b)-i > n && string(b[i:i+n]) == lit {
+			return b[i+1 : i+n-2], skipSpace(b, i+n)
+		}
+	}
+	return plainKey(b, i)
+}
+
 // nextMember moves past the value that ended at b[i]: it returns the index
 // after a ',' and whether one was there, or the index after the closing
 // brace with more false; -1 if neither follows.
@@ -311,7 +339,7 @@ func (in *frameInterner) fastNode(b []byte, rp *rawProfile, sc *nodeScratch) int
 	}
 	i++
 	for more := true; more; {
-		key, v := plainKey(b, i)
+		key, v := nodeKey(b, i)
 		if v < 0 {
 			return 0
 		}
