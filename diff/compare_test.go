@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -349,6 +350,42 @@ func TestRunsAreMeans(t *testing.T) {
 	for i := range one.Packages {
 		if one.Packages[i].Self[0] != two.Packages[i].Self[0] {
 			t.Errorf("%s: %d vs %d", one.Packages[i].Key.Package, one.Packages[i].Self[0], two.Packages[i].Self[0])
+		}
+	}
+}
+
+// TestIndentJSONMatchesEncoding holds the report's one-pass indenter to
+// json.Indent on the golden reports and on awkward documents.
+func TestIndentJSONMatchesEncoding(t *testing.T) {
+	docs := []string{
+		`{}`, `[]`, `{"a":[]}`, `{"a":{},"b":[[],[{}]],"c":[1,2,{"d":null}]}`,
+		`{"s":"a,b:c{d}[e]\"f\\\\","t":"\\","u":"\u003cx\u003e"}`, `[true,false,null,-1.5e3,"x"]`, `"lone"`, `7`,
+	}
+	goldens, err := filepath.Glob(filepath.Join("testdata", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range goldens {
+		data, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, data); err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, compact.String())
+	}
+	if len(goldens) == 0 {
+		t.Fatal("no JSON goldens found")
+	}
+	for _, d := range docs {
+		var want bytes.Buffer
+		if err := json.Indent(&want, []byte(d), "", " "); err != nil {
+			t.Fatalf("%.60s: %v", d, err)
+		}
+		if got := indentJSON(nil, []byte(d)); string(got) != want.String() {
+			t.Errorf("indentJSON(%.60s) =\n%s\nwant\n%s", d, got, want.String())
 		}
 	}
 }

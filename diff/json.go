@@ -220,9 +220,65 @@ func WriteJSON(w io.Writer, r *Report) error {
 	for _, res := range r.Rules {
 		out.Rules = append(out.Rules, jsonRule{Rule: res.Rule.Text, Broken: res.Broken, Offenders: append([]string{}, res.Offenders...)})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	return enc.Encode(out)
+	compact, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(indentJSON(make([]byte, 0, 2*len(compact)), compact), '\n'))
+	return err
+}
+
+// indentJSON appends compact JSON (as json.Marshal writes it) to dst,
+// indented by one space per level exactly as json.Indent(dst, src, "", " ")
+// would, in one pass over the bytes rather than json.Indent's scanner.
+func indentJSON(dst, src []byte) []byte {
+	depth := 0
+	needIndent := false // after '{' or '[': indent unless it closes at once
+	newline := func() {
+		dst = append(dst, '\n')
+		for range depth {
+			dst = append(dst, ' ')
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if needIndent && c != '}' && c != ']' {
+			needIndent = false
+			depth++
+			newline()
+		}
+		switch c {
+		case '"':
+			j := i + 1
+			for j < len(src) && src[j] != '"' {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			dst = append(dst, src[i:min(j+1, len(src))]...)
+			i = j
+		case '{', '[':
+			needIndent = true
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, c)
+			newline()
+		case ':':
+			dst = append(dst, c, ' ')
+		case '}', ']':
+			if needIndent {
+				needIndent = false
+			} else {
+				depth--
+				newline()
+			}
+			dst = append(dst, c)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // FunctionName returns a function key's display name: "(anonymous)" for a
