@@ -261,27 +261,31 @@ func join(sides []Side, rowsOf func(*analyze.Table) []analyze.Row, byName, total
 	n := len(sides)
 	keyOf := func(k analyze.Key) analyze.Key { return k }
 	if byName {
-		// Count the distinct positions of each (package, name, file).
+		// Find the (package, name, file) triples with more than one start
+		// position on some side: only those join by position too.
 		type base struct{ pkg, fn, file string }
-		positions := make([]map[base]map[[2]int32]bool, n)
-		for si, s := range sides {
-			positions[si] = map[base]map[[2]int32]bool{}
+		type seen struct {
+			pos   [2]int32 // the first position met
+			multi bool     // another position was met on the same side
+		}
+		ambiguous := map[base]bool{}
+		for _, s := range sides {
+			first := map[base]seen{}
 			for _, t := range s.Tables {
 				for _, r := range rowsOf(t) {
-					b := base{r.Key.Package, r.Key.Function, r.Key.File}
-					if positions[si][b] == nil {
-						positions[si][b] = map[[2]int32]bool{}
+					b, pos := base{r.Key.Package, r.Key.Function, r.Key.File}, [2]int32{r.Key.Line, r.Key.Column}
+					if f, ok := first[b]; !ok {
+						first[b] = seen{pos: pos}
+					} else if !f.multi && f.pos != pos {
+						first[b] = seen{pos: f.pos, multi: true}
+						ambiguous[b] = true
 					}
-					positions[si][b][[2]int32{r.Key.Line, r.Key.Column}] = true
 				}
 			}
 		}
 		keyOf = func(k analyze.Key) analyze.Key {
-			b := base{k.Package, k.Function, k.File}
-			for si := range sides {
-				if len(positions[si][b]) > 1 {
-					return k
-				}
+			if len(ambiguous) > 0 && ambiguous[base{k.Package, k.Function, k.File}] {
+				return k
 			}
 			k.Line, k.Column = 0, 0
 			return k
