@@ -177,6 +177,10 @@ func assignedName(src string, i int) string {
 type sourceText struct {
 	text   string
 	starts []int32 // byte offset of each line (maps are far below 2 GiB)
+	// ascii says, per line, whether it is known to be all ASCII (1) or not
+	// (2): then a UTF-16 column is a byte offset, even on the megabyte
+	// lines of minified code vendored into a bundle. Filled on first use.
+	ascii []uint8
 }
 
 // newSourceText indexes the lines of text. The lines are counted first, so
@@ -203,6 +207,16 @@ func (st *sourceText) offset(line, column int) int {
 		return -1
 	}
 	src, off := st.text, int(st.starts[line])
+	if st.lineIsASCII(line) {
+		end := len(src)
+		if line+1 < len(st.starts) {
+			end = int(st.starts[line+1]) - 1 // its '\n'
+		}
+		if off+column > end {
+			return -1
+		}
+		return off + column
+	}
 	// Columns count UTF-16 code units; walk the line's runes.
 	for u := 0; u < column; {
 		if off >= len(src) || src[off] == '\n' {
@@ -217,6 +231,27 @@ func (st *sourceText) offset(line, column int) int {
 		}
 	}
 	return off
+}
+
+// lineIsASCII reports whether a line holds only ASCII, remembering it.
+func (st *sourceText) lineIsASCII(line int) bool {
+	if st.ascii == nil {
+		st.ascii = make([]uint8, len(st.starts))
+	}
+	if st.ascii[line] == 0 {
+		start, end := int(st.starts[line]), len(st.text)
+		if line+1 < len(st.starts) {
+			end = int(st.starts[line+1])
+		}
+		st.ascii[line] = 1
+		for i := start; i < end; i++ {
+			if st.text[i] >= utf8.RuneSelf {
+				st.ascii[line] = 2
+				break
+			}
+		}
+	}
+	return st.ascii[line] == 1
 }
 
 func isIdentStart(r rune) bool { return r == '_' || r == '$' || unicode.IsLetter(r) }

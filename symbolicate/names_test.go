@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -156,4 +157,39 @@ func FuzzExtractMapURL(f *testing.F) {
 			t.Fatalf("value %q holds white space", v)
 		}
 	})
+}
+
+// TestSourceTextOffset holds offset (with its ASCII shortcut) to a plain
+// walk over the runes of each line, counting UTF-16 units.
+func TestSourceTextOffset(t *testing.T) {
+	text := "const a = 1;\r\nlet é = 'ü';\n\nx😀y = () => 1\nplain ascii line\nlast"
+	walk := func(line, column int) int {
+		lines := strings.SplitAfter(text, "\n")
+		if line >= len(lines) {
+			return -1
+		}
+		off := 0
+		for _, l := range lines[:line] {
+			off += len(l)
+		}
+		for u := 0; u < column; {
+			if off >= len(text) || text[off] == '\n' {
+				return -1
+			}
+			r, size := utf8.DecodeRuneInString(text[off:])
+			off += size
+			u += len(utf16.Encode([]rune{r}))
+		}
+		return off
+	}
+	st := newSourceText(text)
+	for pass := range 2 { // the second pass meets the remembered answers
+		for line := range 7 {
+			for column := range 20 {
+				if got, want := st.offset(line, column), walk(line, column); got != want {
+					t.Fatalf("pass %d: offset(%d, %d) = %d, want %d", pass, line, column, got, want)
+				}
+			}
+		}
+	}
 }
