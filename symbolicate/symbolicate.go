@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/profdiff/profdiff/analyze"
 )
@@ -33,9 +34,11 @@ type ScriptMap struct{ Script, Map string }
 type PathRewrite struct{ From, To string }
 
 // Symbolicator finds, decodes and applies source maps. It caches what it
-// decodes, so the runs of one side share each map; use one per side when
-// the sides were built differently.
+// decodes, so that every profile it serves shares each map, decoded once;
+// use one per side when the sides were built differently. It is safe for
+// concurrent use (profiles are served one at a time).
 type Symbolicator struct {
+	mu      sync.Mutex
 	opts    Options
 	maps    map[string]*loadedMap // by map location
 	dirs    map[string]*dirIndex
@@ -100,6 +103,8 @@ func isNodeInternal(url string) bool {
 // maps (unreadable, invalid) become warnings on p, never errors: an
 // unmapped frame keeps what the profiler recorded.
 func (s *Symbolicator) Apply(p *analyze.Profile) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	// On-CPU self time per frame, for coverage.
 	self := make([]int64, len(p.Frames))
 	for _, smp := range p.Samples {
@@ -229,6 +234,8 @@ func (s *Symbolicator) applyMap(p *analyze.Profile, lm *loadedMap, frames []int3
 // Source returns the original text of a file that a map read so far named
 // (by the path frames carry after mapping), from the map's sourcesContent.
 func (s *Symbolicator) Source(file string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for _, key := range slices.Sorted(maps.Keys(s.maps)) {
 		lm := s.maps[key]
 		if lm.m == nil {

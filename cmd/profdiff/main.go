@@ -229,7 +229,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return usageError(stderr, "%v", err)
 		}
-		if !o.noSourceMaps {
+		switch {
+		case o.noSourceMaps:
+		case i == 1 && len(o.sourceMapsBefore)+len(o.sourceMapsAfter)+len(o.sourceDirsBefore)+len(o.sourceDirsAfter) == 0:
+			// Both sides look for maps the same way, so they find the
+			// same maps: decode each once.
+			syms[i] = syms[0]
+		default:
 			syms[i] = symbolicate.New(symOpts)
 		}
 	}
@@ -504,7 +510,6 @@ func readSides(sides []sideArg, syms []*symbolicate.Symbolicator, popts analyze.
 		}
 	}
 	errs := make([]error, len(jobs))
-	locks := make([]sync.Mutex, len(sides)) // a Symbolicator serves one run at a time
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for i, j := range jobs {
@@ -519,9 +524,7 @@ func readSides(sides []sideArg, syms []*symbolicate.Symbolicator, popts analyze.
 				return
 			}
 			if sym := syms[j.side]; sym != nil {
-				locks[j.side].Lock()
-				sym.Apply(p)
-				locks[j.side].Unlock()
+				sym.Apply(p) // one at a time: the sides may share it
 			}
 			tables[j.side][j.run] = analyze.Aggregate(p, analyze.AggregateOptions{ReadPackageJSON: true, Edges: edges})
 		}()
