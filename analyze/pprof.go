@@ -179,6 +179,39 @@ func readPprof(data []byte, sampleType string) (*Profile, error) {
 			break
 		}
 	}
+	// Each location's frames, outermost first (a location holds a function
+	// and the functions inlined into it), are made once; and the node a
+	// location leads to from a node is remembered, so that a sample costs
+	// one lookup per location of its stack.
+	locIndex := map[*pprofile.Location]int32{}
+	byID := make([]int32, len(pp.Location)+1) // by location id, +1 (0: not yet)
+	var locFrames [][]int32
+	framesOf := func(loc *pprofile.Location) int32 {
+		if loc.ID < uint64(len(byID)) && byID[loc.ID] > 0 {
+			return byID[loc.ID] - 1
+		}
+		if i, ok := locIndex[loc]; ok {
+			return i
+		}
+		lines := loc.Line
+		if len(lines) == 0 {
+			lines = []pprofile.Line{{Function: &pprofile.Function{Name: fmt.Sprintf("0x%x", loc.Address)}}}
+		}
+		fs := make([]int32, 0, len(lines))
+		for k := len(lines) - 1; k >= 0; k-- {
+			fs = append(fs, frameOf(lines[k]))
+		}
+		i := int32(len(locFrames))
+		locFrames = append(locFrames, fs)
+		if loc.ID < uint64(len(byID)) && byID[loc.ID] == 0 {
+			byID[loc.ID] = i + 1
+		} else {
+			locIndex[loc] = i // ids beyond the count, or repeated
+		}
+		return i
+	}
+	type step struct{ node, loc int32 }
+	leadsTo := map[step]int32{}
 	p.Samples = make([]Sample, 0, len(pp.Sample))
 	var sampled int64
 	// Go locations carry the line each sample was on: line ticks per node.
@@ -196,13 +229,12 @@ func readPprof(data []byte, sampleType string) (*Profile, error) {
 		}
 		cur := int32(0)
 		for li := len(s.Location) - 1; li >= 0; li-- {
-			loc := s.Location[li]
-			lines := loc.Line
-			if len(lines) == 0 {
-				lines = []pprofile.Line{{Function: &pprofile.Function{Name: fmt.Sprintf("0x%x", loc.Address)}}}
+			st := step{cur, framesOf(s.Location[li])}
+			if next, ok := leadsTo[st]; ok {
+				cur = next
+				continue
 			}
-			for k := len(lines) - 1; k >= 0; k-- {
-				f := frameOf(lines[k])
+			for _, f := range locFrames[st.loc] {
 				e := edge{cur, f}
 				next, ok := children[e]
 				if !ok {
@@ -212,6 +244,7 @@ func readPprof(data []byte, sampleType string) (*Profile, error) {
 				}
 				cur = next
 			}
+			leadsTo[st] = cur
 		}
 		p.Samples = append(p.Samples, Sample{Node: cur, Weight: v * w.scale})
 		if !node && len(s.Location) > 0 && len(s.Location[0].Line) > 0 {
