@@ -346,3 +346,21 @@ func BenchmarkApply(b *testing.B) {
 		}
 	}
 }
+
+// TestLooksMinified: a quarter of a script's functions far along their
+// lines make it minified; one such function does not.
+func TestLooksMinified(t *testing.T) {
+	p := &analyze.Profile{}
+	var frames []int32
+	for i, col := range []int32{1, 5, 20, 900, 3, 8, 12, 40} {
+		p.Frames = append(p.Frames, analyze.Frame{Kind: analyze.KindCode, File: "/srv/app/lib.js", Line: int32(i + 1), Column: col})
+		frames = append(frames, int32(i))
+	}
+	if looksMinified(p, frames) {
+		t.Error("one long line made the script minified")
+	}
+	p.Frames[0].Column = 700
+	if !looksMinified(p, frames) {
+		t.Error("two of eight functions far along their lines: not taken as minified")
+	}
+}
