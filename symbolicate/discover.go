@@ -242,6 +242,7 @@ func readLimited(p string, limit int64) ([]byte, error) {
 	// One buffer of the file's size: growing one as io.ReadAll does
 	// page-faults several times the map's size in fresh memory.
 	buf := make([]byte, st.Size())
+	adviseHugePages(buf)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && err != io.ErrUnexpectedEOF {
 		return nil, err

@@ -364,3 +364,19 @@ func TestLooksMinified(t *testing.T) {
 		t.Error("two of eight functions far along their lines: not taken as minified")
 	}
 }
+
+// TestAdviseHugePages: the hint leaves buffers of every size usable.
+func TestAdviseHugePages(t *testing.T) {
+	for _, n := range []int{0, 1, 4 << 20, 5<<20 + 3, 9 << 20} {
+		b := make([]byte, n)
+		adviseHugePages(b)
+		for i := range b {
+			b[i] = byte(i)
+		}
+		for i := 0; i < n; i += 4099 {
+			if b[i] != byte(i) {
+				t.Fatalf("size %d: byte %d reads %d", n, i, b[i])
+			}
+		}
+	}
+}
