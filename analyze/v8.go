@@ -286,11 +286,13 @@ func readNode(s *jsonScanner, in *frameInterner, rp *rawProfile) {
 // so that reading the samples does not grow it step by step; any other
 // list comes back as it is.
 func (rp *rawProfile) presized(list []int64) []int64 {
-	const most = 1 << 22 // 32 MiB: beyond it the list grows as it is read
-	if len(list) > 0 || cap(list) >= int(min(rp.totalHits, most)) {
+	// Hit counts are the file's word: trust them only so far (a hostile
+	// file could claim billions), beyond which the list grows as it is read.
+	want := min(rp.totalHits, 1<<22, 64*int64(rp.nodes.len())+1024)
+	if len(list) > 0 || int64(cap(list)) >= want {
 		return list
 	}
-	return make([]int64, 0, min(rp.totalHits, most))
+	return make([]int64, 0, want)
 }
 
 // addNode appends a node read whole, with its parent id (noID for none) and
