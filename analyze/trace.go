@@ -264,35 +264,26 @@ func (rp *rawProfile) reset() {
 	*rp = rawProfile{nodes: nodes, children: children, parents: parents, hits: hits, ticks: ticks, samples: rp.samples[:0], deltas: rp.deltas[:0], lines: rp.lines[:0]}
 }
 
+// appendShifted appends src's elements to dst, each adjusted by shift (node
+// indexes and list offsets move by what dst holds already).
+func appendShifted[T any](dst, src *chunked[T], shift func(*T)) {
+	for i := range src.len() {
+		v := src.at(i)
+		shift(&v)
+		dst.add(v)
+	}
+}
+
 // appendChunk adds the scratch chunk's nodes, samples and deltas to tp.
 func (t *traceReader) appendChunk(tp *traceProfile) {
 	c := &t.chunk
 	dst := &tp.rp
-	off := int32(dst.children.len())
-	for i := range c.children.len() {
-		dst.children.add(c.children.at(i))
-	}
-	noff := int32(dst.nodes.len())
-	for i := range c.parents.len() {
-		rpar := c.parents.at(i)
-		rpar.node += noff
-		dst.parents.add(rpar)
-	}
-	for i := range c.hits.len() {
-		h := c.hits.at(i)
-		h[0] += noff
-		dst.hits.add(h)
-	}
-	for i := range c.ticks.len() {
-		t := c.ticks.at(i)
-		t.Node += noff
-		dst.ticks.add(t)
-	}
-	for i := range c.nodes.len() {
-		n := c.nodes.at(i)
-		n.childEnd += off
-		dst.nodes.add(n)
-	}
+	off, noff := int32(dst.children.len()), int32(dst.nodes.len())
+	appendShifted(&dst.children, &c.children, func(*int64) {})
+	appendShifted(&dst.parents, &c.parents, func(p *rawParent) { p.node += noff })
+	appendShifted(&dst.hits, &c.hits, func(h *[2]int32) { h[0] += noff })
+	appendShifted(&dst.ticks, &c.ticks, func(t *LineTick) { t.Node += noff })
+	appendShifted(&dst.nodes, &c.nodes, func(n *rawNode) { n.childEnd += off })
 	// Lines run beside samples; a chunk without them has none.
 	if t.chunkLines && len(c.lines) == len(c.samples) {
 		dst.lines = append(dst.lines, c.lines...)

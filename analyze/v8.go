@@ -362,23 +362,26 @@ func readIntsInto(s *jsonScanner, dst *chunked[int64]) {
 }
 
 // readNodes reads an array of ProfileNodes, each by the fast path when it
-// can (v8fast.go) and by readNode when it cannot.
-func readNodes(s *jsonScanner, in *frameInterner, rp *rawProfile) {
+// can (v8fast.go) and by readNode when it cannot. It returns how many the
+// fast path took.
+func readNodes(s *jsonScanner, in *frameInterner, rp *rawProfile) (fast int) {
 	if !s.beginArray() {
-		return
+		return 0
 	}
 	var sc nodeScratch
 	for first := true; s.nextElem(&first); {
 		s.ensure(fastWindow)
 		if n := in.fastNode(s.buf[s.pos:s.end], rp, &sc); n > 0 {
 			s.pos += n
+			fast++
 			continue
 		}
 		readNode(s, in, rp)
 		if s.err != nil {
-			return
+			return fast
 		}
 	}
+	return fast
 }
 
 // readProfileMember reads one member of a CDP Profile object into rp,

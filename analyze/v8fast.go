@@ -253,15 +253,25 @@ func (in *frameInterner) fastCallFrame(b []byte, i int) (int32, int) {
 	return f, end
 }
 
-// plainInts reads an array of plain integers at b[i] into dst, returning
-// the end, or -1.
-func plainInts(b []byte, i int, dst []int64) ([]int64, int) {
+// openArray reads the '[' of an array at b[i]. It returns the index of its
+// first element, or the end of an empty array with empty true, or -1.
+func openArray(b []byte, i int) (j int, empty bool) {
 	if i >= len(b) || b[i] != '[' {
-		return dst, -1
+		return -1, false
 	}
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
-		return dst, i + 1
+		return i + 1, true
+	}
+	return i, false
+}
+
+// plainInts reads an array of plain integers at b[i] into dst, returning
+// the end, or -1.
+func plainInts(b []byte, i int, dst []int64) ([]int64, int) {
+	i, empty := openArray(b, i)
+	if i < 0 || empty {
+		return dst, i
 	}
 	for more := true; more; {
 		v, j := plainInt(b, skipSpace(b, i))
@@ -279,12 +289,9 @@ func plainInts(b []byte, i int, dst []int64) ([]int64, int) {
 // plainTicks reads a positionTicks array of {line, ticks} objects at b[i]
 // into dst, returning the end, or -1.
 func plainTicks(b []byte, i int, dst [][2]int64) ([][2]int64, int) {
-	if i >= len(b) || b[i] != '[' {
-		return dst, -1
-	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == ']' {
-		return dst, i + 1
+	i, empty := openArray(b, i)
+	if i < 0 || empty {
+		return dst, i
 	}
 	for more := true; more; {
 		i = skipSpace(b, i)
