@@ -211,17 +211,18 @@ func flatObjectEnd(b []byte, i int) int {
 // string exactly when an even number of quotes precede it, and both are
 // found with the vectorized byte search.
 func objectEnd(b []byte, i int) int {
+	quotes := 0 // before from; each byte is looked at once
 	for from := i + 1; ; {
 		k := bytes.IndexByte(b[from:], '}')
 		if k < 0 {
 			return -1
 		}
 		end := from + k + 1
-		seg := b[i:end]
+		seg := b[from:end]
 		if bytes.IndexByte(seg, '\\') >= 0 {
 			return flatObjectEnd(b, i)
 		}
-		if bytes.Count(seg, quote)%2 == 0 {
+		if quotes += bytes.Count(seg, quote); quotes%2 == 0 {
 			return end
 		}
 		from = end

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 )
 
 // readNodesGeneral is readNodes without the fast path.
@@ -303,5 +304,25 @@ func TestReadIntArrayAcrossBuffers(t *testing.T) {
 		if s.readIntArray(nil); s.err == nil {
 			t.Errorf("%s: no error", bad)
 		}
+	}
+}
+
+// TestFastPathIsLinear: braces inside a callFrame's strings, or a huge
+// children list, cost the fast path time in proportion to their bytes.
+func TestFastPathIsLinear(t *testing.T) {
+	name := strings.Repeat("}", 240000)
+	kids := strings.TrimSuffix(strings.Repeat("2,", 100000), ",")
+	text := `[{"id":1,"callFrame":{"functionName":"` + name + `","url":"a.js"},"children":[` + kids + `]},` +
+		`{"id":2,"callFrame":{"functionName":"f\"` + name + `"}}]`
+	start := time.Now()
+	s := newJSONScanner(strings.NewReader(text), scanBufSize)
+	in := newFrameInterner()
+	var rp rawProfile
+	readNodes(s, in, &rp)
+	if s.err != nil || rp.nodes.len() != 2 || rp.children.len() != 100000 {
+		t.Fatalf("err %v, %d nodes, %d children", s.err, rp.nodes.len(), rp.children.len())
+	}
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("reading 700 KB took %v", d)
 	}
 }
