@@ -40,30 +40,30 @@ type pprofWeights struct {
 // choosePprofSampleType picks the sample type to weigh samples by: the one
 // the user named, else cpu time, else wall time, else a count times the
 // sampling period.
-func choosePprofSampleType(pp *pprofile.Profile, want string) (pprofWeights, error) {
+func choosePprofSampleType(pp *pprofData, want string) (pprofWeights, error) {
 	var names []string
-	for _, st := range pp.SampleType {
-		names = append(names, st.Type+"/"+st.Unit)
+	for _, st := range pp.sampleTypes {
+		names = append(names, st.typ+"/"+st.unit)
 	}
 	period := int64(0)
-	if pp.PeriodType != nil && pp.Period > 0 {
-		if u, ok := timeUnits[pp.PeriodType.Unit]; ok {
-			period = pp.Period * u
+	if pp.periodType != nil && pp.period > 0 {
+		if u, ok := timeUnits[pp.periodType.unit]; ok {
+			period = pp.period * u
 		}
 	}
 	weightsFor := func(i int) (pprofWeights, bool) {
-		st := pp.SampleType[i]
-		if u, ok := timeUnits[st.Unit]; ok {
+		st := pp.sampleTypes[i]
+		if u, ok := timeUnits[st.unit]; ok {
 			return pprofWeights{index: i, scale: u, name: names[i]}, true
 		}
-		if st.Unit == "count" && period > 0 {
+		if st.unit == "count" && period > 0 {
 			return pprofWeights{index: i, scale: period, name: names[i] + " x period"}, true
 		}
 		return pprofWeights{}, false
 	}
 	if want != "" {
-		for i, st := range pp.SampleType {
-			if want == st.Type || want == names[i] {
+		for i, st := range pp.sampleTypes {
+			if want == st.typ || want == names[i] {
 				if w, ok := weightsFor(i); ok {
 					return w, nil
 				}
@@ -73,22 +73,22 @@ func choosePprofSampleType(pp *pprofile.Profile, want string) (pprofWeights, err
 		return pprofWeights{}, fmt.Errorf("no sample type %q (the profile has %s)", want, strings.Join(names, ", "))
 	}
 	for _, pref := range []string{"cpu", "wall"} {
-		for i, st := range pp.SampleType {
-			if st.Type == pref {
+		for i, st := range pp.sampleTypes {
+			if st.typ == pref {
 				if w, ok := weightsFor(i); ok {
 					return w, nil
 				}
 			}
 		}
 	}
-	for i, st := range pp.SampleType {
-		if st.Unit == "count" {
+	for i, st := range pp.sampleTypes {
+		if st.unit == "count" {
 			if w, ok := weightsFor(i); ok {
 				return w, nil
 			}
 		}
 	}
-	for i := range pp.SampleType {
+	for i := range pp.sampleTypes {
 		if w, ok := weightsFor(i); ok {
 			return w, nil
 		}
@@ -98,14 +98,14 @@ func choosePprofSampleType(pp *pprofile.Profile, want string) (pprofWeights, err
 
 // isNodePprof reports whether the profile was written by @datadog/pprof:
 // a wall-time sample type, or V8's pseudo-functions.
-func isNodePprof(pp *pprofile.Profile) bool {
-	for _, st := range pp.SampleType {
-		if st.Type == "wall" {
+func isNodePprof(pp *pprofData) bool {
+	for _, st := range pp.sampleTypes {
+		if st.typ == "wall" {
 			return true
 		}
 	}
-	for _, f := range pp.Function {
-		switch f.Name {
+	for _, name := range pp.functionNames {
+		switch name {
 		case "(idle)", "(program)", "Garbage Collection":
 			return true
 		}
@@ -113,16 +113,68 @@ func isNodePprof(pp *pprofile.Profile) bool {
 	return false
 }
 
-// readPprof converts a parsed pprof profile into the model.
-func readPprof(data []byte, sampleType string) (*Profile, error) {
+// parsePprofData reads a pprof profile: by the decoder below when it is
+// plain protobuf it can read whole, else by the library.
+func parsePprofData(data []byte) (*pprofData, error) {
+	if d, err := decodePprofWire(data); err == nil {
+		return d, nil
+	}
 	pp, err := pprofile.ParseData(data)
+	if err != nil {
+		return nil, err
+	}
+	return pprofDataOf(pp), nil
+}
+
+// pprofDataOf takes the compact form from the library's profile.
+func pprofDataOf(pp *pprofile.Profile) *pprofData {
+	d := &pprofData{period: pp.Period, durationNanos: pp.DurationNanos, locStart: []int32{0}, valStart: []int32{0}}
+	for _, st := range pp.SampleType {
+		d.sampleTypes = append(d.sampleTypes, pprofValueType{st.Type, st.Unit})
+	}
+	if pp.PeriodType != nil {
+		d.periodType = &pprofValueType{pp.PeriodType.Type, pp.PeriodType.Unit}
+	}
+	for _, f := range pp.Function {
+		d.functionNames = append(d.functionNames, f.Name)
+	}
+	index := map[*pprofile.Location]int32{}
+	for _, s := range pp.Sample {
+		for _, loc := range s.Location {
+			i, ok := index[loc]
+			if !ok {
+				i = int32(len(d.locs))
+				index[loc] = i
+				l := pprofLoc{address: loc.Address, lineStart: int32(len(d.lines))}
+				for _, ln := range loc.Line {
+					pl := pprofLine{line: ln.Line, column: ln.Column, noFunction: ln.Function == nil}
+					if f := ln.Function; f != nil {
+						pl.name, pl.file, pl.startLine = f.Name, f.Filename, f.StartLine
+					}
+					d.lines = append(d.lines, pl)
+				}
+				l.lineEnd = int32(len(d.lines))
+				d.locs = append(d.locs, l)
+			}
+			d.locIdx = append(d.locIdx, i)
+		}
+		d.vals = append(d.vals, s.Value...)
+		d.locStart = append(d.locStart, int32(len(d.locIdx)))
+		d.valStart = append(d.valStart, int32(len(d.vals)))
+	}
+	return d
+}
+
+// readPprof converts a pprof profile into the model.
+func readPprof(data []byte, sampleType string) (*Profile, error) {
+	pp, err := parsePprofData(data)
 	if err != nil {
 		return nil, fmt.Errorf("not a readable pprof profile: %v", err)
 	}
-	if len(pp.SampleType) == 0 {
+	if len(pp.sampleTypes) == 0 {
 		return nil, fmt.Errorf("pprof profile has no sample types")
 	}
-	if len(pp.Sample) == 0 {
+	if pp.samples() == 0 {
 		return nil, fmt.Errorf("pprof profile has no samples")
 	}
 	w, err := choosePprofSampleType(pp, sampleType)
@@ -130,39 +182,36 @@ func readPprof(data []byte, sampleType string) (*Profile, error) {
 		return nil, err
 	}
 	node := isNodePprof(pp)
-	p := &Profile{Format: FormatPprof, SampleType: w.name, WallNs: pp.DurationNanos}
-	for _, st := range pp.SampleType {
-		p.SampleTypes = append(p.SampleTypes, st.Type+"/"+st.Unit)
+	p := &Profile{Format: FormatPprof, SampleType: w.name, WallNs: pp.durationNanos}
+	for _, st := range pp.sampleTypes {
+		p.SampleTypes = append(p.SampleTypes, st.typ+"/"+st.unit)
 	}
 
 	in := newFrameInterner()
-	frameOf := func(ln pprofile.Line) int32 {
-		var name, file string
+	frameOf := func(ln pprofLine) int32 {
 		var line, column int32
 		goFrame := !node
-		if f := ln.Function; f != nil {
-			name, file = f.Name, f.Filename
-			switch {
-			case f.StartLine > 0:
-				line = clampLine(f.StartLine)
-			case node:
-				// @datadog/pprof sets no start line. By default a
-				// location's line and column are the function's start,
-				// as in a .cpuprofile; in its line-number mode they
-				// are the sampled position, so functions split by line.
-				line = clampLine(ln.Line)
-				column = clampLine(ln.Column)
-			}
+		switch {
+		case ln.noFunction:
+		case ln.startLine > 0:
+			line = clampLine(ln.startLine)
+		case node:
+			// @datadog/pprof sets no start line. By default a location's
+			// line and column are the function's start, as in a
+			// .cpuprofile; in its line-number mode they are the sampled
+			// position, so functions split by line.
+			line = clampLine(ln.line)
+			column = clampLine(ln.column)
 		}
 		kind := KindCode
 		if node {
-			kind = nodePprofKind(name, file)
+			kind = nodePprofKind(ln.name, ln.file)
 		}
-		i := in.internStrings(name, file, line, column, kind)
+		i := in.internStrings(ln.name, ln.file, line, column, kind)
 		fr := &in.frames[i]
 		fr.Go = goFrame
-		fr.MarksGC = goFrame && goGCFunctions[name]
-		if node && name == "Non JS threads activity" {
+		fr.MarksGC = goFrame && goGCFunctions[ln.name]
+		if node && ln.name == "Non JS threads activity" {
 			fr.Package = "(non-JS threads)"
 		}
 		return i
@@ -173,8 +222,8 @@ func readPprof(data []byte, sampleType string) (*Profile, error) {
 	p.Nodes = append(p.Nodes, Node{Frame: root, Parent: -1})
 	children := map[edge]int32{}
 	var countIndex = -1
-	for i, st := range pp.SampleType {
-		if st.Unit == "count" {
+	for i, st := range pp.sampleTypes {
+		if st.unit == "count" {
 			countIndex = i
 			break
 		}
@@ -183,58 +232,50 @@ func readPprof(data []byte, sampleType string) (*Profile, error) {
 	// and the functions inlined into it), are made once; and the node a
 	// location leads to from a node is remembered, so that a sample costs
 	// one lookup per location of its stack.
-	locIndex := map[*pprofile.Location]int32{}
-	byID := make([]int32, len(pp.Location)+1) // by location id, +1 (0: not yet)
-	var locFrames [][]int32
-	framesOf := func(loc *pprofile.Location) int32 {
-		if loc.ID < uint64(len(byID)) && byID[loc.ID] > 0 {
-			return byID[loc.ID] - 1
+	locFrames := make([][]int32, len(pp.locs))
+	framesOf := func(li int32) []int32 {
+		if fs := locFrames[li]; fs != nil {
+			return fs
 		}
-		if i, ok := locIndex[loc]; ok {
-			return i
-		}
-		lines := loc.Line
+		loc := pp.locs[li]
+		lines := pp.lines[loc.lineStart:loc.lineEnd]
+		fs := make([]int32, 0, max(len(lines), 1))
 		if len(lines) == 0 {
-			lines = []pprofile.Line{{Function: &pprofile.Function{Name: fmt.Sprintf("0x%x", loc.Address)}}}
+			fs = append(fs, frameOf(pprofLine{name: fmt.Sprintf("0x%x", loc.address)}))
 		}
-		fs := make([]int32, 0, len(lines))
 		for k := len(lines) - 1; k >= 0; k-- {
 			fs = append(fs, frameOf(lines[k]))
 		}
-		i := int32(len(locFrames))
-		locFrames = append(locFrames, fs)
-		if loc.ID < uint64(len(byID)) && byID[loc.ID] == 0 {
-			byID[loc.ID] = i + 1
-		} else {
-			locIndex[loc] = i // ids beyond the count, or repeated
-		}
-		return i
+		locFrames[li] = fs
+		return fs
 	}
 	type step struct{ node, loc int32 }
 	leadsTo := map[step]int32{}
-	p.Samples = make([]Sample, 0, len(pp.Sample))
+	p.Samples = make([]Sample, 0, pp.samples())
 	var sampled int64
 	// Go locations carry the line each sample was on: line ticks per node.
 	lineCounts := map[[2]int32]int32{}
-	for si, s := range pp.Sample {
-		if w.index >= len(s.Value) {
-			return nil, fmt.Errorf("sample %d has %d values, fewer than its %d sample types", si, len(s.Value), len(pp.SampleType))
+	for si := range pp.samples() {
+		values := pp.sampleValues(si)
+		if w.index >= len(values) {
+			return nil, fmt.Errorf("sample %d has %d values, fewer than its %d sample types", si, len(values), len(pp.sampleTypes))
 		}
-		v := s.Value[w.index]
+		v := values[w.index]
 		if v < 0 {
 			return nil, fmt.Errorf("sample %d has a negative value %d (a difference of profiles? profdiff compares the originals)", si, v)
 		}
 		if v > 1<<62/max(w.scale, 1) {
 			return nil, fmt.Errorf("sample %d has a value %d beyond any real profile", si, v)
 		}
+		locs := pp.sampleLocs(si)
 		cur := int32(0)
-		for li := len(s.Location) - 1; li >= 0; li-- {
-			st := step{cur, framesOf(s.Location[li])}
+		for li := len(locs) - 1; li >= 0; li-- {
+			st := step{cur, locs[li]}
 			if next, ok := leadsTo[st]; ok {
 				cur = next
 				continue
 			}
-			for _, f := range locFrames[st.loc] {
+			for _, f := range framesOf(st.loc) {
 				e := edge{cur, f}
 				next, ok := children[e]
 				if !ok {
@@ -247,27 +288,29 @@ func readPprof(data []byte, sampleType string) (*Profile, error) {
 			leadsTo[st] = cur
 		}
 		p.Samples = append(p.Samples, Sample{Node: cur, Weight: v * w.scale})
-		if !node && len(s.Location) > 0 && len(s.Location[0].Line) > 0 {
-			if l := s.Location[0].Line[0].Line; l > 0 && l < 1<<31 {
-				n := int32(1)
-				if countIndex >= 0 && countIndex < len(s.Value) && s.Value[countIndex] > 0 && s.Value[countIndex] < 1<<20 {
-					n = int32(s.Value[countIndex])
+		if !node && len(locs) > 0 {
+			if loc := pp.locs[locs[0]]; loc.lineEnd > loc.lineStart {
+				if l := pp.lines[loc.lineStart].line; l > 0 && l < 1<<31 {
+					n := int32(1)
+					if countIndex >= 0 && countIndex < len(values) && values[countIndex] > 0 && values[countIndex] < 1<<20 {
+						n = int32(values[countIndex])
+					}
+					lineCounts[[2]int32{cur, int32(l)}] += n
 				}
-				lineCounts[[2]int32{cur, int32(l)}] += n
 			}
 		}
 		sampled += v * w.scale
-		if countIndex >= 0 && countIndex < len(s.Value) {
-			p.SampleCount += s.Value[countIndex]
+		if countIndex >= 0 && countIndex < len(values) {
+			p.SampleCount += values[countIndex]
 		} else {
 			p.SampleCount++
 		}
 	}
 	p.Frames = in.frames
 	p.LineTicks = appendLineTicks(p.LineTicks, lineCounts)
-	if pp.PeriodType != nil && pp.Period > 0 {
-		if u, ok := timeUnits[pp.PeriodType.Unit]; ok {
-			p.IntervalNs = pp.Period * u
+	if pp.periodType != nil && pp.period > 0 {
+		if u, ok := timeUnits[pp.periodType.unit]; ok {
+			p.IntervalNs = pp.period * u
 		}
 	}
 	if p.IntervalNs == 0 && p.SampleCount > 0 {

@@ -3,11 +3,19 @@ package analyze
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	pprofile "github.com/google/pprof/profile"
 )
 
 // topLine splits a row of go tool pprof -top: flat, flat%, sum%, cum, cum%,
@@ -242,4 +250,111 @@ func TestGoPprofGC(t *testing.T) {
 			t.Errorf("Go time must stay with its packages, not (gc)")
 		}
 	}
+}
+
+// canonicalPprof lists a pprofData's samples with their locations written
+// out, so that two decodings can be compared whatever order they numbered
+// locations in.
+func canonicalPprof(d *pprofData) []string {
+	var pt pprofValueType // absent and empty mean the same: no period
+	if d.periodType != nil {
+		pt = *d.periodType
+	}
+	out := []string{fmt.Sprintf("types %v period %v %d duration %d functions %q", d.sampleTypes, pt, d.period, d.durationNanos, d.functionNames)}
+	for i := range d.samples() {
+		s := fmt.Sprintf("values %v:", d.sampleValues(i))
+		for _, li := range d.sampleLocs(i) {
+			l := d.locs[li]
+			s += fmt.Sprintf(" [%#x %+v]", l.address, d.lines[l.lineStart:l.lineEnd])
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestPprofWireMatchesLibrary holds profdiff's protobuf decoder to
+// github.com/google/pprof/profile on every pprof fixture: Go CPU profiles,
+// @datadog/pprof time profiles (with and without line numbers) and the
+// corpus's runs.
+func TestPprofWireMatchesLibrary(t *testing.T) {
+	files := []string{fixture("go-router-before.pprof"), fixture("node-pprof-before.pb.gz"), fixture("node-pprof-before-lines.pb.gz"), fixture("speedscope-go-simple.prof")}
+	for _, dir := range []string{"go-pprof", "node-pprof"} {
+		more, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", dir, "*.p[br]*"))
+		files = append(files, more...)
+	}
+	taken := 0
+	for _, f := range files {
+		data := readMaybeGzipped(t, f)
+		wire, err := decodePprofWire(data)
+		if err != nil {
+			t.Logf("%s: left to the library (%v)", f, err)
+			continue
+		}
+		taken++
+		pp, err := pprofile.ParseData(data)
+		if err != nil {
+			t.Fatalf("%s: the library refuses what the decoder took: %v", f, err)
+		}
+		if got, want := canonicalPprof(wire), canonicalPprof(pprofDataOf(pp)); !reflect.DeepEqual(got, want) {
+			for i := range min(len(got), len(want)) {
+				if got[i] != want[i] {
+					t.Fatalf("%s: line %d differs:\ndecoder: %s\nlibrary: %s", f, i, got[i], want[i])
+				}
+			}
+			t.Fatalf("%s: %d lines, library %d", f, len(got), len(want))
+		}
+	}
+	if taken < 4 {
+		t.Errorf("the decoder took only %d of %d files", taken, len(files))
+	}
+}
+
+// readMaybeGzipped reads a file, undoing gzip as Parse does.
+func readMaybeGzipped(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) > 2 && data[0] == 0x1f && data[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if data, err = io.ReadAll(zr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return data
+}
+
+// FuzzPprofWire: the decoder never panics, and what it and the library both
+// read, they read alike.
+func FuzzPprofWire(f *testing.F) {
+	for _, name := range []string{"go-router-before.pprof", "node-pprof-before.pb.gz"} {
+		data, err := os.ReadFile(fixture(name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		if zr, err := gzip.NewReader(bytes.NewReader(data)); err == nil {
+			if raw, err := io.ReadAll(zr); err == nil {
+				data = raw
+			}
+		}
+		f.Add(data)
+		f.Add(data[:len(data)/3])
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		wire, err := decodePprofWire(data)
+		if err != nil {
+			return
+		}
+		pp, err := pprofile.ParseData(data)
+		if err != nil {
+			return // the library checks more (mappings, labels) than profdiff needs
+		}
+		if got, want := canonicalPprof(wire), canonicalPprof(pprofDataOf(pp)); !reflect.DeepEqual(got, want) {
+			t.Fatalf("decoder and library differ:\n%v\n%v", got, want)
+		}
+	})
 }
