@@ -113,8 +113,8 @@ func isNodePprof(pp *pprofData) bool {
 	return false
 }
 
-// parsePprofData reads a pprof profile: by the decoder below when it is
-// plain protobuf it can read whole, else by the library.
+// parsePprofData reads a pprof profile: by decodePprofWire (pprofwire.go)
+// when it is protobuf that decoder takes, else by the library.
 func parsePprofData(data []byte) (*pprofData, error) {
 	if d, err := decodePprofWire(data); err == nil {
 		return d, nil
