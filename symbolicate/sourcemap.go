@@ -1247,16 +1247,44 @@ func (s *jscan) enter() error {
 	return nil
 }
 
-func (s *jscan) obj(fn func(key, val []byte) error) error {
+// open enters the object or array at s.i and reports whether it closes at
+// once ("{}" or "[]").
+func (s *jscan) open(closing byte) (empty bool, err error) {
 	if err := s.enter(); err != nil {
-		return err
+		return false, err
 	}
-	s.i++ // '{'
+	s.i++ // '{' or '['
 	s.ws()
-	if s.i < len(s.d) && s.d[s.i] == '}' {
+	if s.i < len(s.d) && s.d[s.i] == closing {
 		s.i++
 		s.depth--
-		return nil
+		return true, nil
+	}
+	return false, nil
+}
+
+// next consumes the ',' or the closing bracket after a member or element
+// and reports whether the container closed.
+func (s *jscan) next(closing byte) (closed bool, err error) {
+	s.ws()
+	if s.i >= len(s.d) {
+		return false, s.errf("unexpected end of input")
+	}
+	switch s.d[s.i] {
+	case ',':
+		s.i++
+		return false, nil
+	case closing:
+		s.i++
+		s.depth--
+		return true, nil
+	}
+	return false, s.errf("expected ',' or '%c'", closing)
+}
+
+func (s *jscan) obj(fn func(key, val []byte) error) error {
+	if empty, err := s.open('}'); empty || err != nil {
+		return err
 	}
 	for {
 		s.ws()
@@ -1287,33 +1315,15 @@ func (s *jscan) obj(fn func(key, val []byte) error) error {
 				return err
 			}
 		}
-		s.ws()
-		if s.i >= len(s.d) {
-			return s.errf("unexpected end of input")
-		}
-		switch s.d[s.i] {
-		case ',':
-			s.i++
-		case '}':
-			s.i++
-			s.depth--
-			return nil
-		default:
-			return s.errf("expected ',' or '}'")
+		if closed, err := s.next('}'); closed || err != nil {
+			return err
 		}
 	}
 }
 
 func (s *jscan) arr(fn func(i int, val []byte) error) error {
-	if err := s.enter(); err != nil {
+	if empty, err := s.open(']'); empty || err != nil {
 		return err
-	}
-	s.i++ // '['
-	s.ws()
-	if s.i < len(s.d) && s.d[s.i] == ']' {
-		s.i++
-		s.depth--
-		return nil
 	}
 	for n := 0; ; n++ {
 		s.ws()
@@ -1326,19 +1336,8 @@ func (s *jscan) arr(fn func(i int, val []byte) error) error {
 				return err
 			}
 		}
-		s.ws()
-		if s.i >= len(s.d) {
-			return s.errf("unexpected end of input")
-		}
-		switch s.d[s.i] {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
-			s.depth--
-			return nil
-		default:
-			return s.errf("expected ',' or ']'")
+		if closed, err := s.next(']'); closed || err != nil {
+			return err
 		}
 	}
 }
