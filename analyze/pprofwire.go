@@ -147,6 +147,20 @@ func (w *wire) numbers(typ int, dst []uint64) []uint64 {
 	return dst
 }
 
+// scalars decodes a message whose fields of interest are varints: field
+// n goes to *into[n-1] when that is not nil, other fields are skipped.
+func scalars(b []byte, into ...*uint64) error {
+	m := wire{b: b}
+	for num, typ, ok := m.field(); ok; num, typ, ok = m.field() {
+		if num <= len(into) && into[num-1] != nil {
+			*into[num-1] = m.number(typ)
+		} else {
+			m.skip(typ)
+		}
+	}
+	return m.err
+}
+
 // decodePprofWire decodes uncompressed profile.proto bytes (gzip is undone
 // by the caller or here). It returns an error for anything it does not
 // take, which sends the input to the library.
@@ -180,17 +194,8 @@ func decodePprofWire(data []byte) (*pprofData, error) {
 	)
 	valueTypeOf = func(b []byte) [2]uint64 {
 		var vt [2]uint64
-		m := wire{b: b}
-		for num, typ, ok := m.field(); ok; num, typ, ok = m.field() {
-			switch num {
-			case 1, 2:
-				vt[num-1] = m.number(typ)
-			default:
-				m.skip(typ)
-			}
-		}
-		if m.err != nil {
-			w.err = m.err
+		if err := scalars(b, &vt[0], &vt[1]); err != nil {
+			w.err = err
 		}
 		return vt
 	}
@@ -251,21 +256,8 @@ func decodePprofWire(data []byte) (*pprofData, error) {
 					if typ != 2 {
 						return malformed()
 					}
-					lm := wire{b: m.bytes()}
 					var ln rawLine
-					for num, typ, ok := lm.field(); ok; num, typ, ok = lm.field() {
-						switch num {
-						case 1:
-							ln.function = lm.number(typ)
-						case 2:
-							ln.line = lm.number(typ)
-						case 3:
-							ln.column = lm.number(typ)
-						default:
-							lm.skip(typ)
-						}
-					}
-					if lm.err != nil {
+					if scalars(m.bytes(), &ln.function, &ln.line, &ln.column) != nil {
 						return malformed()
 					}
 					lines = append(lines, ln)
@@ -282,24 +274,10 @@ func decodePprofWire(data []byte) (*pprofData, error) {
 			if typ != 2 {
 				return malformed()
 			}
-			m := wire{b: w.bytes()}
 			var id uint64
 			var f rawFunc
-			for num, typ, ok := m.field(); ok; num, typ, ok = m.field() {
-				switch num {
-				case 1:
-					id = m.number(typ)
-				case 2:
-					f.name = m.number(typ)
-				case 4:
-					f.file = m.number(typ)
-				case 5:
-					f.startLine = m.number(typ)
-				default:
-					m.skip(typ)
-				}
-			}
-			if _, dup := funcs[id]; m.err != nil || id == 0 || dup {
+			err := scalars(w.bytes(), &id, &f.name, nil, &f.file, &f.startLine) // 3: system name
+			if _, dup := funcs[id]; err != nil || id == 0 || dup {
 				return malformed()
 			}
 			funcs[id] = f
