@@ -162,10 +162,8 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	k := newKeyer(p)
 	var selfs, totals [numDims][]int64
 	var onPath [numDims][]int32 // occurrences of each key on the path
-	var self0 []int64           // each node's own on-CPU time, kept for Lines
 	var fnKey []int32           // each node's function key, for Lines
 	if opts.Edges && len(p.LineTicks) > 0 {
-		self0 = self
 		fnKey = make([]int32, nn)
 	}
 	type edgeKey [2]int32 // caller, callee function ids
@@ -270,7 +268,7 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	}
 
 	if opts.Edges {
-		t.Lines = lineTimes(p, fnKey, k, self0)
+		t.Lines = lineTimes(p, fnKey, k, self)
 	}
 	for e, v := range edgeTotal {
 		t.Edges = append(t.Edges, Edge{Caller: k.keys[dimFunction][e[0]], Callee: k.keys[dimFunction][e[1]], Total: v})
@@ -293,7 +291,7 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 // lineTimes spreads each node's self time over its positionTicks lines in
 // proportion to the ticks, and sums by function and line.
 func lineTimes(p *Profile, fnKey []int32, k *keyer, self []int64) []LineTime {
-	if self == nil {
+	if fnKey == nil { // no line ticks
 		return nil
 	}
 	sums := map[int32]int64{} // node -> ticks

@@ -2,9 +2,6 @@ package analyze
 
 import (
 	"bytes"
-	"compress/gzip"
-	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -124,17 +121,7 @@ func TestAggregateMatchesBruteForce(t *testing.T) {
 // with a 16-byte starting buffer, and expects what a normal read gives.
 func TestScannerBufferBoundaries(t *testing.T) {
 	for _, name := range fixtures {
-		data, err := os.ReadFile(fixture(name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
-			zr, err := gzip.NewReader(bytes.NewReader(data))
-			if err != nil {
-				t.Fatal(err)
-			}
-			data, _ = io.ReadAll(zr)
-		}
+		data := readMaybeGzipped(t, fixture(name))
 		if data[0] != '{' && data[0] != '[' {
 			continue
 		}

@@ -310,7 +310,7 @@ func TestPprofWireMatchesLibrary(t *testing.T) {
 }
 
 // readMaybeGzipped reads a file, undoing gzip as Parse does.
-func readMaybeGzipped(t *testing.T, path string) []byte {
+func readMaybeGzipped(t testing.TB, path string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -332,15 +332,7 @@ func readMaybeGzipped(t *testing.T, path string) []byte {
 // read, they read alike.
 func FuzzPprofWire(f *testing.F) {
 	for _, name := range []string{"go-router-before.pprof", "node-pprof-before.pb.gz"} {
-		data, err := os.ReadFile(fixture(name))
-		if err != nil {
-			f.Fatal(err)
-		}
-		if zr, err := gzip.NewReader(bytes.NewReader(data)); err == nil {
-			if raw, err := io.ReadAll(zr); err == nil {
-				data = raw
-			}
-		}
+		data := readMaybeGzipped(f, fixture(name))
 		f.Add(data)
 		f.Add(data[:len(data)/3])
 	}

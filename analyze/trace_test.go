@@ -2,8 +2,6 @@ package analyze
 
 import (
 	"bytes"
-	"compress/gzip"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -115,23 +113,6 @@ func TestListTraceProfiles(t *testing.T) {
 	}
 }
 
-func gunzip(t *testing.T, name string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(fixture(name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // TestCpuProfileEventForm wraps a real .cpuprofile in DevTools' CpuProfile
 // trace event and expects the same table as reading the file itself.
 func TestCpuProfileEventForm(t *testing.T) {
@@ -166,7 +147,7 @@ func mustParse(t *testing.T, data []byte) *Profile {
 // TestTraceArrayAndObjectForms reads the same events as a bare array and
 // wrapped in {"traceEvents": ...}.
 func TestTraceArrayAndObjectForms(t *testing.T) {
-	arr := gunzip(t, "chrome156-multi-thread.trace.json.gz")
+	arr := readMaybeGzipped(t, fixture("chrome156-multi-thread.trace.json.gz"))
 	obj := append(append([]byte(`{"metadata":{"x":[1,{"y":"}"}]},"traceEvents":`), arr...), '}')
 	a := Aggregate(mustParse(t, arr), AggregateOptions{})
 	b := Aggregate(mustParse(t, obj), AggregateOptions{})

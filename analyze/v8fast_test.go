@@ -1,11 +1,9 @@
 package analyze
 
 import (
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -168,21 +166,7 @@ func TestFastNodeMatchesGeneralOnFixtures(t *testing.T) {
 
 // collectNodeArrays finds every "nodes" array in a JSON file.
 func collectNodeArrays(t *testing.T, path string, out *[]json.RawMessage) {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		if r, err = gzip.NewReader(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readMaybeGzipped(t, path)
 	// Walk raw values, so that each nodes array keeps its bytes as written.
 	var walk func(raw json.RawMessage)
 	walk = func(raw json.RawMessage) {
