@@ -80,8 +80,25 @@ type Table struct {
 	// Edges are the caller -> callee function pairs with the time that
 	// flows along each (samples whose stack holds the call, once per
 	// sample), when AggregateOptions.Edges asked for them.
-	Edges    []Edge
+	Edges []Edge
+	// Tree is the call tree merged by function (see CallNode), when
+	// AggregateOptions.Tree asked for it.
+	Tree     []CallNode
 	Warnings []string
+}
+
+// CallNode is a node of a profile's call tree merged by function key: the
+// children of a node that share a function are one node, so that two call
+// frames a source map sends to one function, or two recordings of one
+// call, add up. Tree[0] is the root (no function, Parent -1); a node's
+// parent comes before it. Self is the on-CPU time of samples that end at
+// the node, Total that of its subtree; nodes without on-CPU time are left
+// out.
+type CallNode struct {
+	Parent   int32
+	Function Key
+	Self     int64
+	Total    int64
 }
 
 // LineTime is a function's self time on one line of its file.
@@ -105,6 +122,8 @@ type AggregateOptions struct {
 	ReadPackageJSON bool
 	// Edges asks for the caller -> callee table (Table.Edges).
 	Edges bool
+	// Tree asks for the call tree merged by function (Table.Tree).
+	Tree bool
 }
 
 // dims are the three ways a table groups time.
@@ -185,9 +204,16 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 		outer uint8 // bit d: outermost occurrence of keys[d]; edgeBit: of the edge; hasEdge: edge set
 		edge  edgeKey
 		sub   int64 // subtree on-CPU time so far
+		tree  int32 // the node's node in the merged call tree
 	}
 	const edgeBit, hasEdge = 1 << numDims, 1 << (numDims + 1)
 	var stack []onStack
+	var tree []CallNode
+	var treeIndex map[[2]int32]int32 // (parent, function id) -> tree node
+	if opts.Tree {
+		tree = []CallNode{{Parent: -1}}
+		treeIndex = map[[2]int32]int32{}
+	}
 	grow := func(d int) {
 		for len(selfs[d]) < len(k.keys[d]) {
 			selfs[d], totals[d], onPath[d] = append(selfs[d], 0), append(totals[d], 0), append(onPath[d], 0)
@@ -225,12 +251,26 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 		}
 		caller, gc := int32(-1), false // the parent's code frame and GC path
 		var callerKeys [numDims]int32
+		parentTree := int32(0)
 		if len(stack) > 0 {
 			top := &stack[len(stack)-1]
-			caller, gc, callerKeys = top.code, top.gc, top.keys
+			caller, gc, callerKeys, parentTree = top.code, top.gc, top.keys, top.tree
 		}
-		e := onStack{node: n, sub: self[n]}
+		e := onStack{node: n, sub: self[n], tree: parentTree}
 		e.keys, e.code, e.gc = k.node(n, caller, gc)
+		if tree != nil {
+			if fn := e.keys[dimFunction]; fn >= 0 {
+				tk := [2]int32{parentTree, fn}
+				id, ok := treeIndex[tk]
+				if !ok {
+					id = int32(len(tree))
+					treeIndex[tk] = id
+					tree = append(tree, CallNode{Parent: parentTree, Function: k.keys[dimFunction][fn]})
+				}
+				e.tree = id
+			}
+			tree[e.tree].Self += self[n]
+		}
 		w := self[n]
 		for d := range numDims {
 			id := e.keys[d]
@@ -270,6 +310,7 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	if opts.Edges {
 		t.Lines = lineTimes(p, fnKey, k, self)
 	}
+	t.Tree = compactTree(tree)
 	for e, v := range edgeTotal {
 		t.Edges = append(t.Edges, Edge{Caller: k.keys[dimFunction][e[0]], Callee: k.keys[dimFunction][e[1]], Total: v})
 	}
@@ -286,6 +327,34 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	t.Functions = k.rows(dimFunction, selfs, totals)
 	t.Files = k.rows(dimFile, selfs, totals)
 	return t
+}
+
+// compactTree fills in the tree's totals and leaves out the nodes without
+// on-CPU time, keeping parents before children.
+func compactTree(tree []CallNode) []CallNode {
+	if tree == nil {
+		return nil
+	}
+	for i := range tree {
+		tree[i].Total = tree[i].Self
+	}
+	for i := len(tree) - 1; i > 0; i-- {
+		tree[tree[i].Parent].Total += tree[i].Total
+	}
+	newID := make([]int32, len(tree))
+	out := tree[:0]
+	for i, n := range tree {
+		if n.Total == 0 && i > 0 {
+			newID[i] = -1
+			continue
+		}
+		newID[i] = int32(len(out))
+		if n.Parent >= 0 {
+			n.Parent = newID[n.Parent]
+		}
+		out = append(out, n)
+	}
+	return slices.Clip(out)
 }
 
 // lineTimes spreads each node's self time over its positionTicks lines in

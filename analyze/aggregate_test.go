@@ -2,8 +2,11 @@ package analyze
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"testing/iotest"
 )
@@ -262,6 +265,89 @@ func TestInPreorder(t *testing.T) {
 					break
 				}
 			}
+		}
+	}
+}
+
+// TestTreeMatchesBruteForce checks the merged call tree against an
+// expansion of every sample's stack into a path of function keys.
+func TestTreeMatchesBruteForce(t *testing.T) {
+	for _, name := range []string{"node-router-unbundled-before.cpuprofile", "go-router-before.pprof", "chrome156-multi-thread.trace.json.gz"} {
+		p, err := ParseFile(fixture(name), ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab := Aggregate(p, AggregateOptions{Tree: true, Edges: true})
+		// The expected self and total of every path of function keys.
+		fnOf := map[int32]Key{}
+		keyOf := func(n int32) (Key, bool) {
+			if k, ok := fnOf[n]; ok {
+				return k, true
+			}
+			f := p.Frames[p.Nodes[n].Frame]
+			if f.Kind == KindRoot {
+				return Key{}, false
+			}
+			pkg := f.Package
+			if f.Kind.InheritsPackage() {
+				pkg = PackageNative
+				for a := p.Nodes[n].Parent; a >= 0; a = p.Nodes[a].Parent {
+					if c := p.Frames[p.Nodes[a].Frame]; c.Kind == KindCode {
+						pkg = c.Package
+						break
+					}
+				}
+			}
+			k := Key{Package: pkg, Function: f.Name, File: f.File, Line: f.Line, Column: f.Column}
+			fnOf[n] = k
+			return k, true
+		}
+		type sums struct{ self, total int64 }
+		want := map[string]*sums{}
+		var onCPU int64
+		for _, s := range p.Samples {
+			if !p.Frames[p.Nodes[s.Node].Frame].Kind.OnCPU() {
+				continue
+			}
+			onCPU += s.Weight
+			var path []string
+			for n := s.Node; n >= 0; n = p.Nodes[n].Parent {
+				if k, ok := keyOf(n); ok {
+					path = append(path, fmt.Sprintf("%q", k))
+				}
+			}
+			slices.Reverse(path)
+			for i := range path {
+				id := strings.Join(path[:i+1], ";")
+				if want[id] == nil {
+					want[id] = &sums{}
+				}
+				want[id].total += s.Weight
+				if i == len(path)-1 {
+					want[id].self += s.Weight
+				}
+			}
+		}
+		if tab.Tree[0].Total != onCPU || tab.Tree[0].Parent != -1 {
+			t.Errorf("%s: root total %d, on-CPU %d", name, tab.Tree[0].Total, onCPU)
+		}
+		ids := make([]string, len(tab.Tree))
+		for i, n := range tab.Tree[1:] {
+			if n.Parent >= int32(i+1) {
+				t.Fatalf("%s: node %d has parent %d after it", name, i+1, n.Parent)
+			}
+			id := fmt.Sprintf("%q", n.Function)
+			if n.Parent > 0 {
+				id = ids[n.Parent] + ";" + id
+			}
+			ids[i+1] = id
+			w := want[id]
+			if w == nil || w.self != n.Self || w.total != n.Total {
+				t.Errorf("%s: %s: self %d total %d, brute force %+v", name, id, n.Self, n.Total, w)
+			}
+		}
+		if got := len(tab.Tree) - 1; got != len(want) {
+			t.Errorf("%s: %d tree nodes, brute force %d paths", name, got, len(want))
 		}
 	}
 }
