@@ -24,12 +24,15 @@ def run(before, after, maps_b=None, maps_a=None, extra=()):
         sys.exit(f'profdiff failed: {p.stderr}')
     return json.loads(p.stdout)
 
-def flagged(d, kind):
+REAL = ('better', 'worse', 'new', 'gone')
+
+def flagged(d, kind, metric):
     rows = d[kind]
-    return sum(r['verdict'] in ('better', 'worse', 'new', 'gone') for r in rows), len(rows)
+    return sum(r[metric]['verdict'] in REAL for r in rows), len(rows)
 
 def aa(label, files, maps, extra=()):
-    tot = {'packages': [0, 0], 'functions': [0, 0]}
+    tot = {(k, m): [0, 0] for k in ('packages', 'functions') for m in ('self', 'total')}
+    paths = 0
     pairs = []
     n = len(files)
     for a, b in itertools.combinations(range(n), 2):
@@ -44,21 +47,23 @@ def aa(label, files, maps, extra=()):
     pair_flags = 0
     for b, a in pairs:
         d = run(b, a, maps, maps, extra)
-        for k in tot:
-            f, t = flagged(d, k)
-            tot[k][0] += f
-            tot[k][1] += t
-        pair_flags += flagged(d, 'packages')[0] > 0
-    for k, (f, t) in tot.items():
-        print(f'A/A {label}: {len(pairs)} pairs; {k}: {f} of {t} rows flagged ({100*f/max(t,1):.2f}%)')
-    print(f'A/A {label}: pairs with any package flagged: {pair_flags} of {len(pairs)}')
+        for k, m in tot:
+            f, t = flagged(d, k, m)
+            tot[k, m][0] += f
+            tot[k, m][1] += t
+        pair_flags += flagged(d, 'packages', 'self')[0] + flagged(d, 'packages', 'total')[0] > 0
+        paths += len(d['paths'])
+    for (k, m), (f, t) in tot.items():
+        print(f'A/A {label}: {len(pairs)} pairs; {k} by {m}: {f} of {t} rows flagged ({100*f/max(t,1):.3f}%)')
+    print(f'A/A {label}: pairs with any package flagged: {pair_flags} of {len(pairs)}; paths found: {paths}')
 
 def ab(label, before, after, maps_b, maps_a, want, extra=()):
     d = run(before, after, maps_b, maps_a, extra)
     rows = {r['package']: r for r in d['packages']}
-    r = rows[want]
-    others = [p for p, x in rows.items() if x['verdict'] in ('better', 'worse') and p != want]
-    print(f'A/B {label}: {want} {r["verdict"]} {r.get("delta_self_pct", 0):+.1f}% p={r["p"]}; on-CPU {d["headline"]["on_cpu"]["verdict"]}; other packages flagged: {others}')
+    r = rows[want]['self']
+    others = [p for p, x in rows.items() if (x['self']['verdict'] in REAL or x['total']['verdict'] in REAL) and p != want]
+    first = d['paths'][0]['text'] if d['paths'] else '(no path)'
+    print(f'A/B {label}: {want} self {r["verdict"]} {r["delta_pct"]:+.1f}% p={r["p"]}; on-CPU {d["headline"]["on_cpu"]["verdict"]}; other packages flagged: {others}; first path: {first}')
 
 rb = [f'{R}/before-r{i}.cpuprofile' for i in range(1, 6)]
 ra = [f'{R}/after-r{i}.cpuprofile' for i in range(1, 6)]

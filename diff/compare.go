@@ -1,8 +1,12 @@
-// Package diff builds profdiff's report over one or two sides (a single
-// profile is a comparison with one side): the sides' headlines, and rows by
-// package, function and file with their deltas and a verdict on noise. It
-// renders the report as text, markdown or JSON. The computation never
-// prints; the renderers only read its result.
+// Package diff builds profdiff's comparison over one or two sides (a single
+// profile is a comparison with one side), computed once and judged whole:
+// the sides' headlines with run counts and spread; rows by package,
+// function and file, each with a judged change of self and of total time;
+// the calls between functions; the call tree merged over runs and sides;
+// and the paths through that tree that carry the real changes. Renderers
+// (text, markdown, JSON, the explorer, the flame graph, the exports) read
+// the Report and compute no comparison of their own. The computation never
+// prints.
 package diff
 
 import (
@@ -10,7 +14,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/profdiff/profdiff/analyze"
 )
@@ -35,8 +38,8 @@ type SideSummary struct {
 	Threads []string // for traces: the thread each run was taken from
 	// SampleType is the pprof sample type the time was taken from.
 	SampleType string
-	// Symbolication is the side's source-map coverage, nil when maps were
-	// not applied.
+	// Symbolication is the side's source-map coverage, summed over its
+	// runs, nil when maps were not applied.
 	Symbolication *analyze.Symbolication
 	Runs          int
 	// Work is the work per run (0: not given).
@@ -75,9 +78,9 @@ func (v Verdict) String() string { return verdictNames[v] }
 // Real reports whether the verdict says the difference is real.
 func (v Verdict) Real() bool { return v >= VerdictBetter }
 
-// Change is a comparison of one quantity between two sides.
+// Change is the comparison of one quantity between two sides.
 type Change struct {
-	Delta float64 // after - before, in the quantity's unit (ns, or ns per unit of work)
+	Delta float64 // after - before, in the quantity's unit (ns per run, or per unit of work)
 	// DeltaPP is the change in percentage points of on-CPU time (NaN where
 	// it has no meaning, as for on-CPU itself).
 	DeltaPP float64
@@ -87,47 +90,90 @@ type Change struct {
 	// P is the p-value after correction for the number of rows tested,
 	// NaN when no test ran.
 	P float64
-	// appeared and vanished say the key has no time at all (not even
-	// total) before, or after: a real change is then new or gone.
-	appeared, vanished bool
 }
 
-// Row is one key's self and total time, one number per side, in
-// nanoseconds (summed over the side's runs), with the comparison of the
-// ranked metric when there are two sides.
-type Row struct {
-	Key   analyze.Key
-	Self  []int64
-	Total []int64
-	// Change compares the metric the report is sorted by (self time unless
-	// Options.SortTotal), per unit of work when work was given.
+// Measure is one quantity (a row's self or total time, on-CPU time) on
+// every side, in nanoseconds per run, or per unit of work when both sides
+// give their work (Report.PerWork).
+type Measure struct {
+	// Mean is each side's mean over its runs.
+	Mean []float64
+	// Runs holds each side's value in each run.
+	Runs [][]float64
+	// Spread is the half-width of each side's 95% confidence interval of
+	// the mean (Student's t over the runs); NaN with a single run.
+	Spread []float64
+	// Change compares the sides; its Verdict is VerdictNone for one side.
 	Change Change
-	// runs holds the metric per side and run, for the noise test.
-	runs [][]float64
 }
+
+// Row is one key's self and total time, each judged.
+type Row struct {
+	Key analyze.Key
+	// Renamed is the after side's function name when the row joins two
+	// names found at the same position of the same file on either side (a
+	// minified function renamed between builds); "" otherwise.
+	Renamed     string
+	Self, Total Measure
+	// present says on which sides the key has time at all.
+	present [2]bool
+}
+
+// Real reports whether the row's self or total change is real.
+func (r *Row) Real() bool { return r.Self.Change.Verdict.Real() || r.Total.Change.Verdict.Real() }
 
 // Headline compares the sides' on-CPU time.
 type Headline struct {
-	OnCPU Change
-	// PerWork compares on-CPU time per unit of work; Verdict is VerdictNone
-	// when work was not given.
-	PerWork Change
+	OnCPU Measure
+	// PerWork is on-CPU time per unit of work, with Mean nil when work was
+	// not given on both sides.
+	PerWork Measure
+	// RunsNeeded is, for a change that one run per side cannot settle, the
+	// runs per side that would tell it from noise at the current spread;
+	// 0 when that does not apply.
+	RunsNeeded int
 }
 
-// Report is what the renderers write.
+// Report is the judged comparison every renderer reads.
 type Report struct {
-	Sides     []SideSummary
-	Headline  Headline
+	Sides    []SideSummary
+	Headline Headline
+	// PerWork says the measures are per unit of work (both sides gave it).
+	PerWork bool
+	// Packages, Functions and Files are in a canonical order (the last
+	// side's total time, then key); renderers sort views of them (Sorted).
 	Packages  []Row
 	Functions []Row
 	Files     []Row
-	Rules     []RuleResult
-	Options   Options
-	Warnings  []string
+	// Calls are the caller -> callee edges between Functions.
+	Calls []Call
+	// Lines are functions' self times per source line, where profiles
+	// record lines, ordered by function and line.
+	Lines []LineTime
+	// Tree is the call tree merged by function over runs and sides; nil
+	// when the tables carry no tree.
+	Tree []TreeNode
+	// Paths are the chains of the tree that carry the real changes, the
+	// heaviest first; PathsDelta is the on-CPU change they explain
+	// together.
+	Paths      []Path
+	PathsDelta float64
+	Rules      []RuleResult
+	Options    Options
+	Warnings   []string
 }
 
 // Compared reports whether the report compares two sides.
 func (r *Report) Compared() bool { return len(r.Sides) == 2 }
+
+// OnCPU returns side i's on-CPU time in the rows' unit (per run, or per
+// unit of work).
+func (r *Report) OnCPU(i int) float64 {
+	if r.PerWork {
+		return r.Headline.PerWork.Mean[i]
+	}
+	return r.Headline.OnCPU.Mean[i]
+}
 
 // Options tune a comparison.
 type Options struct {
@@ -137,13 +183,13 @@ type Options struct {
 	// points of on-CPU time and in percent, that can be called real; a
 	// row must exceed both. Negative means the default (0.1pp and 5%).
 	MinDeltaPP, MinDeltaPct float64
-	// SortTotal ranks and judges rows by total time instead of self time.
-	SortTotal bool
 	// RunNoise is the prior for the run-to-run variation of a row's time
 	// (a coefficient of variation); 0 means 0.15. See noise.go.
 	RunNoise float64
 	// WorkUnit names the unit of work ("run", "request"); "" for "unit".
 	WorkUnit string
+	// MaxPaths is how many paths to find; 0 means 5, negative none.
+	MaxPaths int
 	// Rules are --fail-on rules, judged after the comparison.
 	Rules []Rule
 }
@@ -164,6 +210,9 @@ func (o Options) withDefaults() Options {
 	if o.WorkUnit == "" {
 		o.WorkUnit = "unit"
 	}
+	if o.MaxPaths == 0 {
+		o.MaxPaths = 5
+	}
 	return o
 }
 
@@ -171,7 +220,7 @@ func (o Options) withDefaults() Options {
 func DefaultOptions() Options { return Options{MinDeltaPP: -1, MinDeltaPct: -1}.withDefaults() }
 
 // Compare builds the report for one side or two (before, after). Each
-// side's runs are kept apart for the noise test and summed for the tables.
+// side's runs are kept apart for the noise test.
 func Compare(sides []Side, opts Options) (*Report, error) {
 	if len(sides) == 0 || len(sides) > 2 {
 		return nil, fmt.Errorf("a report has one or two sides, not %d", len(sides))
@@ -179,60 +228,102 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 	opts = opts.withDefaults()
 	r := &Report{Options: opts}
 	for _, s := range sides {
-		if len(s.Tables) == 0 {
-			return nil, fmt.Errorf("side %s has no profiles", s.Name)
+		sum, err := summarize(s)
+		if err != nil {
+			return nil, err
 		}
-		sum := SideSummary{Name: s.Name, Runs: len(s.Tables), Format: s.Tables[0].Format, SampleType: s.Tables[0].SampleType, Work: s.Work}
+		r.Sides = append(r.Sides, sum)
 		for _, t := range s.Tables {
-			if t.Format != sum.Format {
-				return nil, fmt.Errorf("side %s mixes formats: %s is %s, %s is %s", s.Name, s.Tables[0].File, sum.Format.Describe(), t.File, t.Format.Describe())
-			}
-			sum.Files = append(sum.Files, t.File)
-			if t.Thread != "" {
-				sum.Threads = append(sum.Threads, t.Thread)
-			}
-			add(&sum.Summary, t.Summary)
-			if t.Symbolication != nil {
-				if sum.Symbolication == nil {
-					sum.Symbolication = &analyze.Symbolication{}
-				}
-				sum.Symbolication.Add(t.Symbolication)
-			}
 			r.Warnings = append(r.Warnings, prefixed(t.File, t.Warnings)...)
 		}
-		if sum.Samples > 0 {
-			// The mean interval of the side is over all its samples.
-			var weighted int64
-			for _, t := range s.Tables {
-				weighted += t.Summary.IntervalNs * t.Summary.Samples
-			}
-			sum.IntervalNs = weighted / sum.Samples
-		}
-		n := int64(sum.Runs)
-		sum.WallNs, sum.SampledNs, sum.OnCPUNs = sum.WallNs/n, sum.SampledNs/n, sum.OnCPUNs/n
-		sum.IdleNs, sum.ProgramNs, sum.GCNs, sum.Samples = sum.IdleNs/n, sum.ProgramNs/n, sum.GCNs/n, sum.Samples/n
-		r.Sides = append(r.Sides, sum)
 	}
-	r.Packages = join(sides, func(t *analyze.Table) []analyze.Row { return t.Packages }, false, opts.SortTotal)
-	r.Functions = join(sides, func(t *analyze.Table) []analyze.Row { return t.Functions }, true, opts.SortTotal)
-	r.Files = join(sides, func(t *analyze.Table) []analyze.Row { return t.Files }, false, opts.SortTotal)
-	// Rows show each side's mean per run: sides may differ in runs.
-	for _, rows := range [][]Row{r.Packages, r.Functions, r.Files} {
-		for i := range rows {
-			for s := range sides {
-				n := int64(len(sides[s].Tables))
-				rows[i].Self[s] /= n
-				rows[i].Total[s] /= n
-			}
-		}
+	r.PerWork = len(sides) == 2 && sides[0].Work > 0 && sides[1].Work > 0
+	if len(sides) == 1 && sides[0].Work > 0 {
+		r.PerWork = true
 	}
+	c := &comparison{sides: sides, opts: opts, scale: make([]float64, len(sides)), interval: make([]float64, len(sides))}
+	for i, s := range sides {
+		c.scale[i] = 1
+		if r.PerWork {
+			c.scale[i] = 1 / s.Work
+		}
+		c.interval[i] = float64(max(r.Sides[i].IntervalNs, 1))
+	}
+	onCPURun := func(si, ri int) float64 { return float64(sides[si].Tables[ri].Summary.OnCPUNs) }
+	unit := c.scale
+	c.scale = slices.Repeat([]float64{1}, len(sides))
+	r.Headline.OnCPU = c.measure(onCPURun) // per run, always
+	c.scale = unit
+	c.onCPU = r.Headline.OnCPU.Mean
+	if r.PerWork {
+		r.Headline.PerWork = c.measure(onCPURun)
+		c.onCPU = r.Headline.PerWork.Mean
+	}
+
+	r.Packages = c.join(func(t *analyze.Table) []analyze.Row { return t.Packages }, nil)
+	c.fnIndex = map[analyze.Key]int32{}
+	r.Functions = c.join(func(t *analyze.Table) []analyze.Row { return t.Functions }, c.fnIndex)
+	r.Files = c.join(func(t *analyze.Table) []analyze.Row { return t.Files }, nil)
+	r.Calls = c.calls()
+	r.Lines = c.lines()
+	r.Tree = c.tree()
 	if len(sides) == 2 {
 		r.Warnings = append(r.Warnings, sideWarnings(r.Sides, sides)...)
-		judge(r, sides, opts)
+		c.judgeHeadline(&r.Headline.OnCPU, slices.Repeat([]float64{1}, 2))
+		r.Headline.RunsNeeded = c.runsNeeded(r.Headline.OnCPU)
+		if r.PerWork {
+			c.judgeHeadline(&r.Headline.PerWork, c.scale)
+			r.Headline.RunsNeeded = c.runsNeeded(r.Headline.PerWork)
+		}
+		c.judgeRows(r.Packages, false)
+		c.judgeRows(r.Functions, true)
+		c.judgeRows(r.Files, false)
+		c.judgeCalls(r.Calls)
+		c.judgeTree(r.Tree)
+		r.Paths, r.PathsDelta = findPaths(r, opts)
 		r.Rules = evaluate(r, opts.Rules)
 	}
-	sortRows(r, opts.SortTotal)
 	return r, nil
+}
+
+// summarize adds up a side's runs into its headline (means per run).
+func summarize(s Side) (SideSummary, error) {
+	if len(s.Tables) == 0 {
+		return SideSummary{}, fmt.Errorf("side %s has no profiles", s.Name)
+	}
+	sum := SideSummary{Name: s.Name, Runs: len(s.Tables), Format: s.Tables[0].Format, SampleType: s.Tables[0].SampleType, Work: s.Work}
+	for _, t := range s.Tables {
+		if t.Format != sum.Format {
+			return sum, fmt.Errorf("side %s mixes formats: %s is %s, %s is %s", s.Name, s.Tables[0].File, sum.Format.Describe(), t.File, t.Format.Describe())
+		}
+		sum.Files = append(sum.Files, t.File)
+		if t.Thread != "" {
+			sum.Threads = append(sum.Threads, t.Thread)
+		}
+		add(&sum.Summary, t.Summary)
+		if t.Symbolication != nil {
+			if sum.Symbolication == nil {
+				sum.Symbolication = &analyze.Symbolication{}
+			}
+			sum.Symbolication.Add(t.Symbolication)
+		}
+	}
+	if sum.Samples > 0 {
+		// The mean interval of the side is over all its samples.
+		var weighted int64
+		for _, t := range s.Tables {
+			weighted += t.Summary.IntervalNs * t.Summary.Samples
+		}
+		sum.IntervalNs = weighted / sum.Samples
+	}
+	n := int64(sum.Runs)
+	sum.WallNs, sum.SampledNs, sum.OnCPUNs = sum.WallNs/n, sum.SampledNs/n, sum.OnCPUNs/n
+	sum.IdleNs, sum.ProgramNs, sum.GCNs, sum.Samples = sum.IdleNs/n, sum.ProgramNs/n, sum.GCNs/n, sum.Samples/n
+	if sy := sum.Symbolication; sy != nil {
+		// Per run, like the rest of the headline.
+		sy.OnCPUJSNs, sy.OnCPUMappedNs = sy.OnCPUJSNs/n, sy.OnCPUMappedNs/n
+	}
+	return sum, nil
 }
 
 func add(dst *analyze.Summary, s analyze.Summary) {
@@ -253,139 +344,259 @@ func prefixed(file string, ws []string) []string {
 	return out
 }
 
-// join sums each side's runs and lines the sides up. Functions join by
-// package, name and file, since edits move lines between builds; where that
-// is ambiguous (two anonymous functions in a file, a name used twice) by
-// start line and column as well.
-func join(sides []Side, rowsOf func(*analyze.Table) []analyze.Row, byName, total bool) []Row {
-	n := len(sides)
-	keyOf := func(k analyze.Key) analyze.Key { return k }
-	if byName {
-		// Find the (package, name, file) triples with more than one start
-		// position on some side: only those join by position too.
-		type base struct{ pkg, fn, file string }
-		type seen struct {
-			pos   [2]int32 // the first position met
-			multi bool     // another position was met on the same side
-		}
-		ambiguous := map[base]bool{}
-		for _, s := range sides {
-			first := map[base]seen{}
-			for _, t := range s.Tables {
-				for _, r := range rowsOf(t) {
-					b, pos := base{r.Key.Package, r.Key.Function, r.Key.File}, [2]int32{r.Key.Line, r.Key.Column}
-					if f, ok := first[b]; !ok {
-						first[b] = seen{pos: pos}
-					} else if !f.multi && f.pos != pos {
-						first[b] = seen{pos: f.pos, multi: true}
-						ambiguous[b] = true
-					}
-				}
-			}
-		}
-		keyOf = func(k analyze.Key) analyze.Key {
-			if len(ambiguous) > 0 && ambiguous[base{k.Package, k.Function, k.File}] {
-				return k
-			}
-			k.Line, k.Column = 0, 0
-			return k
+// comparison holds what the steps of Compare share.
+type comparison struct {
+	sides    []Side
+	opts     Options
+	scale    []float64 // per side: 1, or 1/work
+	interval []float64 // per side: the mean sampling interval in ns
+	onCPU    []float64 // per side: mean on-CPU time, in the rows' unit
+	// fnIndex maps every function key met in a table to its row.
+	fnIndex map[analyze.Key]int32
+}
+
+// newMeasure returns a measure with zeroed runs.
+func (c *comparison) newMeasure() Measure {
+	n := len(c.sides)
+	m := Measure{Mean: make([]float64, n), Runs: make([][]float64, n), Spread: make([]float64, n)}
+	for i, s := range c.sides {
+		m.Runs[i] = make([]float64, len(s.Tables))
+	}
+	return m
+}
+
+// measure builds a measure from a value per side and run (in ns per run),
+// scaled to the report's unit, with its means and spreads.
+func (c *comparison) measure(v func(side, run int) float64) Measure {
+	m := c.newMeasure()
+	for si := range m.Runs {
+		for ri := range m.Runs[si] {
+			m.Runs[si][ri] = v(si, ri) * c.scale[si]
 		}
 	}
-	// At least this many rows: size the index and the list for them, and
-	// carve each row's slices out of shared blocks rather than allocating
-	// five per row.
-	least, runs := 0, 0
-	for _, s := range sides {
-		runs += len(s.Tables)
+	c.finish(&m)
+	return m
+}
+
+// finish fills a measure's means and spreads from its runs (already scaled)
+// and marks it uncompared.
+func (c *comparison) finish(m *Measure) {
+	for si, runs := range m.Runs {
+		m.Mean[si] = mean(runs)
+		m.Spread[si] = spread(runs)
+	}
+	m.Change = Change{DeltaPP: math.NaN(), DeltaPct: math.NaN(), P: math.NaN()}
+}
+
+// join lines up a table's rows over every run of every side. Functions
+// (index non-nil) join by package, name and file, since edits move lines
+// between builds; where that is ambiguous (two anonymous functions in a
+// file, a name used twice) by start line and column as well. index then
+// receives every function key's row.
+func (c *comparison) join(rowsOf func(*analyze.Table) []analyze.Row, index map[analyze.Key]int32) []Row {
+	keyOf := func(k analyze.Key) analyze.Key { return k }
+	if index != nil {
+		keyOf = c.functionIdentity(rowsOf)
+	}
+	least := 0
+	for _, s := range c.sides {
 		for _, t := range s.Tables {
 			least = max(least, len(rowsOf(t)))
 		}
 	}
-	index := make(map[analyze.Key]int, least)
+	byKey := make(map[analyze.Key]int, least)
 	out := make([]Row, 0, least)
-	const block = 1024 // rows per block
-	var sums []int64
-	var perRun []float64
-	var perSide [][]float64
-	for si, s := range sides {
+	alloc := newMeasureBlocks(c)
+	for si, s := range c.sides {
 		for ri, t := range s.Tables {
 			for _, r := range rowsOf(t) {
 				jk := keyOf(r.Key)
-				i, ok := index[jk]
+				i, ok := byKey[jk]
 				if !ok {
 					i = len(out)
-					index[jk] = i
-					if len(perSide) < n {
-						sums, perRun, perSide = make([]int64, 2*n*block), make([]float64, runs*block), make([][]float64, n*block)
-					}
-					row := Row{Key: r.Key, Self: sums[:n:n], Total: sums[n : 2*n : 2*n], runs: perSide[:n:n]}
-					sums, perSide = sums[2*n:], perSide[n:]
-					for sj := range sides {
-						k := len(sides[sj].Tables)
-						row.runs[sj] = perRun[:k:k]
-						perRun = perRun[k:]
-					}
-					out = append(out, row)
+					byKey[jk] = i
+					out = append(out, Row{Key: r.Key, Self: alloc.next(), Total: alloc.next()})
 				}
-				out[i].Self[si] += r.Self
-				out[i].Total[si] += r.Total
-				v := r.Self
-				if total {
-					v = r.Total
+				if index != nil {
+					index[r.Key] = int32(i)
 				}
-				out[i].runs[si][ri] += float64(v)
+				row := &out[i]
+				row.present[si] = true
+				row.Self.Runs[si][ri] += float64(r.Self) * c.scale[si]
+				row.Total.Runs[si][ri] += float64(r.Total) * c.scale[si]
 			}
 		}
 	}
-	return out
-}
-
-// metric returns a row's ranked value on a side.
-func metric(r Row, side int, total bool) int64 {
-	if total {
-		return r.Total[side]
+	if index != nil && len(c.sides) == 2 {
+		out = c.joinRenamed(out, index)
 	}
-	return r.Self[side]
-}
-
-// sortRows orders rows by the size of the change (two sides) or by the
-// metric (one side), then by key.
-func sortRows(r *Report, total bool) {
-	last := len(r.Sides) - 1
-	by := func(a, b Row) int {
-		if r.Compared() {
-			if c := cmp.Compare(math.Abs(b.Change.Delta), math.Abs(a.Change.Delta)); c != 0 {
-				return c
-			}
-		}
-		if c := cmp.Compare(metric(b, last, total), metric(a, last, total)); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(b.Total[last], a.Total[last]); c != 0 {
-			return c
-		}
-		return analyze.CompareKeys(a.Key, b.Key)
+	for i := range out {
+		c.finish(&out[i].Self)
+		c.finish(&out[i].Total)
 	}
-	slices.SortFunc(r.Packages, by)
-	slices.SortFunc(r.Functions, by)
-	slices.SortFunc(r.Files, by)
-}
-
-// ByTotal returns a copy of rows sorted by the last side's total time, then
-// self time, then key.
-func ByTotal(rows []Row) []Row {
-	out := slices.Clone(rows)
-	slices.SortFunc(out, func(a, b Row) int {
-		last := len(a.Total) - 1
-		if c := cmp.Compare(b.Total[last], a.Total[last]); c != 0 {
-			return c
+	last := len(c.sides) - 1
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if x := cmp.Compare(out[b].Total.Mean[last], out[a].Total.Mean[last]); x != 0 {
+			return x
 		}
-		if c := cmp.Compare(b.Self[last], a.Self[last]); c != 0 {
-			return c
+		if x := cmp.Compare(out[b].Total.Mean[0], out[a].Total.Mean[0]); x != 0 {
+			return x
 		}
-		return analyze.CompareKeys(a.Key, b.Key)
+		return analyze.CompareKeys(out[a].Key, out[b].Key)
 	})
+	sorted := make([]Row, len(out))
+	newIndex := make([]int32, len(out))
+	for to, from := range order {
+		sorted[to] = out[from]
+		newIndex[from] = int32(to)
+	}
+	for k, i := range index {
+		index[k] = newIndex[i]
+	}
+	return sorted
+}
+
+// functionIdentity returns the join key of a function: package, name and
+// file, plus the start position for the names that have more than one
+// position on some side.
+func (c *comparison) functionIdentity(rowsOf func(*analyze.Table) []analyze.Row) func(analyze.Key) analyze.Key {
+	type base struct{ pkg, fn, file string }
+	type seen struct {
+		pos   [2]int32 // the first position met
+		multi bool     // another position was met on the same side
+	}
+	ambiguous := map[base]bool{}
+	for _, s := range c.sides {
+		first := map[base]seen{}
+		for _, t := range s.Tables {
+			for _, r := range rowsOf(t) {
+				b, pos := base{r.Key.Package, r.Key.Function, r.Key.File}, [2]int32{r.Key.Line, r.Key.Column}
+				if f, ok := first[b]; !ok {
+					first[b] = seen{pos: pos}
+				} else if !f.multi && f.pos != pos {
+					first[b] = seen{pos: f.pos, multi: true}
+					ambiguous[b] = true
+				}
+			}
+		}
+	}
+	return func(k analyze.Key) analyze.Key {
+		if len(ambiguous) > 0 && ambiguous[base{k.Package, k.Function, k.File}] {
+			return k
+		}
+		k.Line, k.Column = 0, 0
+		return k
+	}
+}
+
+// joinRenamed joins a function found only before with one found only after
+// when they stand at the same line and column of the same file, and no
+// other such function does: a minified function that two builds named
+// differently (f3 before, d3 after) is one function, not one gone and one
+// new.
+func (c *comparison) joinRenamed(rows []Row, index map[analyze.Key]int32) []Row {
+	type pos struct {
+		pkg, file    string
+		line, column int32
+	}
+	posOf := func(k analyze.Key) (pos, bool) {
+		return pos{k.Package, k.File, k.Line, k.Column}, k.File != "" && k.Line > 0 && k.Column > 0
+	}
+	only := [2]map[pos][]int{{}, {}}
+	for i := range rows {
+		r := &rows[i]
+		if r.present[0] == r.present[1] {
+			continue
+		}
+		if p, ok := posOf(r.Key); ok {
+			side := 0
+			if r.present[1] {
+				side = 1
+			}
+			only[side][p] = append(only[side][p], i)
+		}
+	}
+	gone := map[int]int{} // after-only row -> the before-only row it joins
+	for p, bs := range only[0] {
+		as := only[1][p]
+		if len(bs) != 1 || len(as) != 1 {
+			continue
+		}
+		b, a := &rows[bs[0]], &rows[as[0]]
+		if b.Key.Function == a.Key.Function {
+			continue
+		}
+		for ri, v := range a.Self.Runs[1] {
+			b.Self.Runs[1][ri] += v
+			b.Total.Runs[1][ri] += a.Total.Runs[1][ri]
+		}
+		b.present[1] = true
+		b.Renamed = a.Key.Function
+		gone[as[0]] = bs[0]
+	}
+	if len(gone) == 0 {
+		return rows
+	}
+	newIndex := make([]int32, len(rows))
+	out := rows[:0]
+	for i := range rows {
+		if _, ok := gone[i]; ok {
+			newIndex[i] = -1
+			continue
+		}
+		newIndex[i] = int32(len(out))
+		out = append(out, rows[i])
+	}
+	for k, i := range index {
+		if to, ok := gone[int(i)]; ok {
+			index[k] = newIndex[to]
+		} else {
+			index[k] = newIndex[i]
+		}
+	}
 	return out
+}
+
+// measureBlocks carves measures out of shared blocks, so that a table of
+// many rows makes few allocations.
+type measureBlocks struct {
+	sides []int // runs per side
+	runs  int
+	f     []float64
+	ff    [][]float64
+}
+
+func newMeasureBlocks(c *comparison) *measureBlocks {
+	mb := &measureBlocks{}
+	for _, s := range c.sides {
+		mb.sides = append(mb.sides, len(s.Tables))
+		mb.runs += len(s.Tables)
+	}
+	return mb
+}
+
+func (mb *measureBlocks) next() Measure {
+	const block = 512
+	n := len(mb.sides)
+	per := 2*n + mb.runs // means and spreads, then runs
+	if len(mb.f) < per {
+		mb.f = make([]float64, per*block)
+	}
+	if len(mb.ff) < n {
+		mb.ff = make([][]float64, n*block)
+	}
+	m := Measure{Mean: mb.f[:n:n], Spread: mb.f[n : 2*n : 2*n], Runs: mb.ff[:n:n]}
+	f := mb.f[2*n:]
+	for i, k := range mb.sides {
+		m.Runs[i] = f[:k:k]
+		f = f[k:]
+	}
+	mb.f, mb.ff = f, mb.ff[n:]
+	return m
 }
 
 // sideWarnings says what makes two sides hard to compare.
@@ -397,7 +608,7 @@ func sideWarnings(s []SideSummary, sides []Side) []string {
 	}
 	if a.IntervalNs > 0 && b.IntervalNs > 0 {
 		if ratio := float64(b.IntervalNs) / float64(a.IntervalNs); ratio > 1.2 || ratio < 1/1.2 {
-			w = append(w, fmt.Sprintf("the sides differ in sampling interval: %s before, %s after", Duration(a.IntervalNs), Duration(b.IntervalNs)))
+			w = append(w, fmt.Sprintf("the sides differ in sampling interval: %s before, %s after", Duration(float64(a.IntervalNs)), Duration(float64(b.IntervalNs))))
 		}
 	}
 	if threadNames(a.Threads) != threadNames(b.Threads) {
@@ -406,7 +617,7 @@ func sideWarnings(s []SideSummary, sides []Side) []string {
 	if sides[0].Work == 0 && sides[1].Work == 0 && a.WallNs > 0 && b.WallNs > 0 {
 		wa, wb := float64(a.WallNs), float64(b.WallNs)
 		if wa/wb > 2 || wb/wa > 2 {
-			w = append(w, fmt.Sprintf("the runs differ in duration by more than 2x (%s before, %s after): if they did different amounts of work, give it with --work-before and --work-after", Duration(int64(wa)), Duration(int64(wb))))
+			w = append(w, fmt.Sprintf("the runs differ in duration by more than 2x (%s before, %s after): if they did different amounts of work, give it with --work-before and --work-after", Duration(wa), Duration(wb)))
 		}
 	}
 	return w
@@ -419,8 +630,14 @@ func threadNames(ts []string) string {
 	var names []string
 	for _, t := range ts {
 		name := t
-		if i := strings.IndexByte(t, '('); i > 0 {
-			name = strings.TrimSpace(t[:i])
+		for i := range len(t) {
+			if t[i] == '(' && i > 0 {
+				name = t[:i]
+				for len(name) > 0 && name[len(name)-1] == ' ' {
+					name = name[:len(name)-1]
+				}
+				break
+			}
 		}
 		if !seen[name] {
 			seen[name] = true

@@ -22,7 +22,7 @@ func table(t *testing.T, name string) *analyze.Table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab := analyze.Aggregate(p, analyze.AggregateOptions{})
+	tab := analyze.Aggregate(p, analyze.AggregateOptions{Edges: true, Tree: true})
 	tab.File = name
 	return tab
 }
@@ -53,17 +53,17 @@ func find(rows []Row, pkg, fn string) *Row {
 func TestRouterChangeIsFoundAndNothingElse(t *testing.T) {
 	r := routerPair(t, DefaultOptions())
 	ptr := find(r.Packages, "path-to-regexp", "")
-	if ptr == nil || ptr.Change.Verdict != VerdictBetter || ptr.Change.DeltaPct > -70 {
+	if ptr == nil || ptr.Self.Change.Verdict != VerdictBetter || ptr.Self.Change.DeltaPct > -70 {
 		t.Fatalf("path-to-regexp: %+v", ptr)
 	}
 	// Independently: 687 ms -> 156 ms of self time (the matcher and its
 	// regular expressions), from the raw profiles.
-	if got := float64(ptr.Self[0]) / 1e6; math.Abs(got-687) > 2 {
+	if got := ptr.Self.Mean[0] / 1e6; math.Abs(got-687) > 2 {
 		t.Errorf("path-to-regexp before %.0f ms, want 687", got)
 	}
 	for _, row := range r.Packages {
-		if row.Key.Package != "path-to-regexp" && row.Key.Package != "deploy" && row.Change.Verdict.Real() {
-			t.Errorf("unrelated package %s flagged %v (%+.1f%%, p=%g)", row.Key.Package, row.Change.Verdict, row.Change.DeltaPct, row.Change.P)
+		if row.Key.Package != "path-to-regexp" && row.Key.Package != "deploy" && row.Real() {
+			t.Errorf("unrelated package %s flagged: self %+v, total %+v", row.Key.Package, row.Self.Change, row.Total.Change)
 		}
 	}
 }
@@ -76,13 +76,15 @@ func TestSameProfileBothSidesIsAllNoise(t *testing.T) {
 	}
 	for _, rows := range [][]Row{r.Packages, r.Functions, r.Files} {
 		for _, row := range rows {
-			if row.Change.Verdict != VerdictSame || row.Change.Delta != 0 {
-				t.Fatalf("%+v: %+v", row.Key, row.Change)
+			for _, m := range []Measure{row.Self, row.Total} {
+				if m.Change.Verdict != VerdictSame || m.Change.Delta != 0 {
+					t.Fatalf("%+v: %+v", row.Key, m.Change)
+				}
 			}
 		}
 	}
-	if r.Headline.OnCPU.Verdict != VerdictSame {
-		t.Errorf("headline %+v", r.Headline.OnCPU)
+	if r.Headline.OnCPU.Change.Verdict != VerdictSame || len(r.Paths) != 0 {
+		t.Errorf("headline %+v, paths %v", r.Headline.OnCPU.Change, r.Paths)
 	}
 }
 
@@ -101,19 +103,19 @@ func TestHolm(t *testing.T) {
 func TestMinDeltaAndAlpha(t *testing.T) {
 	c := Change{Delta: -10, DeltaPP: -0.05, DeltaPct: -50, P: 1e-9}
 	o := DefaultOptions()
-	if v := verdict(c, o, true); v != VerdictSame {
+	if v := verdict(c, o, true, false, false); v != VerdictSame {
 		t.Errorf("below 0.1pp: %v", v)
 	}
 	c.DeltaPP = -2
-	if v := verdict(c, o, true); v != VerdictBetter {
+	if v := verdict(c, o, true, false, false); v != VerdictBetter {
 		t.Errorf("real change: %v", v)
 	}
 	c.P = 0.2
-	if v := verdict(c, o, true); v != VerdictSame {
+	if v := verdict(c, o, true, false, false); v != VerdictSame {
 		t.Errorf("p above alpha: %v", v)
 	}
 	c.P, c.DeltaPct = 1e-9, 3
-	if v := verdict(c, o, true); v != VerdictSame {
+	if v := verdict(c, o, true, false, false); v != VerdictSame {
 		t.Errorf("below 5%%: %v", v)
 	}
 }
@@ -143,7 +145,8 @@ func TestRules(t *testing.T) {
 		{"package:path-to-regexp<-50%", r, true},
 		{"package:lodash>+1%", rev, false}, // lodash's change is noise
 		{"package:*>+2pp", rev, true},
-		{"function:match>+5%", rev, true},
+		{"function-total:match>+5%", rev, true},
+		{"function:nosuchfunction>+5%", rev, false},
 		{"file:path-to-regexp/dist/index.js>+10%", rev, true},
 		{"on-cpu>+50%", rev, false},
 	}
@@ -160,6 +163,9 @@ func TestRules(t *testing.T) {
 }
 
 func TestEscapeMarkdown(t *testing.T) {
+	if got := EscapeMarkdown("#tokenizeInlines"); got != "#tokenizeInlines" {
+		t.Errorf("a private method's name is changed: %q", got)
+	}
 	evil := "a|b <script>alert(1)</script> <img src=x onerror=alert(1)> [y](javascript:alert(1)) `code` @octocat #123 [x](http://evil.test) **b** _i_ ~s~ $x$ www.evil.test\u202eevil\nline"
 	got := EscapeMarkdown(evil)
 	var html bytes.Buffer
@@ -253,7 +259,7 @@ func TestMarkdownHostileNames(t *testing.T) {
 	}
 	// Only the report's own elements.
 	allowed := map[string]bool{"h3": true, "h4": true, "p": true, "strong": true, "em": true, "table": true, "thead": true, "tbody": true,
-		"tr": true, "th": true, "td": true, "details": true, "summary": true, "blockquote": true, "code": true, "ul": true, "li": true}
+		"tr": true, "th": true, "td": true, "details": true, "summary": true, "blockquote": true, "code": true, "ul": true, "ol": true, "li": true}
 	for _, m := range regexp.MustCompile(`<(/?)([a-zA-Z0-9]+)`).FindAllStringSubmatch(h, -1) {
 		if !allowed[strings.ToLower(m[2])] {
 			t.Errorf("element <%s> in the HTML", m[2])
@@ -296,20 +302,22 @@ func TestJSONCompared(t *testing.T) {
 	if err := WriteJSON(&b, r); err != nil {
 		t.Fatal(err)
 	}
+	type measure struct {
+		Ns       []float64 `json:"ns"`
+		DeltaPct *float64  `json:"delta_pct"`
+		Verdict  string    `json:"verdict"`
+		P        *float64  `json:"p"`
+	}
 	var out struct {
+		Version  int               `json:"version"`
 		Sides    []json.RawMessage `json:"sides"`
 		Headline struct {
-			OnCPUNs []int64 `json:"on_cpu_ns"`
-			OnCPU   struct {
-				Verdict string `json:"verdict"`
-			} `json:"on_cpu"`
+			OnCPU measure `json:"on_cpu"`
 		} `json:"headline"`
 		Packages []struct {
-			Package  string   `json:"package"`
-			Self     []int64  `json:"self_ns"`
-			DeltaPct *float64 `json:"delta_self_pct"`
-			Verdict  string   `json:"verdict"`
-			P        *float64 `json:"p"`
+			Package string  `json:"package"`
+			Self    measure `json:"self"`
+			Total   measure `json:"total"`
 		} `json:"packages"`
 		Rules []struct {
 			Rule   string `json:"rule"`
@@ -319,14 +327,16 @@ func TestJSONCompared(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &out); err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Sides) != 2 || len(out.Headline.OnCPUNs) != 2 || len(out.Rules) != 1 || out.Rules[0].Broken {
+	if out.Version != 2 || len(out.Sides) != 2 || len(out.Headline.OnCPU.Ns) != 2 || len(out.Rules) != 1 || out.Rules[0].Broken {
 		t.Fatalf("shape: %s", b.String()[:400])
 	}
 	for _, p := range out.Packages {
-		if len(p.Self) != 2 || p.Verdict == "" || p.P == nil {
-			t.Errorf("row %+v", p)
+		for _, m := range []measure{p.Self, p.Total} {
+			if len(m.Ns) != 2 || m.Verdict == "" || m.P == nil {
+				t.Errorf("row %+v", p)
+			}
 		}
-		if p.Package == "path-to-regexp" && (p.Verdict != "better" || *p.DeltaPct > -70) {
+		if p.Package == "path-to-regexp" && (p.Self.Verdict != "better" || *p.Self.DeltaPct > -70) {
 			t.Errorf("path-to-regexp %+v", p)
 		}
 	}
@@ -348,8 +358,8 @@ func TestRunsAreMeans(t *testing.T) {
 		t.Errorf("summary %+v, two runs %+v", one.Sides[0].Summary, two.Sides[0].Summary)
 	}
 	for i := range one.Packages {
-		if one.Packages[i].Self[0] != two.Packages[i].Self[0] {
-			t.Errorf("%s: %d vs %d", one.Packages[i].Key.Package, one.Packages[i].Self[0], two.Packages[i].Self[0])
+		if one.Packages[i].Self.Mean[0] != two.Packages[i].Self.Mean[0] || one.Packages[i].Total.Mean[0] != two.Packages[i].Total.Mean[0] {
+			t.Errorf("%s: %v vs %v", one.Packages[i].Key.Package, one.Packages[i].Self.Mean, two.Packages[i].Self.Mean)
 		}
 	}
 }

@@ -22,7 +22,7 @@ func report(t *testing.T, name string) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab := analyze.Aggregate(p, analyze.AggregateOptions{})
+	tab := analyze.Aggregate(p, analyze.AggregateOptions{Edges: true, Tree: true})
 	tab.File = name // goldens name the fixture, not the path from this package
 	r, err := Compare([]Side{{Name: "profile", Tables: []*analyze.Table{tab}}}, DefaultOptions())
 	if err != nil {
@@ -75,6 +75,27 @@ var goldenFixtures = []struct{ fixture, golden string }{
 	{"node-pprof-before.pb.gz", "node-pprof-before"},
 }
 
+// shortJSON keeps the first rows of each of a JSON report's lists, to keep
+// the goldens small: the whole report is rows of one shape, and the indent
+// the writer produces is tested on its own (TestIndentJSONMatchesEncoding).
+func shortJSON(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"packages", "functions", "files", "calls"} {
+		if rows, ok := doc[k].([]any); ok && len(rows) > 12 {
+			doc[k] = rows[:12]
+		}
+	}
+	out, err := json.MarshalIndent(doc, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(out, '\n')
+}
+
 func TestTextGolden(t *testing.T) {
 	for _, g := range goldenFixtures {
 		t.Run(g.golden, func(t *testing.T) {
@@ -94,7 +115,7 @@ func TestJSONGolden(t *testing.T) {
 			if err := WriteJSON(&b, report(t, g.fixture)); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, g.golden+".json", b.Bytes())
+			golden(t, g.golden+".json", shortJSON(t, b.Bytes()))
 		})
 	}
 }
@@ -116,24 +137,27 @@ func TestComparedGolden(t *testing.T) {
 	if err := WriteMarkdown(&md, r, MarkdownOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	// The JSON golden keeps the first 20 functions and files, to stay small.
-	short := *r
-	short.Functions, short.Files = r.Functions[:20], r.Files[:20]
-	if err := WriteJSON(&js, &short); err != nil {
+	if err := WriteJSON(&js, r); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "router-compare.txt", txt.Bytes())
 	golden(t, "router-compare.md", md.Bytes())
-	golden(t, "router-compare.json", js.Bytes())
+	golden(t, "router-compare.json", shortJSON(t, js.Bytes()))
 }
 
-// TestJSONShape checks the version-1 shape: every row, one number per side,
-// and totals that add up.
+// TestJSONShape checks the version-2 shape of one profile: every row,
+// self and total with one number each and no change, and totals that add
+// up.
 func TestJSONShape(t *testing.T) {
 	r := report(t, "chrome-cdp-page.cpuprofile")
 	var b bytes.Buffer
 	if err := WriteJSON(&b, r); err != nil {
 		t.Fatal(err)
+	}
+	type measure struct {
+		Ns      []float64 `json:"ns"`
+		Verdict *string   `json:"verdict"`
+		Delta   *float64  `json:"delta_ns"`
 	}
 	var out struct {
 		Version int `json:"version"`
@@ -142,35 +166,36 @@ func TestJSONShape(t *testing.T) {
 			OnCPUNs int64  `json:"on_cpu_ns"`
 		} `json:"sides"`
 		Packages []struct {
-			Self []int64 `json:"self_ns"`
+			Self measure `json:"self"`
 		} `json:"packages"`
 		Functions []struct {
 			Function string  `json:"function"`
 			Line     int32   `json:"line"`
-			Self     []int64 `json:"self_ns"`
-			Total    []int64 `json:"total_ns"`
+			Self     measure `json:"self"`
+			Total    measure `json:"total"`
 		} `json:"functions"`
 		Files    []json.RawMessage `json:"files"`
+		Paths    []json.RawMessage `json:"paths"`
 		Warnings []string          `json:"warnings"`
 	}
 	if err := json.Unmarshal(b.Bytes(), &out); err != nil {
 		t.Fatal(err)
 	}
-	if out.Version != 1 || len(out.Sides) != 1 || out.Sides[0].Format != "cpuprofile" {
+	if out.Version != 2 || len(out.Sides) != 1 || out.Sides[0].Format != "cpuprofile" {
 		t.Fatalf("header = %+v", out)
 	}
-	if len(out.Functions) != len(r.Functions) || len(out.Files) != len(r.Files) || out.Warnings == nil {
+	if len(out.Functions) != len(r.Functions) || len(out.Files) != len(r.Files) || out.Warnings == nil || out.Paths == nil {
 		t.Errorf("rows: %d functions of %d, %d files of %d", len(out.Functions), len(r.Functions), len(out.Files), len(r.Files))
 	}
-	var sum int64
+	var sum float64
 	for _, p := range out.Packages {
-		sum += p.Self[0]
+		sum += p.Self.Ns[0]
 	}
-	if sum != out.Sides[0].OnCPUNs {
-		t.Errorf("package self sums to %d, on-CPU is %d", sum, out.Sides[0].OnCPUNs)
+	if sum != float64(out.Sides[0].OnCPUNs) {
+		t.Errorf("package self sums to %v, on-CPU is %d", sum, out.Sides[0].OnCPUNs)
 	}
 	for _, f := range out.Functions {
-		if f.Function == "" || len(f.Self) != 1 || f.Self[0] > f.Total[0] {
+		if f.Function == "" || len(f.Self.Ns) != 1 || f.Self.Ns[0] > f.Total.Ns[0] || f.Self.Verdict != nil || f.Self.Delta != nil {
 			t.Errorf("bad function row %+v", f)
 		}
 	}
@@ -192,26 +217,43 @@ func TestTopByTotalShowsEntryPoints(t *testing.T) {
 }
 
 func TestDuration(t *testing.T) {
-	cases := map[int64]string{0: "0", 999: "999 ns", 1500: "2 µs", 2_340_000: "2.3 ms", 123_400_000: "123 ms", 6_810_000_000: "6.81 s", -2_000_000: "-2.0 ms"}
+	cases := map[float64]string{0: "0", 1.5: "1.50 ns", 999: "999 ns", 999.6: "1.00 µs", 1500: "1.50 µs", 1870: "1.87 µs", 18_700: "18.7 µs",
+		2_340_000: "2.34 ms", 123_400_000: "123 ms", 6_810_000_000: "6.81 s", 1234e9: "1234 s", -2_000_000: "-2.00 ms"}
 	for ns, want := range cases {
 		if got := Duration(ns); got != want {
-			t.Errorf("Duration(%d) = %q, want %q", ns, got, want)
+			t.Errorf("Duration(%v) = %q, want %q", ns, got, want)
 		}
 	}
 	if got := Count(1234567); got != "1,234,567" {
 		t.Errorf("Count = %q", got)
 	}
+	if got := Plural(1, "package", "packages") + ", " + Plural(2, "package", "packages"); got != "1 package, 2 packages" {
+		t.Errorf("Plural: %q", got)
+	}
 }
 
-func TestCutMiddle(t *testing.T) {
-	if got := fitName(strings.Repeat("a", 30) + strings.Repeat("b", 30)); len([]rune(got)) != nameWidth || !strings.Contains(got, "…") {
-		t.Errorf("fitName = %q", got)
+func TestFitAndClean(t *testing.T) {
+	if got := Fit(strings.Repeat("a", 30)+strings.Repeat("b", 30), 48, false); Width(got) != 48 || !strings.Contains(got, "…") {
+		t.Errorf("Fit = %q", got)
 	}
-	if got := fitPath("/very/long/" + strings.Repeat("x/", 40) + "file.js:12"); !strings.HasSuffix(got, "file.js:12") {
-		t.Errorf("fitPath lost the tail: %q", got)
+	if got := Fit("/very/long/"+strings.Repeat("x/", 40)+"file.js:12", 40, true); !strings.HasSuffix(got, "file.js:12") || Width(got) > 40 {
+		t.Errorf("Fit lost the tail: %q", got)
 	}
-	if got := fitName("RegExp: a\nb"); got != `RegExp: a\nb` {
-		t.Errorf("control characters: %q", got)
+	// Wide characters take two cells each; a cut never splits one.
+	if got := Fit(strings.Repeat("漢", 30), 21, false); Width(got) > 21 || !strings.Contains(got, "…") {
+		t.Errorf("Fit of CJK = %q (%d cells)", got, Width(got))
+	}
+	for in, want := range map[string]string{
+		"RegExp: a\nb":       `RegExp: a\nb`,
+		"Main\x1b]0;pwned\a": `Main\x1b]0;pwned\x07`,
+		"x\u009b2J":          `x\u009b2J`,
+		"\u202egnp.exe":      `\u202egnp.exe`,
+		"nul\x00":            `nul\x00`,
+		"plain 名前 ✓":         "plain 名前 ✓",
+	} {
+		if got := Clean(in); got != want {
+			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

@@ -8,21 +8,33 @@ import (
 	"github.com/profdiff/profdiff/analyze"
 )
 
-// JSONVersion is the version of the JSON shape WriteJSON writes.
-const JSONVersion = 1
+// JSONVersion is the version of the JSON shape WriteJSON writes. Version 2
+// has one shape whatever the flags: every row has self and total objects.
+const JSONVersion = 2
+
+// MaxJSONCalls bounds the calls the JSON report lists: the heaviest, and
+// every call judged to have changed.
+const MaxJSONCalls = 5000
 
 type jsonReport struct {
-	Version   int           `json:"version"`
+	Version int `json:"version"`
+	// Unit says what the nanoseconds of rows, calls, paths and the
+	// headline's per-work measure are: "ns per run" or "ns per <unit>".
+	Unit      string        `json:"unit"`
+	WorkUnit  string        `json:"work_unit,omitempty"`
 	Sides     []jsonSide    `json:"sides"`
+	Headline  jsonHeadline  `json:"headline"`
+	Paths     []jsonPath    `json:"paths"`
+	PathsNs   *float64      `json:"paths_delta_ns,omitempty"`
+	PathsPct  *float64      `json:"paths_share_pct,omitempty"`
 	Packages  []jsonPackage `json:"packages"`
 	Functions []jsonFunc    `json:"functions"`
 	Files     []jsonFile    `json:"files"`
+	Calls     []jsonCall    `json:"calls"`
+	Rules     []jsonRule    `json:"rules,omitempty"`
 	Warnings  []string      `json:"warnings"`
-	// Headline and Rules are present when two sides are compared.
-	Headline *jsonHeadline `json:"headline,omitempty"`
-	Rules    []jsonRule    `json:"rules,omitempty"`
-	// Symbolication adds up the sides' source-map coverage; absent when
-	// maps were not applied.
+	// Symbolication adds up the sides' source-map coverage (per run);
+	// absent when maps were not applied.
 	Symbolication *jsonSymbolication `json:"symbolication,omitempty"`
 }
 
@@ -48,10 +60,11 @@ type jsonSide struct {
 	Name       string   `json:"name"`
 	Files      []string `json:"files"`
 	Runs       int      `json:"runs"`
+	Work       float64  `json:"work,omitempty"`
 	Format     string   `json:"format"`
 	Threads    []string `json:"threads,omitempty"`
 	SampleType string   `json:"sample_type,omitempty"`
-	// Symbolication is this side's source-map coverage.
+	// Symbolication is this side's source-map coverage, per run.
 	Symbolication *jsonSymbolication `json:"symbolication,omitempty"`
 	WallNs        int64              `json:"wall_ns"`
 	SampledNs     int64              `json:"sampled_ns"`
@@ -63,66 +76,85 @@ type jsonSide struct {
 	IntervalNs    int64              `json:"interval_ns"`
 }
 
+// jsonMeasure is a Measure: one entry per side; the change fields only
+// when two sides are compared.
+type jsonMeasure struct {
+	Ns       []float64   `json:"ns"`
+	RunsNs   [][]float64 `json:"runs_ns"`
+	SpreadNs []*float64  `json:"spread_ns"`
+	DeltaNs  *float64    `json:"delta_ns,omitempty"`
+	DeltaPP  *float64    `json:"delta_pp,omitempty"`
+	// DeltaPct is null when before is 0; present (maybe null) with two sides.
+	DeltaPct *jsonNullable `json:"delta_pct,omitempty"`
+	Verdict  string        `json:"verdict,omitempty"`
+	P        *jsonNullable `json:"p,omitempty"`
+}
+
+// jsonNullable writes a number or null, for fields present with two
+// sides whatever their value.
+type jsonNullable struct{ v *float64 }
+
+func (n *jsonNullable) MarshalJSON() ([]byte, error) { return json.Marshal(n.v) }
+
 type jsonPackage struct {
-	Package string  `json:"package"`
-	Self    []int64 `json:"self_ns"`
-	Total   []int64 `json:"total_ns"`
-	*jsonChange
+	Package string      `json:"package"`
+	Self    jsonMeasure `json:"self"`
+	Total   jsonMeasure `json:"total"`
 }
 
 type jsonFunc struct {
-	Function string  `json:"function"`
-	File     string  `json:"file"`
-	Line     int32   `json:"line"`
-	Column   int32   `json:"column"`
-	Package  string  `json:"package"`
-	Self     []int64 `json:"self_ns"`
-	Total    []int64 `json:"total_ns"`
-	*jsonChange
+	Function string `json:"function"`
+	// Renamed is the after side's name of a minified function renamed
+	// between builds at the same position.
+	Renamed string      `json:"renamed,omitempty"`
+	File    string      `json:"file"`
+	Line    int32       `json:"line"`
+	Column  int32       `json:"column"`
+	Package string      `json:"package"`
+	Self    jsonMeasure `json:"self"`
+	Total   jsonMeasure `json:"total"`
 }
 
 type jsonFile struct {
-	File    string  `json:"file"`
-	Package string  `json:"package"`
-	Self    []int64 `json:"self_ns"`
-	Total   []int64 `json:"total_ns"`
-	*jsonChange
+	File    string      `json:"file"`
+	Package string      `json:"package"`
+	Self    jsonMeasure `json:"self"`
+	Total   jsonMeasure `json:"total"`
 }
 
-// jsonChange is a row's comparison: of self time, or of total time with
-// --sort total (then the delta fields are named delta_total_*).
-type jsonChange struct {
-	DeltaSelfNs   *float64 `json:"delta_self_ns,omitempty"`
-	DeltaSelfPP   *float64 `json:"delta_self_pp,omitempty"`
-	DeltaSelfPct  *float64 `json:"delta_self_pct,omitempty"`
-	DeltaTotalNs  *float64 `json:"delta_total_ns,omitempty"`
-	DeltaTotalPP  *float64 `json:"delta_total_pp,omitempty"`
-	DeltaTotalPct *float64 `json:"delta_total_pct,omitempty"`
-	Verdict       string   `json:"verdict"`
-	P             *float64 `json:"p"`
+// jsonCall is a caller -> callee edge; caller and callee index functions.
+type jsonCall struct {
+	Caller int32       `json:"caller"`
+	Callee int32       `json:"callee"`
+	Total  jsonMeasure `json:"total"`
 }
 
 type jsonHeadline struct {
-	// OnCPUNs is on-CPU time per run on each side.
-	OnCPUNs  []int64        `json:"on_cpu_ns"`
-	OnCPU    jsonHeadChange `json:"on_cpu"`
-	PerWork  *jsonPerWork   `json:"per_work_ns,omitempty"`
-	WorkUnit string         `json:"work_unit,omitempty"`
-	Work     []float64      `json:"work,omitempty"`
-	Busy     []float64      `json:"busy"`
-	GCShare  []float64      `json:"gc_share"`
+	OnCPU   jsonMeasure  `json:"on_cpu"`
+	PerWork *jsonMeasure `json:"per_work,omitempty"`
+	Busy    []float64    `json:"busy"`
+	GCShare []float64    `json:"gc_share"`
+	// RunsNeeded: runs per side that would settle a change one run cannot.
+	RunsNeeded int `json:"runs_needed,omitempty"`
 }
 
-type jsonHeadChange struct {
-	DeltaNs  float64  `json:"delta_ns"`
-	DeltaPct *float64 `json:"delta_pct"`
-	Verdict  string   `json:"verdict"`
-	P        *float64 `json:"p"`
+type jsonStep struct {
+	Function string      `json:"function"`
+	Package  string      `json:"package"`
+	File     string      `json:"file"`
+	Line     int32       `json:"line"`
+	Column   int32       `json:"column"`
+	Index    int32       `json:"function_index"`
+	Self     jsonMeasure `json:"self"`
+	Total    jsonMeasure `json:"total"`
 }
 
-type jsonPerWork struct {
-	Values []float64 `json:"values"`
-	jsonHeadChange
+type jsonPath struct {
+	Steps    []jsonStep `json:"steps"`
+	End      string     `json:"end"`
+	DeltaNs  float64    `json:"delta_ns"`
+	SharePct *float64   `json:"share_pct"`
+	Text     string     `json:"text"`
 }
 
 type jsonRule struct {
@@ -139,63 +171,50 @@ func num(v float64) *float64 {
 	return &v
 }
 
-func changeJSON(r *Report, c Change) *jsonChange {
-	if !r.Compared() {
-		return nil
+func measureJSON(r *Report, m *Measure) jsonMeasure {
+	j := jsonMeasure{Ns: m.Mean, RunsNs: m.Runs, SpreadNs: make([]*float64, len(m.Spread))}
+	for i, s := range m.Spread {
+		j.SpreadNs[i] = num(s)
 	}
-	j := &jsonChange{Verdict: c.Verdict.String(), P: num(c.P)}
-	if r.Options.SortTotal {
-		j.DeltaTotalNs, j.DeltaTotalPP, j.DeltaTotalPct = num(c.Delta), num(c.DeltaPP), num(c.DeltaPct)
-	} else {
-		j.DeltaSelfNs, j.DeltaSelfPP, j.DeltaSelfPct = num(c.Delta), num(c.DeltaPP), num(c.DeltaPct)
+	if r.Compared() {
+		c := m.Change
+		j.DeltaNs, j.DeltaPP = num(c.Delta), num(c.DeltaPP)
+		j.DeltaPct, j.P = &jsonNullable{num(c.DeltaPct)}, &jsonNullable{num(c.P)}
+		j.Verdict = c.Verdict.String()
 	}
 	return j
 }
 
-func headChange(c Change) jsonHeadChange {
-	return jsonHeadChange{DeltaNs: c.Delta, DeltaPct: num(c.DeltaPct), Verdict: c.Verdict.String(), P: num(c.P)}
-}
-
-func headlineJSON(r *Report) *jsonHeadline {
-	if !r.Compared() {
-		return nil
-	}
-	h := &jsonHeadline{OnCPU: headChange(r.Headline.OnCPU)}
-	for _, s := range r.Sides {
-		h.OnCPUNs = append(h.OnCPUNs, s.OnCPUNs)
-		h.Busy = append(h.Busy, s.Busy())
-		h.GCShare = append(h.GCShare, s.GCShare())
-	}
-	if r.Headline.PerWork.Verdict != VerdictNone {
-		pw := &jsonPerWork{jsonHeadChange: headChange(r.Headline.PerWork)}
-		for _, s := range r.Sides {
-			pw.Values = append(pw.Values, s.OnCPUPerWork())
-			h.Work = append(h.Work, s.Work)
-		}
-		h.PerWork, h.WorkUnit = pw, r.Options.WorkUnit
-	}
-	return h
-}
-
 // WriteJSON writes the whole report (every row, not only the top) as JSON,
-// version 1: times in nanoseconds, one number per side.
+// version 2 (see the README for the schema).
 func WriteJSON(w io.Writer, r *Report) error {
+	v := NewView(r)
 	out := jsonReport{
 		Version:   JSONVersion,
+		Unit:      "ns " + v.Per(),
 		Sides:     []jsonSide{},
-		Packages:  []jsonPackage{},
-		Functions: []jsonFunc{},
-		Files:     []jsonFile{},
+		Paths:     []jsonPath{},
+		Packages:  make([]jsonPackage, 0, len(r.Packages)),
+		Functions: make([]jsonFunc, 0, len(r.Functions)),
+		Files:     make([]jsonFile, 0, len(r.Files)),
+		Calls:     []jsonCall{},
 		Warnings:  append([]string{}, r.Warnings...),
 	}
-	var all *analyze.Symbolication
+	if r.PerWork {
+		out.WorkUnit = r.Options.WorkUnit
+	}
 	for _, s := range r.Sides {
 		out.Sides = append(out.Sides, jsonSide{
-			Name: s.Name, Files: s.Files, Runs: s.Runs, Format: s.Format.String(), Threads: s.Threads, SampleType: s.SampleType,
+			Name: s.Name, Files: s.Files, Runs: s.Runs, Work: s.Work, Format: s.Format.String(), Threads: s.Threads, SampleType: s.SampleType,
 			WallNs: s.WallNs, SampledNs: s.SampledNs, OnCPUNs: s.OnCPUNs, IdleNs: s.IdleNs,
 			ProgramNs: s.ProgramNs, GCNs: s.GCNs, Samples: s.Samples, IntervalNs: s.IntervalNs,
 			Symbolication: symbolicationJSON(s.Symbolication),
 		})
+		out.Headline.Busy = append(out.Headline.Busy, s.Busy())
+		out.Headline.GCShare = append(out.Headline.GCShare, s.GCShare())
+	}
+	var all *analyze.Symbolication
+	for _, s := range r.Sides {
 		if s.Symbolication != nil {
 			if all == nil {
 				all = &analyze.Symbolication{}
@@ -204,27 +223,55 @@ func WriteJSON(w io.Writer, r *Report) error {
 		}
 	}
 	out.Symbolication = symbolicationJSON(all)
-	for _, row := range r.Packages {
-		out.Packages = append(out.Packages, jsonPackage{Package: row.Key.Package, Self: row.Self, Total: row.Total, jsonChange: changeJSON(r, row.Change)})
+	out.Headline.OnCPU = measureJSON(r, &r.Headline.OnCPU)
+	if r.PerWork {
+		pw := measureJSON(r, &r.Headline.PerWork)
+		out.Headline.PerWork = &pw
 	}
-	for _, row := range r.Functions {
-		out.Functions = append(out.Functions, jsonFunc{
-			Function: FunctionName(row.Key), File: row.Key.File, Line: row.Key.Line, Column: row.Key.Column,
-			Package: row.Key.Package, Self: row.Self, Total: row.Total, jsonChange: changeJSON(r, row.Change),
-		})
+	out.Headline.RunsNeeded = r.Headline.RunsNeeded
+	for i := range r.Packages {
+		row := &r.Packages[i]
+		out.Packages = append(out.Packages, jsonPackage{Package: row.Key.Package, Self: measureJSON(r, &row.Self), Total: measureJSON(r, &row.Total)})
 	}
-	for _, row := range r.Files {
-		out.Files = append(out.Files, jsonFile{File: row.Key.File, Package: row.Key.Package, Self: row.Self, Total: row.Total, jsonChange: changeJSON(r, row.Change)})
+	for i := range r.Functions {
+		row := &r.Functions[i]
+		k := row.Key
+		out.Functions = append(out.Functions, jsonFunc{Function: FunctionName(k), Renamed: row.Renamed, File: k.File, Line: k.Line, Column: k.Column, Package: k.Package,
+			Self: measureJSON(r, &row.Self), Total: measureJSON(r, &row.Total)})
 	}
-	out.Headline = headlineJSON(r)
+	for i := range r.Files {
+		row := &r.Files[i]
+		out.Files = append(out.Files, jsonFile{File: row.Key.File, Package: row.Key.Package, Self: measureJSON(r, &row.Self), Total: measureJSON(r, &row.Total)})
+	}
+	for i := range r.Calls {
+		c := &r.Calls[i]
+		if i >= MaxJSONCalls && !c.Total.Change.Verdict.Real() {
+			continue
+		}
+		out.Calls = append(out.Calls, jsonCall{Caller: c.Caller, Callee: c.Callee, Total: measureJSON(r, &c.Total)})
+	}
+	onDelta := r.OnCPU(len(r.Sides)-1) - r.OnCPU(0)
+	for _, p := range r.Paths {
+		jp := jsonPath{End: p.End.String(), DeltaNs: p.Delta, SharePct: num(100 * p.Delta / onDelta), Text: v.PathText(p)}
+		for _, n := range p.Nodes {
+			t := &r.Tree[n]
+			k := r.TreeFunction(n)
+			jp.Steps = append(jp.Steps, jsonStep{Function: FunctionName(k), Package: k.Package, File: k.File, Line: k.Line, Column: k.Column, Index: t.Function,
+				Self: measureJSON(r, &t.Self), Total: measureJSON(r, &t.Total)})
+		}
+		out.Paths = append(out.Paths, jp)
+	}
+	if r.Compared() {
+		out.PathsNs, out.PathsPct = num(r.PathsDelta), num(100*r.PathsDelta/onDelta)
+	}
 	for _, res := range r.Rules {
 		out.Rules = append(out.Rules, jsonRule{Rule: res.Rule.Text, Broken: res.Broken, Offenders: append([]string{}, res.Offenders...)})
 	}
-	compact, err := json.Marshal(out)
+	b, err := json.Marshal(out)
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(indentJSON(make([]byte, 0, 2*len(compact)), compact), '\n'))
+	_, err = w.Write(append(indentJSON(make([]byte, 0, 2*len(b)), b), '\n'))
 	return err
 }
 
@@ -279,13 +326,4 @@ func indentJSON(dst, src []byte) []byte {
 		}
 	}
 	return dst
-}
-
-// FunctionName returns a function key's display name: "(anonymous)" for a
-// function without one.
-func FunctionName(k analyze.Key) string {
-	if k.Function == "" {
-		return "(anonymous)"
-	}
-	return k.Function
 }

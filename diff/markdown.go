@@ -20,18 +20,22 @@ type MarkdownOptions struct {
 	Top int
 	// Files adds the table by file.
 	Files bool
+	// Sort is the metric the detail tables rank by.
+	Sort Metric
 }
 
 // WriteMarkdown writes the report as GitHub-flavoured markdown for a pull
 // request comment or $GITHUB_STEP_SUMMARY: broken --fail-on rules first, a
-// headline table, the top changes, every row inside <details>, and a
-// legend. Every name and path from a profile is escaped (see EscapeMarkdown)
-// and the whole stays under MarkdownLimit characters, cutting rows from the
+// headline table, where in the call tree it changed, the top changes
+// judged on self and total time, every row inside <details>, and a legend.
+// Every name and path from a profile is escaped (see EscapeMarkdown) and
+// the whole stays under MarkdownLimit characters, cutting rows from the
 // detail tables with a note.
 func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 	if opts.Top <= 0 {
 		opts.Top = 10
 	}
+	v := NewView(r)
 	var head strings.Builder
 	compared := r.Compared()
 	for _, res := range r.Rules {
@@ -41,88 +45,92 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 	}
 	if compared {
 		fmt.Fprintf(&head, "### profdiff: %s → %s\n\n", EscapeMarkdown(sideName(r.Sides[0])), EscapeMarkdown(sideName(r.Sides[1])))
-		head.WriteString("| | before | after | delta |\n|---|---:|---:|---|\n")
-		for _, l := range headlineLines(r) {
+		head.WriteString("| | before | after | change |\n|---|---:|---:|---|\n")
+		for _, l := range v.HeadlineRows() {
 			fmt.Fprintf(&head, "| %s | %s | %s | %s |\n", EscapeMarkdown(l[0]), EscapeMarkdown(l[1]), EscapeMarkdown(l[2]), emphasizeVerdict(EscapeMarkdown(l[3])))
+		}
+		if note := v.RunsNote(); note != "" {
+			fmt.Fprintf(&head, "\n_%s_\n", EscapeMarkdown(note))
+		}
+		fmt.Fprintf(&head, "\n#### Where it changed\n\n_%s._\n\n", EscapeMarkdown(v.PathsSummary()))
+		for i, p := range r.Paths {
+			fmt.Fprintf(&head, "%d. %s\n", i+1, EscapeMarkdown(v.PathText(p)))
 		}
 	} else {
 		s := r.Sides[0]
 		fmt.Fprintf(&head, "### profdiff: %s\n\n", EscapeMarkdown(sideName(s)))
-		head.WriteString("| | |\n|---|---:|\n")
-		for _, l := range [][2]string{
-			{"wall", Duration(s.WallNs)}, {"on-CPU", Duration(s.OnCPUNs)},
-			{"busy", fmt.Sprintf("%.1f%%", 100*s.Busy())}, {"GC share", fmt.Sprintf("%.1f%%", 100*s.GCShare())},
-			{"samples", Count(s.Samples)},
-		} {
-			fmt.Fprintf(&head, "| %s | %s |\n", l[0], l[1])
+		head.WriteString("| measure | value | |\n|---|---:|---|\n")
+		for _, l := range v.HeadlineRows() {
+			fmt.Fprintf(&head, "| %s | %s | %s |\n", EscapeMarkdown(l[0]), EscapeMarkdown(l[1]), EscapeMarkdown(l[2]))
 		}
+	}
+	if v.Root() != "" {
+		fmt.Fprintf(&head, "\n_Locations are relative to %s._\n", EscapeMarkdown(v.Root()))
 	}
 
 	type table struct {
 		title string
 		rows  []Row
-		name  func(Row) []string
+		name  func(*Row) []string
 		cols  []string
 	}
 	tables := []table{
-		{"packages", r.Packages, func(x Row) []string { return []string{x.Key.Package} }, []string{"package"}},
-		{"functions", r.Functions, func(x Row) []string { return []string{FunctionName(x.Key), x.Key.Package, Location(x.Key)} }, []string{"function", "package", "location"}},
+		{"packages", r.Packages, func(x *Row) []string { return []string{x.Key.Package} }, []string{"package"}},
+		{"functions", r.Functions, func(x *Row) []string { return []string{v.RowName(x), x.Key.Package, v.Location(x.Key)} }, []string{"function", "package", "location"}},
 	}
 	if opts.Files {
-		tables = append(tables, table{"files", r.Files, func(x Row) []string { return []string{FileName(x.Key), x.Key.Package} }, []string{"file", "package"}})
+		tables = append(tables, table{"files", r.Files, func(x *Row) []string { return []string{v.File(x.Key), x.Key.Package} }, []string{"file", "package"}})
 	}
-	// header renders a table's header; line one row.
-	header := func(t table) string {
-		var cols []string
-		if compared {
-			cols = []string{"before", "after", "delta", "Δpp", "Δ%", "verdict", "p"}
-		} else {
-			cols = []string{"self", "self %", "total", "total %"}
-		}
-		cols = append(cols, t.cols...)
+	header := func(numeric, names []string) string {
 		var b strings.Builder
-		b.WriteString("| " + strings.Join(cols, " | ") + " |\n|")
-		for i := range cols {
-			if i < len(cols)-len(t.cols) {
-				b.WriteString("---:|")
-			} else {
-				b.WriteString("---|")
-			}
+		b.WriteString("| " + strings.Join(append(append([]string{}, numeric...), names...), " | ") + " |\n|")
+		for range numeric {
+			b.WriteString("---:|")
+		}
+		for range names {
+			b.WriteString("---|")
 		}
 		b.WriteString("\n")
 		return b.String()
 	}
-	line := func(t table, row Row) string {
-		var cells []string
-		if compared {
-			cells = changeCells(row, r)
-			cells[5] = emphasizeVerdict(cells[5])
-		} else {
-			cells = selfTotal(row, r.Sides[0].OnCPUNs)
+	line := func(t table, cells []string, row *Row) string {
+		for i, c := range cells {
+			cells[i] = emphasizeVerdict(c)
 		}
 		for _, n := range t.name(row) {
-			cells = append(cells, EscapeMarkdown(cutMiddle(n, markdownNameWidth, markdownNameWidth/2)))
+			cells = append(cells, EscapeMarkdown(Fit(n, markdownNameWidth, false)))
 		}
 		return "| " + strings.Join(cells, " | ") + " |\n"
 	}
-	render := func(t table, rows []Row) string {
-		var b strings.Builder
-		b.WriteString(header(t))
-		for _, row := range rows {
-			b.WriteString(line(t, row))
-		}
-		return b.String()
-	}
 	var top strings.Builder
-	top.WriteString("\n#### Top changes\n\n")
-	if !compared {
-		top.Reset()
+	var detailCols []string
+	var cellsOf func(*Row) []string
+	if compared {
+		top.WriteString("\n#### Top changes\n\n")
+		for _, t := range tables[:2] {
+			fmt.Fprintf(&top, "**%s** (%s; self and total time each judged, * marks the one that makes the change real)\n\n%s", capitalize(t.title), v.Per(), header(TopHeaders, t.cols))
+			rows := v.TopChanges(t.rows, opts.Top)
+			for i := range rows {
+				top.WriteString(line(t, TopCells(&rows[i]), &rows[i]))
+			}
+			top.WriteString("\n")
+		}
+		detailCols = ChangeHeaders
+		cellsOf = func(x *Row) []string { return ChangeCells(opts.Sort.Of(x)) }
+	} else {
 		top.WriteString("\n#### Top by self time\n\n")
+		for _, t := range tables[:2] {
+			fmt.Fprintf(&top, "**%s**\n\n%s", capitalize(t.title), header(OneSideHeaders, t.cols))
+			rows := clip(v.Sorted(t.rows, MetricSelf), opts.Top)
+			for i := range rows {
+				top.WriteString(line(t, v.OneSideCells(&rows[i]), &rows[i]))
+			}
+			top.WriteString("\n")
+		}
+		detailCols = OneSideHeaders
+		cellsOf = v.OneSideCells
 	}
-	for _, t := range tables[:2] {
-		fmt.Fprintf(&top, "**%s**\n\n%s\n", capitalize(t.title), render(t, clip(t.rows, opts.Top)))
-	}
-	legend := "\n" + markdownLegend(r) + "\n"
+	legend := "\n" + markdownLegend(v, opts.Sort) + "\n"
 
 	// The detail tables get what room is left, cut to fit.
 	room := MarkdownLimit - head.Len() - top.Len() - len(legend) - 200
@@ -130,11 +138,12 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 	for _, t := range tables {
 		// As many rows as fit in the table's share of the room, each
 		// rendered once.
+		rows := v.Sorted(t.rows, opts.Sort)
 		var body strings.Builder
-		body.WriteString(header(t))
+		body.WriteString(header(detailCols, t.cols))
 		shown := 0
-		for _, row := range t.rows {
-			l := line(t, row)
+		for i := range rows {
+			l := line(t, cellsOf(&rows[i]), &rows[i])
 			if body.Len()+len(l) > room/len(tables) {
 				break
 			}
@@ -142,10 +151,14 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 			shown++
 		}
 		note := ""
-		if shown < len(t.rows) {
-			note = fmt.Sprintf("\n_%d of %d rows shown to stay within GitHub's comment size; the JSON output has them all._\n", shown, len(t.rows))
+		if shown < len(rows) {
+			note = fmt.Sprintf("\n_%d of %d rows shown to stay within GitHub's comment size; the JSON output has them all._\n", shown, len(rows))
 		}
-		fmt.Fprintf(&details, "\n<details><summary>All %s (%d)</summary>\n\n%s%s\n</details>\n", t.title, len(t.rows), body.String(), note)
+		by := fmt.Sprintf("by %s time", opts.Sort)
+		if compared {
+			by = fmt.Sprintf("by change in %s time", opts.Sort)
+		}
+		fmt.Fprintf(&details, "\n<details><summary>All %s (%d) %s</summary>\n\n%s%s\n</details>\n", t.title, len(rows), by, body.String(), note)
 	}
 	if len(r.Warnings) > 0 {
 		details.WriteString("\n<details><summary>Warnings</summary>\n\n")
@@ -178,21 +191,15 @@ func emphasizeVerdict(s string) string {
 }
 
 // markdownLegend is the one-line legend under the tables.
-func markdownLegend(r *Report) string {
+func markdownLegend(v *View, sort Metric) string {
+	r := v.r
 	if !r.Compared() {
 		return "_Percentages are of on-CPU time (all but (idle) and (program))._"
 	}
-	per := "per run"
-	if r.Headline.PerWork.Verdict != VerdictNone {
-		per = "per " + r.Options.WorkUnit
-	}
-	metric := "self"
-	if r.Options.SortTotal {
-		metric = "total"
-	}
-	return fmt.Sprintf("_Before and after are %s time %s; Δpp is the change in share of on-CPU time; "+
+	return fmt.Sprintf("_Times are %s, the mean over runs ± the half-width of its 95%% interval; the detail tables rank by change in %s time. "+
+		"Δshare is the change in share of on-CPU time, in percentage points. "+
 		"better/worse: the change is real at α=%g after Holm correction and exceeds %gpp and %g%%; ~: within noise; p: corrected p-value._",
-		metric, per, r.Options.Alpha, r.Options.MinDeltaPP, r.Options.MinDeltaPct)
+		v.Per(), sort, r.Options.Alpha, r.Options.MinDeltaPP, r.Options.MinDeltaPct)
 }
 
 // EscapeMarkdown makes a name or path from a profile inert in GitHub
@@ -216,10 +223,14 @@ func EscapeMarkdown(s string) string {
 			r == '(' || r == ')' || r == '!' || r == '$' || r == '{' || r == '}':
 			b.WriteByte('\\')
 			b.WriteRune(r)
-		case r == '@' || r == '#':
-			// A zero-width space after it stops mentions and references.
-			b.WriteRune(r)
-			b.WriteString("&#8203;")
+		case r == '@':
+			// A zero-width space after it stops a mention.
+			b.WriteString("@&#8203;")
+		case r == '#' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
+			// A zero-width space stops an issue reference (#123); other
+			// hashes, as in #privateMethod, stay as they are, for copy and
+			// search.
+			b.WriteString("#&#8203;")
 		case r == ':' && strings.HasPrefix(s[i:], "://"):
 			b.WriteString(":&#8203;")
 		case r == '.' && i >= 3 && strings.HasSuffix(strings.ToLower(s[:i]), "www"):

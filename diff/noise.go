@@ -18,8 +18,23 @@ import (
 //     coefficient of variation is estimated from the side's runs, pooled
 //     with a prior (defaultRunNoise, worth priorRuns runs) so that one or
 //     two runs per side still get a sensible figure;
-//   - sampling noise: a row holding N samples varies by about 1/sqrt(N), as
-//     a count does; it matters for small rows.
+//   - sampling noise: a row holding N samples would vary by about 1/sqrt(N)
+//     if samples fell like a Poisson count; they do not (a function's time
+//     comes in bursts, and the JIT moves time between a function and the
+//     callees it inlines from one run to the next), so the count's
+//     variance is taken as sampleDispersion times N. Measured on the
+//     router corpus's five runs of each build, function rows between 0.3%
+//     and 10% of on-CPU time have a median dispersion of 2.5 and a 90th
+//     percentile of 8; 4 keeps every A/A pair of the corpus clean while
+//     the router change is still found from one run per side;
+//   - for functions, calls and call-tree nodes, the JIT's choices on top:
+//     V8 inlines, tiers up and deoptimizes differently from run to run, so
+//     that one function of one build takes 6 ms in one run and 47 ms in
+//     the next (lodash's baseGet in the router corpus; a path-to-regexp
+//     matcher 2.9 ms and 21 ms), consistently over pairs of runs. Their
+//     prior adds attributionNoise, for rows of up to 1% of on-CPU time,
+//     shrinking in proportion above (large functions are steadier: cv
+//     0.1 at 3-10% in the corpus).
 //
 // Each table's p-values are corrected with Holm's method over all its rows,
 // and a row is only called better or worse when its change also exceeds the
@@ -28,9 +43,21 @@ import (
 // tested like any other change.
 
 const (
-	defaultRunNoise = 0.15
-	priorRuns       = 3
+	defaultRunNoise  = 0.15
+	priorRuns        = 3
+	sampleDispersion = 4
+	attributionNoise = 0.4
 )
+
+// functionPrior returns the prior run-to-run variation of a function-level
+// measure whose larger side holds share percent of on-CPU time.
+func functionPrior(runNoise, share float64) float64 {
+	a := attributionNoise * attributionNoise
+	if share > 1 {
+		a /= share
+	}
+	return math.Sqrt(runNoise*runNoise + a)
+}
 
 // sideStats is one side's values of a row.
 type sideStats struct {
@@ -62,7 +89,13 @@ func stats(runs []float64, intervalNs, unitScale, prior float64) sideStats {
 		s2 := ss / (n - 1)
 		cv2 = (priorRuns*prior*prior + (n-1)*s2) / (priorRuns + n - 1)
 	}
-	return sideStats{mean: mean, v: cv2/n + 1/math.Max(samples, 0.5)}
+	dispersion := float64(sampleDispersion)
+	if sum == 0 {
+		// No sample at all: the half-sample stand-in is a bound, not a
+		// count whose bursts could hide more.
+		dispersion = 1
+	}
+	return sideStats{mean: mean, v: cv2/n + dispersion/math.Max(samples, 0.5)}
 }
 
 // zTest returns the two-sided p-value of the difference of two sides.
@@ -98,71 +131,117 @@ func holm(p []float64) {
 	}
 }
 
-// judge computes the headline's and every row's change and verdict.
-func judge(r *Report, sides []Side, opts Options) {
-	a, b := r.Sides[0], r.Sides[1]
-	scale := func(s Side) float64 {
-		if s.Work > 0 {
-			return 1 / s.Work
-		}
-		return 1
-	}
-	sa, sb := scale(sides[0]), scale(sides[1])
-	perRun := func(s Side, f func(t int) float64) []float64 {
-		out := make([]float64, len(s.Tables))
-		for i := range s.Tables {
-			out[i] = f(i)
-		}
-		return out
-	}
-	onA := perRun(sides[0], func(i int) float64 { return float64(sides[0].Tables[i].Summary.OnCPUNs) })
-	onB := perRun(sides[1], func(i int) float64 { return float64(sides[1].Tables[i].Summary.OnCPUNs) })
-	ia, ib := float64(max(a.IntervalNs, 1)), float64(max(b.IntervalNs, 1))
+// judgeHeadline judges the headline's on-CPU change, whose runs are scaled
+// by scale per side.
+func (c *comparison) judgeHeadline(m *Measure, scale []float64) {
+	a := stats(m.Runs[0], c.interval[0], scale[0], c.opts.RunNoise)
+	b := stats(m.Runs[1], c.interval[1], scale[1], c.opts.RunNoise)
+	m.Change = change(m.Mean[0], m.Mean[1], math.NaN())
+	m.Change.P = zTest(a, b)
+	m.Change.Verdict = verdict(m.Change, c.opts, false, false, false)
+}
 
-	headline := func(ra, rb []float64, scaleA, scaleB float64) Change {
-		xa, xb := scaled(ra, scaleA), scaled(rb, scaleB)
-		s1, s2 := stats(xa, ia, scaleA, opts.RunNoise), stats(xb, ib, scaleB, opts.RunNoise)
-		c := change(mean(xa), mean(xb), math.NaN())
-		c.P = zTest(s1, s2)
-		c.Verdict = verdict(c, opts, false)
-		return c
+// runsNeeded returns how many runs per side would tell a headline change
+// of this size from noise, when a side has a single run and the change is
+// not settled; 0 otherwise.
+func (c *comparison) runsNeeded(m Measure) int {
+	if m.Change.Verdict.Real() || (len(m.Runs[0]) > 1 && len(m.Runs[1]) > 1) || m.Mean[0] <= 0 || m.Mean[1] <= 0 {
+		return 0
 	}
-	r.Headline.OnCPU = headline(onA, onB, 1, 1)
-	r.Headline.PerWork.P = math.NaN()
-	if sides[0].Work > 0 && sides[1].Work > 0 {
-		r.Headline.PerWork = headline(onA, onB, sa, sb)
+	if math.Abs(m.Change.DeltaPct) < c.opts.MinDeltaPct {
+		return 0 // below the minimum effect: no number of runs makes it count
 	}
+	d := math.Abs(math.Log(m.Mean[1] / m.Mean[0]))
+	// var(ln mean) is about cv²/n per side at the prior's run noise.
+	z := 1.959964
+	n := math.Ceil(2 * c.opts.RunNoise * c.opts.RunNoise * (z / d) * (z / d))
+	return int(max(n, 2))
+}
 
-	onCPUA, onCPUB := mean(scaled(onA, sa)), mean(scaled(onB, sb))
-	for _, rows := range [][]Row{r.Packages, r.Functions, r.Files} {
-		ps := make([]float64, len(rows))
-		for i := range rows {
-			row := &rows[i]
-			xa, xb := scaled(row.runs[0], sa), scaled(row.runs[1], sb)
-			ma, mb := mean(xa), mean(xb)
-			pp := math.NaN()
-			if onCPUA > 0 && onCPUB > 0 {
-				pp = 100 * (mb/onCPUB - ma/onCPUA)
+// judgeSet judges measures at once, Holm-corrected over the set. has
+// says whether the key has any time before and after (to tell new and
+// gone); eligible, when not nil, leaves out of the test the measures that
+// cannot pass the minimum effect whatever their p-value, so that they do
+// not dilute the correction.
+//
+// Function-level measures (functions, calls, tree nodes) take the
+// function prior (see functionPrior).
+func (c *comparison) judgeSet(ms []*Measure, has func(i int) (before, after bool), eligible func(i int) bool, functionLevel bool) {
+	ps := make([]float64, len(ms))
+	for i, m := range ms {
+		pp := math.NaN()
+		if c.onCPU[0] > 0 && c.onCPU[1] > 0 {
+			pp = 100 * (m.Mean[1]/c.onCPU[1] - m.Mean[0]/c.onCPU[0])
+		}
+		m.Change = change(m.Mean[0], m.Mean[1], pp)
+		ps[i] = math.NaN()
+		if eligible == nil || eligible(i) {
+			prior := c.opts.RunNoise
+			if functionLevel {
+				prior = functionPrior(prior, c.share(m))
 			}
-			row.Change = change(ma, mb, pp)
-			row.Change.appeared = row.Total[0] == 0
-			row.Change.vanished = row.Total[1] == 0
-			ps[i] = zTest(stats(xa, ia, sa, opts.RunNoise), stats(xb, ib, sb, opts.RunNoise))
+			ps[i] = zTest(stats(m.Runs[0], c.interval[0], c.scale[0], prior), stats(m.Runs[1], c.interval[1], c.scale[1], prior))
 		}
-		holm(ps)
-		for i := range rows {
-			rows[i].Change.P = ps[i]
-			rows[i].Change.Verdict = verdict(rows[i].Change, opts, true)
-		}
+	}
+	holm(ps)
+	for i, m := range ms {
+		m.Change.P = ps[i]
+		before, after := has(i)
+		m.Change.Verdict = verdict(m.Change, c.opts, true, !before, !after)
 	}
 }
 
-func scaled(x []float64, s float64) []float64 {
-	out := make([]float64, len(x))
-	for i, v := range x {
-		out[i] = v * s
+// judgeRows judges a table's self and total changes, each corrected over
+// the table.
+func (c *comparison) judgeRows(rows []Row, functionLevel bool) {
+	self, total := make([]*Measure, len(rows)), make([]*Measure, len(rows))
+	for i := range rows {
+		self[i], total[i] = &rows[i].Self, &rows[i].Total
 	}
-	return out
+	has := func(i int) (bool, bool) { return rows[i].Total.Mean[0] > 0, rows[i].Total.Mean[1] > 0 }
+	c.judgeSet(self, has, nil, functionLevel)
+	c.judgeSet(total, has, nil, functionLevel)
+}
+
+// share returns the larger side's share of on-CPU time of a measure, in
+// percent.
+func (c *comparison) share(m *Measure) float64 {
+	big := 0.0
+	for i, v := range m.Mean {
+		if c.onCPU[i] > 0 {
+			big = max(big, 100*v/c.onCPU[i])
+		}
+	}
+	return big
+}
+
+// eligible reports whether a measure is large enough on some side to pass
+// the minimum effect in points of on-CPU time.
+func (c *comparison) eligible(m *Measure) bool { return c.share(m) >= c.opts.MinDeltaPP }
+
+func spread(runs []float64) float64 {
+	n := len(runs)
+	if n < 2 {
+		return math.NaN()
+	}
+	m := mean(runs)
+	var ss float64
+	for _, x := range runs {
+		ss += (x - m) * (x - m)
+	}
+	return tQuantile975(n-1) * math.Sqrt(ss/float64(n-1)) / math.Sqrt(float64(n))
+}
+
+// tQuantile975 is the 97.5th percentile of Student's t with df degrees of
+// freedom: a 95% two-sided interval.
+func tQuantile975(df int) float64 {
+	table := [...]float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
+	if df >= 1 && df <= len(table) {
+		return table[df-1]
+	}
+	return 1.959964 + 2.5/float64(df) // within 0.002 of the exact value past 30
 }
 
 func mean(x []float64) float64 {
@@ -185,8 +264,9 @@ func change(before, after, pp float64) Change {
 	return c
 }
 
-// verdict decides a change's verdict from its corrected p-value and size.
-func verdict(c Change, opts Options, row bool) Verdict {
+// verdict decides a change's verdict from its corrected p-value and size;
+// appeared and vanished say the key has no time at all before, or after.
+func verdict(c Change, opts Options, row, appeared, vanished bool) Verdict {
 	if c.Delta == 0 {
 		return VerdictSame
 	}
@@ -200,9 +280,9 @@ func verdict(c Change, opts Options, row bool) Verdict {
 		return VerdictSame
 	}
 	switch {
-	case c.appeared:
+	case appeared:
 		return VerdictNew
-	case c.vanished:
+	case vanished:
 		return VerdictGone
 	case c.Delta < 0:
 		return VerdictBetter

@@ -6,26 +6,30 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/profdiff/profdiff/analyze"
 )
 
 // Rule is a --fail-on rule: the comparison fails when a change judged real
 // crosses a limit. The grammar:
 //
 //	RULE   = TARGET OP LIMIT
-//	TARGET = "on-cpu" | "on-cpu/work" | ("package" | "function" | "file") ":" (NAME | "*")
+//	TARGET = "on-cpu" | "on-cpu/work" | KIND ":" (NAME | "*")
+//	KIND   = ("package" | "function" | "file") ["-total"]
 //	OP     = ">" (grew by more than) | "<" (shrank by more than)
 //	LIMIT  = [+|-] NUMBER ("%" | "pp")      pp: percentage points of on-CPU, for rows
 //
 // e.g. on-cpu>+5%, on-cpu/work>+3%, package:*>+2pp, package:lodash>+10%,
-// function:match>+5%. A file rule's NAME matches the end of the path.
+// function:match>+5%, function-total:render>+10%. A row rule judges the
+// row's self time, or its total time with "-total". A file rule's NAME
+// matches the end of the path.
 type Rule struct {
 	Text   string
 	Target string // "on-cpu", "on-cpu/work", "package", "function", "file"
 	Name   string // "*" for any
-	Less   bool   // "<": shrank by more than |Limit|
-	Limit  float64
-	PP     bool // Limit is in percentage points
+	// Total judges rows by total time instead of self time.
+	Total bool
+	Less  bool // "<": shrank by more than |Limit|
+	Limit float64
+	PP    bool // Limit is in percentage points
 }
 
 // RuleResult says whether a rule broke, and which rows broke it.
@@ -49,8 +53,9 @@ func ParseRule(s string) (Rule, error) {
 		r.Target = target
 	default:
 		kind, name, ok := strings.Cut(target, ":")
+		kind, r.Total = strings.CutSuffix(kind, "-total")
 		if !ok || name == "" || (kind != "package" && kind != "function" && kind != "file") {
-			return r, fmt.Errorf("--fail-on %q: the target is on-cpu, on-cpu/work, package:NAME, function:NAME or file:NAME (NAME may be *)", s)
+			return r, fmt.Errorf("--fail-on %q: the target is on-cpu, on-cpu/work, package:NAME, function:NAME or file:NAME (NAME may be *; package-total:NAME and the like judge total time)", s)
 		}
 		r.Target, r.Name = kind, name
 	}
@@ -105,30 +110,40 @@ func evaluate(rep *Report, rules []Rule) []RuleResult {
 				res.Offenders = append(res.Offenders, fmt.Sprintf("%s %s", name, formatChange(c)))
 			}
 		}
+		metric := func(row *Row) Change {
+			if rule.Total {
+				return row.Total.Change
+			}
+			return row.Self.Change
+		}
 		switch rule.Target {
 		case "on-cpu":
-			check("on-CPU", rep.Headline.OnCPU)
+			check("on-CPU", rep.Headline.OnCPU.Change)
 		case "on-cpu/work":
-			if rep.Headline.PerWork.Verdict == VerdictNone {
+			if !rep.PerWork {
 				res.Offenders = append(res.Offenders, "no work given (--work): the rule cannot be judged")
+				break
 			}
-			check("on-CPU per "+rep.Options.WorkUnit, rep.Headline.PerWork)
+			check("on-CPU per "+rep.Options.WorkUnit, rep.Headline.PerWork.Change)
 		case "package":
-			for _, row := range rep.Packages {
+			for i := range rep.Packages {
+				row := &rep.Packages[i]
 				if rule.Name == "*" || rule.Name == row.Key.Package {
-					check(row.Key.Package, row.Change)
+					check(row.Key.Package, metric(row))
 				}
 			}
 		case "function":
-			for _, row := range rep.Functions {
+			for i := range rep.Functions {
+				row := &rep.Functions[i]
 				if rule.Name == "*" || rule.Name == FunctionName(row.Key) {
-					check(FunctionName(row.Key)+" ("+Location(row.Key)+")", row.Change)
+					check(FunctionName(row.Key)+" ("+Location(row.Key)+")", metric(row))
 				}
 			}
 		case "file":
-			for _, row := range rep.Files {
+			for i := range rep.Files {
+				row := &rep.Files[i]
 				if rule.Name == "*" || strings.HasSuffix(row.Key.File, rule.Name) {
-					check(FileName(row.Key), row.Change)
+					check(FileName(row.Key), metric(row))
 				}
 			}
 		}
@@ -160,24 +175,4 @@ func formatChange(c Change) string {
 	}
 	fmt.Fprintf(&b, ", %s, p=%s", c.Verdict, FormatP(c.P))
 	return b.String()
-}
-
-// FormatP writes a p-value: "0.003", "<0.001", "-" when no test ran.
-func FormatP(p float64) string {
-	switch {
-	case math.IsNaN(p):
-		return "-"
-	case p < 0.001:
-		return "<0.001"
-	}
-	return strconv.FormatFloat(p, 'f', 3, 64)
-}
-
-// FileName returns a file key's display name: "(native)" and the like for
-// time in no file.
-func FileName(k analyze.Key) string {
-	if k.File == "" {
-		return k.Package
-	}
-	return k.File
 }

@@ -3,10 +3,7 @@ package diff
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
-
-	"github.com/profdiff/profdiff/analyze"
 )
 
 // TextOptions tune the text renderer.
@@ -18,185 +15,198 @@ type TextOptions struct {
 	Color bool
 	// Files adds the table by file.
 	Files bool
+	// Sort is the metric the detail tables rank by.
+	Sort Metric
 }
 
-// WriteText writes the report as aligned plain text for a terminal: the
-// headline, then top packages by self time, top functions by self time and
-// top functions by total time. Percentages are of on-CPU time.
+// Widths of name columns in text tables: a column is as wide as its
+// longest cell up to these; regular expressions, the usual long names,
+// give way first.
+const (
+	nameWidth   = 56
+	regexpWidth = 36
+	pathWidth   = 64
+)
+
+// WriteText writes the report as aligned plain text for a terminal. One
+// profile: the headline, then top packages and functions by self time and
+// functions by total time. Two sides: broken rules, the headline, where in
+// the call tree it changed, the top changes by package and function judged
+// on self and total time, then the detail tables. Percentages are of
+// on-CPU time.
 func WriteText(w io.Writer, r *Report, opts TextOptions) error {
+	v := NewView(r)
+	tw := &textWriter{w: w, color: opts.Color}
 	if r.Compared() {
-		return writeTextCompare(w, r, opts)
+		writeTextCompare(tw, v, opts)
+	} else {
+		writeTextOne(tw, v, opts)
 	}
-	tw := &textWriter{w: w}
-	s := r.Sides[0]
-	tw.headline(s)
-	onCPU := s.OnCPUNs
-	tw.table(fmt.Sprintf("Top %s by self time", count(len(r.Packages), opts.Top, "packages")),
-		[]string{"self", "self%", "total", "total%", "package"}, clip(r.Packages, opts.Top),
-		func(row Row) []string {
-			return append(selfTotal(row, onCPU), fitName(row.Key.Package))
-		})
-	tw.table(fmt.Sprintf("Top %s by self time", count(len(r.Functions), opts.Top, "functions")),
-		[]string{"self", "self%", "total", "total%", "function", "package", "location"}, clip(r.Functions, opts.Top),
-		func(row Row) []string {
-			return append(selfTotal(row, onCPU), fitName(FunctionName(row.Key)), fitName(row.Key.Package), fitPath(Location(row.Key)))
-		})
-	tw.table(fmt.Sprintf("Top %s by total time", count(len(r.Functions), opts.Top, "functions")),
-		[]string{"total", "total%", "self", "self%", "function", "package", "location"}, clip(ByTotal(r.Functions), opts.Top),
-		func(row Row) []string {
-			st := selfTotal(row, onCPU)
-			return []string{st[2], st[3], st[0], st[1], fitName(FunctionName(row.Key)), fitName(row.Key.Package), fitPath(Location(row.Key))}
-		})
 	if len(r.Warnings) > 0 {
 		tw.printf("\nWarnings:\n")
 		for _, wn := range r.Warnings {
-			tw.printf("  - %s\n", wn)
+			tw.printf("  - %s\n", Clean(wn))
 		}
 	}
 	return tw.err
 }
 
-type textWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (t *textWriter) printf(format string, args ...any) {
-	if t.err == nil {
-		_, t.err = fmt.Fprintf(t.w, format, args...)
-	}
-}
-
-func (t *textWriter) headline(s SideSummary) {
-	t.printf("%s (%s)\n", strings.Join(s.Files, ", "), s.Format.Describe())
+func writeTextOne(tw *textWriter, v *View, opts TextOptions) {
+	r := v.r
+	s := r.Sides[0]
+	tw.printf("%s (%s)\n", Clean(strings.Join(s.Files, ", ")), s.Format.Describe())
 	if s.Runs > 1 {
-		t.printf("%d runs: every figure is the mean per run\n", s.Runs)
+		tw.printf("%d runs: every figure is the mean per run\n", s.Runs)
 	}
 	for _, th := range s.Threads {
-		t.printf("thread: %s\n", th)
+		tw.printf("thread: %s\n", Clean(th))
 	}
 	if s.SampleType != "" {
-		t.printf("sample type: %s\n", s.SampleType)
+		tw.printf("sample type: %s\n", Clean(s.SampleType))
 	}
-	pct := func(part, whole int64) string {
-		if whole == 0 {
-			return ""
+	if v.Root() != "" {
+		tw.printf("locations are relative to %s\n", Clean(v.Root()))
+	}
+	tw.printf("\n")
+	for _, l := range v.HeadlineRows() {
+		tw.printf("%s\n", strings.TrimRight(fmt.Sprintf("  %-8s %10s  %s", l[0], l[1], l[2]), " "))
+	}
+	fnCells := func(x *Row) []string { return []string{v.Name(x.Key), Clean(x.Key.Package), v.Location(x.Key)} }
+	fnHead := []string{"function", "package", "location"}
+	tables := []struct {
+		title string
+		rows  []Row
+		by    Metric
+		head  []string
+		names func(*Row) []string
+	}{
+		{"packages", r.Packages, MetricSelf, []string{"package"}, func(x *Row) []string { return []string{Clean(x.Key.Package)} }},
+		{"functions", r.Functions, MetricSelf, fnHead, fnCells},
+		{"functions", r.Functions, MetricTotal, fnHead, fnCells},
+	}
+	if opts.Files {
+		tables = append(tables, struct {
+			title string
+			rows  []Row
+			by    Metric
+			head  []string
+			names func(*Row) []string
+		}{"files", r.Files, MetricSelf, []string{"file", "package"}, func(x *Row) []string { return []string{v.File(x.Key), Clean(x.Key.Package)} }})
+	}
+	for _, t := range tables {
+		rows := clip(v.Sorted(t.rows, t.by), opts.Top)
+		tw.printf("\nTop %s by %s time\n", count(len(rows), len(t.rows), t.title), t.by)
+		if len(rows) == 0 {
+			tw.printf("  (no on-CPU samples)\n")
+			continue
 		}
-		return fmt.Sprintf("%5.1f%%", 100*float64(part)/float64(whole))
-	}
-	lines := [][]string{
-		{"wall", Duration(s.WallNs), ""},
-		{"sampled", Duration(s.SampledNs), ""},
-		{"on-CPU", Duration(s.OnCPUNs), pct(s.OnCPUNs, s.SampledNs) + " busy"},
-		{"idle", Duration(s.IdleNs), pct(s.IdleNs, s.SampledNs) + " of sampled"},
-		{"program", Duration(s.ProgramNs), pct(s.ProgramNs, s.SampledNs) + " of sampled"},
-		{"GC", Duration(s.GCNs), pct(s.GCNs, s.OnCPUNs) + " of on-CPU"},
-		{"samples", Count(s.Samples), "mean interval " + Duration(s.IntervalNs)},
-	}
-	if sy := s.Symbolication; sy != nil && sy.Scripts > 0 {
-		line := []string{"maps", strings.TrimSpace(pct(sy.OnCPUMappedNs, sy.OnCPUJSNs)),
-			fmt.Sprintf("of JavaScript on-CPU time mapped to sources (%d of %d scripts)", sy.MappedScripts, sy.Scripts)}
-		if sy.OnCPUJSNs == 0 {
-			line[1], line[2] = "-", fmt.Sprintf("no JavaScript on-CPU time (%d of %d scripts mapped)", sy.MappedScripts, sy.Scripts)
+		head := OneSideHeaders
+		if t.by == MetricTotal {
+			head = []string{"total", "total%", "self", "self%"}
 		}
-		lines = append(lines, line)
-	}
-	t.printf("\n")
-	for _, l := range lines {
-		t.printf("%s\n", strings.TrimRight(fmt.Sprintf("  %-8s %10s  %s", l[0], l[1], strings.TrimSpace(l[2])), " "))
-	}
-}
-
-// table writes a titled table whose first four columns (the numbers)
-// align right.
-func (t *textWriter) table(title string, header []string, rows []Row, cells func(Row) []string) {
-	t.printf("\n%s\n", title)
-	if len(rows) == 0 {
-		t.printf("  (no on-CPU samples)\n")
-		return
-	}
-	var body [][]string
-	for _, r := range rows {
-		body = append(body, cells(r))
-	}
-	t.plainTable(header, body, 4, TextOptions{}, false)
-}
-
-// Column widths of names and locations in text tables: long ones are cut in
-// the middle, keeping the start of a name and the tail of a path.
-const (
-	nameWidth = 48
-	pathWidth = 64
-)
-
-// fitName makes a name printable on one line and at most nameWidth runes:
-// control characters (regular expressions hold newlines) become escapes and
-// the middle of a long name gives way to "…".
-func fitName(s string) string { return cutMiddle(printable(elideShapes(s)), nameWidth, nameWidth/2) }
-
-// elideShapes shows Go's generic instantiations as pprof does:
-// slices.SortFunc[go.shape.struct { ... }] reads slices.SortFunc[...].
-func elideShapes(s string) string {
-	i := strings.Index(s, "[go.shape.")
-	if i < 0 {
-		return s
-	}
-	var b strings.Builder
-	for i >= 0 {
-		b.WriteString(s[:i])
-		depth, j := 0, i
-		for ; j < len(s); j++ {
-			if s[j] == '[' {
-				depth++
-			} else if s[j] == ']' {
-				depth--
-				if depth == 0 {
-					break
-				}
+		var body [][]string
+		for i := range rows {
+			c := v.OneSideCells(&rows[i])
+			if t.by == MetricTotal {
+				c = []string{c[2], c[3], c[0], c[1]}
 			}
+			body = append(body, append(c, t.names(&rows[i])...))
 		}
-		if j == len(s) { // unbalanced: leave the rest alone
-			b.WriteString(s[i:])
-			return b.String()
-		}
-		b.WriteString("[...]")
-		s = s[j+1:]
-		i = strings.Index(s, "[go.shape.")
+		tw.table(append(head, t.head...), body, 4, false)
 	}
-	b.WriteString(s)
-	return b.String()
 }
 
-// fitPath is fitName for locations, keeping more of the tail.
-func fitPath(s string) string { return cutMiddle(printable(s), pathWidth, pathWidth/4) }
+func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
+	r := v.r
+	for _, res := range r.Rules {
+		if res.Broken {
+			tw.printf("FAILED %s: %s\n", Clean(res.Rule.Text), Clean(strings.Join(res.Offenders, "; ")))
+		}
+	}
+	tw.printf("before: %s\n", SideLine(r.Sides[0]))
+	tw.printf("after:  %s\n", SideLine(r.Sides[1]))
+	if v.Root() != "" {
+		tw.printf("locations are relative to %s\n", Clean(v.Root()))
+	}
+	tw.printf("\n")
+	tw.table([]string{"", "before", "after", "change"}, v.HeadlineRows(), 3, true)
+	if note := v.RunsNote(); note != "" {
+		tw.printf("  %s\n", note)
+	}
 
-func printable(s string) string {
-	if strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) < 0 {
+	tw.printf("\nWhere it changed (%s)\n", v.PathsSummary())
+	for i, p := range r.Paths {
+		tw.printf("  %d. %s\n", i+1, v.PathText(p))
+	}
+
+	pkgNames := func(x *Row) []string { return []string{Clean(x.Key.Package)} }
+	fnNames := func(x *Row) []string { return []string{v.RowName(x), Clean(x.Key.Package), v.Location(x.Key)} }
+	top := opts.Top
+	if top <= 0 || top > 10 {
+		top = 10
+	}
+	for _, t := range []struct {
+		what  string
+		rows  []Row
+		head  []string
+		names func(*Row) []string
+	}{
+		{"package", r.Packages, []string{"package"}, pkgNames},
+		{"function", r.Functions, []string{"function", "package", "location"}, fnNames},
+	} {
+		rows := v.TopChanges(t.rows, top)
+		tw.printf("\nTop %s changes (%s; judged on self and on total time, * marks the one that makes the change real)\n", t.what, v.Per())
+		var body [][]string
+		for i := range rows {
+			body = append(body, append(TopCells(&rows[i]), t.names(&rows[i])...))
+		}
+		tw.table(append(append([]string{}, TopHeaders...), t.head...), body, len(TopHeaders), false)
+	}
+
+	details := []struct {
+		what  string
+		rows  []Row
+		head  []string
+		names func(*Row) []string
+	}{
+		{"packages", r.Packages, []string{"package"}, pkgNames},
+		{"functions", r.Functions, []string{"function", "package", "location"}, fnNames},
+	}
+	if opts.Files {
+		details = append(details, struct {
+			what  string
+			rows  []Row
+			head  []string
+			names func(*Row) []string
+		}{"files", r.Files, []string{"file", "package"}, func(x *Row) []string { return []string{v.File(x.Key), Clean(x.Key.Package)} }})
+	}
+	for _, t := range details {
+		sorted := v.Sorted(t.rows, opts.Sort)
+		rows := clip(sorted, opts.Top)
+		tw.printf("\n%s by change in %s time (%s, ± 95%% interval over runs; %s)\n", capitalize(count(len(rows), len(sorted), t.what)), opts.Sort, v.Per(), legendShort)
+		var body [][]string
+		for i := range rows {
+			body = append(body, append(ChangeCells(opts.Sort.Of(&rows[i])), t.names(&rows[i])...))
+		}
+		tw.table(append(append([]string{}, ChangeHeaders...), t.head...), body, len(ChangeHeaders), false)
+	}
+}
+
+const legendShort = "Δshare: change in share of on-CPU time, in points; verdicts after Holm correction; ~ = within noise"
+
+func capitalize(s string) string {
+	if s == "" {
 		return s
 	}
-	q := strconv.Quote(s)
-	return q[1 : len(q)-1]
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// cutMiddle shortens s to width runes, keeping head runes from the start and
-// the rest from the end.
-func cutMiddle(s string, width, head int) string {
-	r := []rune(s)
-	if len(r) <= width {
-		return s
+// count writes "10 of 96 functions" or "7 functions".
+func count(shown, all int, what string) string {
+	if shown < all {
+		return fmt.Sprintf("%d of %d %s", shown, all, what)
 	}
-	if width < 2 {
-		return string(r[:max(width, 0)])
-	}
-	tail := width - head - 1
-	return string(r[:head]) + "…" + string(r[len(r)-tail:])
-}
-
-func count(n, top int, what string) string {
-	if top > 0 && n > top {
-		return fmt.Sprintf("%d of %d %s", top, n, what)
-	}
-	return fmt.Sprintf("%d %s", n, what)
+	return fmt.Sprintf("%d %s", all, what)
 }
 
 func clip(rows []Row, top int) []Row {
@@ -206,67 +216,96 @@ func clip(rows []Row, top int) []Row {
 	return rows
 }
 
-// selfTotal formats a one-sided row's self, self%, total and total%.
-func selfTotal(row Row, onCPU int64) []string {
-	p := func(v int64) string {
-		if onCPU == 0 {
-			return "-"
+type textWriter struct {
+	w     io.Writer
+	color bool
+	err   error
+}
+
+func (t *textWriter) printf(format string, args ...any) {
+	if t.err == nil {
+		_, t.err = fmt.Fprintf(t.w, format, args...)
+	}
+}
+
+// table writes an aligned table: the first numeric columns align right
+// (but for a first column of labels), the name columns after them are as
+// wide as their content up to a limit, and verdicts are coloured when
+// asked.
+func (t *textWriter) table(header []string, rows [][]string, numeric int, labels bool) {
+	if len(rows) == 0 {
+		t.printf("  (no rows)\n")
+		return
+	}
+	rows = fitNames(header, rows, numeric)
+	all := append([][]string{header}, rows...)
+	width := make([]int, len(header))
+	for _, line := range all {
+		for i, c := range line {
+			width[i] = max(width[i], Width(c))
 		}
-		return fmt.Sprintf("%.1f%%", 100*float64(v)/float64(onCPU))
 	}
-	return []string{Duration(row.Self[0]), p(row.Self[0]), Duration(row.Total[0]), p(row.Total[0])}
-}
-
-// Location returns "file:line:column" for a function key, leaving out what
-// is unknown, and "-" when there is no file.
-func Location(k analyze.Key) string {
-	switch {
-	case k.File == "":
-		return "-"
-	case k.Line > 0 && k.Column > 0:
-		return k.File + ":" + strconv.Itoa(int(k.Line)) + ":" + strconv.Itoa(int(k.Column))
-	case k.Line > 0:
-		return k.File + ":" + strconv.Itoa(int(k.Line))
-	}
-	return k.File
-}
-
-// Duration formats nanoseconds for people: "1.23 s", "45.6 ms", "789 µs".
-func Duration(ns int64) string {
-	neg := ""
-	if ns < 0 {
-		neg, ns = "-", -ns
-	}
-	f := float64(ns)
-	switch {
-	case ns == 0:
-		return "0"
-	case ns >= 1e9:
-		return neg + strconv.FormatFloat(f/1e9, 'f', 2, 64) + " s"
-	case ns >= 100e6:
-		return neg + strconv.FormatFloat(f/1e6, 'f', 0, 64) + " ms"
-	case ns >= 1e6:
-		return neg + strconv.FormatFloat(f/1e6, 'f', 1, 64) + " ms"
-	case ns >= 1e3:
-		return neg + strconv.FormatFloat(f/1e3, 'f', 0, 64) + " µs"
-	}
-	return neg + strconv.FormatInt(ns, 10) + " ns"
-}
-
-// Count formats an integer with thousands separators: 14,305.
-func Count(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
+	for li, line := range all {
+		var b strings.Builder
+		b.WriteString(" ")
+		for i, c := range line {
+			b.WriteString(" ")
+			cell := Pad(c, width[i], i < numeric && !(labels && i == 0))
+			if i == len(line)-1 {
+				cell = strings.TrimRight(cell, " ")
+			}
+			if t.color && li > 0 && isVerdictCell(header[i], c) {
+				cell = colorVerdict(cell)
+			}
+			b.WriteString(cell)
 		}
-		b.WriteRune(c)
+		t.printf("%s\n", strings.TrimRight(b.String(), " "))
 	}
-	if neg {
-		return "-" + b.String()
+}
+
+// fitNames cuts the name columns of a table (those after the numeric
+// ones): regular expressions first, then any name or location past its
+// column's limit.
+func fitNames(header []string, rows [][]string, numeric int) [][]string {
+	out := make([][]string, len(rows))
+	for i, line := range rows {
+		out[i] = append([]string(nil), line...)
+		for j := numeric; j < len(line); j++ {
+			c := line[j]
+			switch h := header[j]; {
+			case h == "location" || h == "file":
+				c = Fit(c, pathWidth, true)
+			case strings.HasPrefix(c, "RegExp: ") || strings.HasPrefix(c, "/"):
+				c = Fit(c, regexpWidth, false)
+			default:
+				c = Fit(c, nameWidth, false)
+			}
+			out[i][j] = c
+		}
 	}
-	return b.String()
+	return out
+}
+
+func isVerdictCell(header, cell string) bool {
+	if header != "verdict" && header != "self" && header != "total" {
+		return false
+	}
+	switch strings.TrimSuffix(cell, "*") {
+	case "better", "worse", "new", "gone", "~":
+		return true
+	}
+	return false
+}
+
+func colorVerdict(cell string) string {
+	v := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(cell), "*"))
+	switch v {
+	case "better", "gone":
+		return "\x1b[32m" + cell + "\x1b[0m"
+	case "worse", "new":
+		return "\x1b[31m" + cell + "\x1b[0m"
+	case "~":
+		return "\x1b[2m" + cell + "\x1b[0m"
+	}
+	return cell
 }

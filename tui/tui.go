@@ -27,11 +27,12 @@ import (
 
 // Input is what the explorer shows.
 type Input struct {
-	// Self and Total are the same comparison ranked and judged by self and
-	// by total time (t switches).
-	Self, Total *diff.Report
-	// Runs are each side's tables, with edges, for callers and callees.
-	Runs [][]*analyze.Table
+	// Report is the judged comparison (or the one profile): its rows carry
+	// self and total time, each judged, its calls the callers and callees,
+	// its lines the per-line times.
+	Report *diff.Report
+	// Sort is the metric shown first (t switches).
+	Sort diff.Metric
 	// Color styles verdicts and the cursor; false under NO_COLOR.
 	Color bool
 	// Source returns the text of a file named by a function row (from a
@@ -57,6 +58,7 @@ type screen struct {
 	kind   kind
 	pkg    string      // kindPackage
 	fn     analyze.Key // kindCalls
+	fnRow  int32       // kindCalls: the function's row in the report
 	cursor int
 	offset int
 }
@@ -64,6 +66,7 @@ type screen struct {
 // Model is the explorer's state.
 type Model struct {
 	in        Input
+	view      *diff.View
 	total     bool
 	stack     []screen
 	filter    *regexp.Regexp
@@ -130,7 +133,7 @@ func New(in Input) Model {
 	if !in.Color {
 		h.Styles = help.Styles{} // plain
 	}
-	return Model{in: in, stack: []screen{{kind: kindPackages}}, sortCol: -1, width: 80, height: 24, keys: newKeyMap(), help: h}
+	return Model{in: in, view: diff.NewView(in.Report), total: in.Sort == diff.MetricTotal, stack: []screen{{kind: kindPackages}}, sortCol: -1, width: 80, height: 24, keys: newKeyMap(), help: h}
 }
 
 // Run runs the explorer on a terminal until the user quits. A width and
@@ -148,11 +151,14 @@ func Run(in Input, input io.Reader, output io.Writer, width, height int) error {
 // Init starts nothing.
 func (m Model) Init() tea.Cmd { return nil }
 
-func (m Model) report() *diff.Report {
+func (m Model) report() *diff.Report { return m.in.Report }
+
+// metric is the time the rows show and judge: self, or total.
+func (m Model) metric() diff.Metric {
 	if m.total {
-		return m.in.Total
+		return diff.MetricTotal
 	}
-	return m.in.Self
+	return diff.MetricSelf
 }
 
 func (m Model) top() *screen { return &m.stack[len(m.stack)-1] }
@@ -313,7 +319,10 @@ func (m *Model) drill() {
 	case s.kind == kindPackages:
 		m.stack = append(m.stack, screen{kind: kindPackage, pkg: r.key.Package})
 	case s.kind == kindFunctions || s.kind == kindPackage || (s.kind == kindCalls && !r.header):
-		m.stack = append(m.stack, screen{kind: kindCalls, fn: r.key, cursor: 1}) // row 0 is a title
+		if r.fn < 0 {
+			return
+		}
+		m.stack = append(m.stack, screen{kind: kindCalls, fn: r.key, fnRow: r.fn, cursor: 1}) // row 0 is a title
 	default:
 		return
 	}
@@ -324,6 +333,7 @@ func (m *Model) drill() {
 // line is one row of a screen.
 type line struct {
 	key     analyze.Key
+	fn      int32    // the function's row in the report; -1 for none
 	cells   []string // numeric cells
 	names   []string // name columns
 	verdict diff.Verdict
@@ -335,11 +345,14 @@ type line struct {
 func (m Model) columns() []string {
 	if m.top().kind == kindCalls {
 		if m.report().Compared() {
-			return []string{"before", "after", "delta"}
+			return diff.ChangeHeaders
 		}
 		return []string{"time"}
 	}
-	return diff.CellHeaders(m.report())
+	if m.report().Compared() {
+		return diff.ChangeHeaders
+	}
+	return diff.OneSideHeaders
 }
 
 func (m Model) nameColumns() []string {
@@ -356,7 +369,7 @@ func (m Model) nameColumns() []string {
 func (m Model) rows() []line {
 	s := m.top()
 	if s.kind == kindCalls {
-		return m.calls(s.fn)
+		return m.calls(s.fnRow)
 	}
 	r := m.report()
 	var src []diff.Row
@@ -369,26 +382,35 @@ func (m Model) rows() []line {
 		src = r.Functions
 	}
 	var out []line
-	for _, row := range src {
+	metric := m.metric()
+	for _, i := range m.view.Order(src, metric) {
+		row := &src[i]
 		if s.kind == kindPackage && row.Key.Package != s.pkg {
 			continue
 		}
-		if m.hideNoise && r.Compared() && row.Change.Verdict == diff.VerdictSame {
+		ms := metric.Of(row)
+		if m.hideNoise && r.Compared() && ms.Change.Verdict == diff.VerdictSame {
 			continue
 		}
-		l := line{key: row.Key, cells: diff.Cells(r, row), verdict: row.Change.Verdict}
+		l := line{key: row.Key, fn: -1, verdict: ms.Change.Verdict}
+		if r.Compared() {
+			l.cells = diff.ChangeCells(ms)
+		} else {
+			l.cells = m.view.OneSideCells(row)
+		}
 		switch s.kind {
 		case kindPackages:
-			l.names = []string{row.Key.Package}
+			l.names = []string{diff.Clean(row.Key.Package)}
 		case kindFiles:
-			l.names = []string{diff.FileName(row.Key), row.Key.Package}
+			l.names = []string{m.view.File(row.Key), diff.Clean(row.Key.Package)}
 		default:
-			l.names = []string{diff.FunctionName(row.Key), row.Key.Package, diff.Location(row.Key)}
+			l.fn = int32(i)
+			l.names = []string{m.view.RowName(row), diff.Clean(row.Key.Package), m.view.Location(row.Key)}
 		}
 		if m.filter != nil && !m.filter.MatchString(strings.Join(l.names, " ")) {
 			continue
 		}
-		l.sort = sortValues(r, row, m.total)
+		l.sort = sortValues(r, row, metric)
 		out = append(out, l)
 	}
 	if m.sortCol >= 0 {
@@ -404,110 +426,52 @@ func (m Model) rows() []line {
 }
 
 // sortValues are a row's numbers in the order of its numeric columns.
-func sortValues(r *diff.Report, row diff.Row, total bool) []float64 {
-	metric := func(side int) float64 {
-		if total {
-			return float64(row.Total[side])
-		}
-		return float64(row.Self[side])
-	}
+func sortValues(r *diff.Report, row *diff.Row, metric diff.Metric) []float64 {
 	if !r.Compared() {
-		return []float64{float64(row.Self[0]), float64(row.Self[0]), float64(row.Total[0]), float64(row.Total[0])}
+		return []float64{row.Self.Mean[0], row.Self.Mean[0], row.Total.Mean[0], row.Total.Mean[0]}
 	}
-	c := row.Change
+	ms := metric.Of(row)
+	c := ms.Change
 	abs := func(v float64) float64 {
 		if math.IsNaN(v) {
 			return math.Inf(1)
 		}
 		return math.Abs(v)
 	}
-	return []float64{metric(0), metric(1), abs(c.Delta), abs(c.DeltaPP), abs(c.DeltaPct), float64(c.Verdict), -c.P}
+	return []float64{ms.Mean[0], ms.Mean[1], abs(c.Delta), abs(c.DeltaPP), abs(c.DeltaPct), float64(c.Verdict), -c.P}
 }
 
-// calls lists the callers and the callees of fn with the time flowing along
-// each call, per run on each side. Functions match by package, name and
-// file.
-func (m Model) calls(fn analyze.Key) []line {
-	// Keys match by package, name and file, and by position too where the
-	// report kept one (a name used twice in a file).
-	same := func(a, b analyze.Key) bool {
-		return a.Package == b.Package && a.Function == b.Function && a.File == b.File &&
-			(b.Line == 0 || (a.Line == b.Line && a.Column == b.Column))
-	}
-	type agg struct {
-		key analyze.Key
-		v   []float64
-	}
-	nsides := len(m.in.Runs)
-	collect := func(callers bool) []agg {
-		type base struct{ pkg, fn, file string }
-		positions := map[base]map[[2]int32]bool{}
-		type call struct {
-			side  int
-			other analyze.Key
-			v     float64
-		}
-		var edges []call
-		for si, runs := range m.in.Runs {
-			for _, t := range runs {
-				for _, e := range t.Edges {
-					self, other := e.Callee, e.Caller
-					if !callers {
-						self, other = e.Caller, e.Callee
-					}
-					if !same(self, fn) {
-						continue
-					}
-					b := base{other.Package, other.Function, other.File}
-					if positions[b] == nil {
-						positions[b] = map[[2]int32]bool{}
-					}
-					positions[b][[2]int32{other.Line, other.Column}] = true
-					edges = append(edges, call{si, other, float64(e.Total) / float64(len(runs))})
-				}
-			}
-		}
-		index := map[analyze.Key]int{}
-		var out []agg
-		for _, e := range edges {
-			k := e.other
-			if len(positions[base{k.Package, k.Function, k.File}]) <= 1 {
-				k.Line, k.Column = 0, 0
-			}
-			i, ok := index[k]
-			if !ok {
-				i = len(out)
-				index[k] = i
-				out = append(out, agg{key: e.other, v: make([]float64, nsides)})
-			}
-			out[i].v[e.side] += e.v
-		}
-		slices.SortStableFunc(out, func(a, b agg) int {
-			return cmp.Compare(math.Abs(b.v[nsides-1]-b.v[0])+b.v[nsides-1], math.Abs(a.v[nsides-1]-a.v[0])+a.v[nsides-1])
-		})
-		return out
-	}
+// calls lists the callers and the callees of a function with the time
+// flowing along each call, as the comparison joined and judged them.
+func (m Model) calls(fn int32) []line {
+	r := m.report()
 	var out []line
 	for _, sec := range []struct {
 		title   string
 		callers bool
-	}{{"callers of " + diff.FunctionName(fn), true}, {"callees of " + diff.FunctionName(fn), false}} {
-		out = append(out, line{header: true, names: []string{sec.title}})
-		for _, a := range collect(sec.callers) {
-			l := line{key: a.key, names: []string{diff.FunctionName(a.key), a.key.Package, diff.Location(a.key)}}
+	}{{"callers of " + m.view.Name(r.Functions[fn].Key), true}, {"callees of " + m.view.Name(r.Functions[fn].Key), false}} {
+		out = append(out, line{header: true, fn: -1, names: []string{sec.title}})
+		for i := range r.Calls {
+			c := &r.Calls[i]
+			other := c.Callee
+			if sec.callers {
+				if c.Callee != fn {
+					continue
+				}
+				other = c.Caller
+			} else if c.Caller != fn {
+				continue
+			}
+			row := &r.Functions[other]
+			l := line{key: row.Key, fn: other, verdict: c.Total.Change.Verdict,
+				names: []string{m.view.RowName(row), diff.Clean(row.Key.Package), m.view.Location(row.Key)}}
 			if m.filter != nil && !m.filter.MatchString(strings.Join(l.names, " ")) {
 				continue
 			}
-			for _, v := range a.v {
-				l.cells = append(l.cells, diff.Duration(int64(math.Round(v))))
-			}
-			if nsides == 2 {
-				d := a.v[1] - a.v[0]
-				s := diff.Duration(int64(math.Round(d)))
-				if d > 0 {
-					s = "+" + s
-				}
-				l.cells = append(l.cells, s)
+			if r.Compared() {
+				l.cells = diff.ChangeCells(&c.Total)
+			} else {
+				l.cells = []string{diff.Duration(c.Total.Mean[0])}
 			}
 			out = append(out, l)
 		}
@@ -546,44 +510,31 @@ func (m Model) sourcePane(fn analyze.Key, height int) []string {
 	text, _ := m.sourceText(fn)
 	lines := strings.Split(text, "\n")
 	start := fn.Line
+	r := m.report()
+	nsides := len(r.Sides)
 	perLine := map[int32][]float64{}
-	nsides := len(m.in.Runs)
-	for si, runs := range m.in.Runs {
-		for _, t := range runs {
-			for _, r := range t.Functions {
-				if start == 0 && r.Key.Package == fn.Package && r.Key.Function == fn.Function && r.Key.File == fn.File {
-					start = r.Key.Line
-				}
-			}
-			for _, lt := range t.Lines {
-				k := lt.Function
-				if k.Package != fn.Package || k.Function != fn.Function || k.File != fn.File || (fn.Line != 0 && k.Line != fn.Line) {
-					continue
-				}
-				if perLine[lt.Line] == nil {
-					perLine[lt.Line] = make([]float64, nsides)
-				}
-				perLine[lt.Line][si] += float64(lt.Self) / float64(len(runs))
-			}
+	for _, lt := range r.Lines {
+		if lt.Function == m.top().fnRow {
+			perLine[lt.Line] = lt.Self.Mean
 		}
 	}
 	if start < 1 {
 		start = 1
 	}
-	out := []string{diff.FitPath(fmt.Sprintf("── %s:%d", fn.File, start), m.width)}
+	out := []string{diff.Fit(diff.Clean(fmt.Sprintf("── %s:%d", fn.File, start)), m.width, true)}
 	for l := start; int(l) <= len(lines) && len(out) < height; l++ {
 		var cells []string
 		for _, v := range perLine[l] {
 			c := ""
 			if v > 0 {
-				c = diff.Duration(int64(math.Round(v)))
+				c = diff.Duration(v)
 			}
 			cells = append(cells, pad(c, 8, true))
 		}
 		for len(cells) < nsides {
 			cells = append(cells, pad("", 8, true))
 		}
-		src := strings.ReplaceAll(lines[l-1], "\t", "  ")
+		src := diff.Clean(strings.ReplaceAll(lines[l-1], "\t", "  "))
 		out = append(out, truncate(fmt.Sprintf("%5d %s │ %s", l, strings.Join(cells, " "), src), m.width))
 	}
 	return out
@@ -601,20 +552,23 @@ var (
 func (m Model) headerLines() []string {
 	r := m.report()
 	var out []string
-	hl := diff.HeadlineLines(r)
+	hl := m.view.HeadlineRows()
 	if r.Compared() {
 		// Compact: on-CPU, busy, GC share and (when given) per unit of
 		// work, each "label before → after delta".
 		for _, l := range hl {
 			switch {
 			case strings.HasPrefix(l[0], "on-CPU"), l[0] == "busy", l[0] == "GC share", l[0] == "maps":
-				out = append(out, strings.TrimRight(fmt.Sprintf("%-14s %10s → %-10s %s", l[0], l[1], l[2], l[3]), " "))
+				out = append(out, strings.TrimRight(fmt.Sprintf("%-14s %16s → %-16s %s", l[0], l[1], l[2], l[3]), " "))
 			}
 		}
 	} else {
 		var parts []string
 		for _, l := range hl {
-			parts = append(parts, l[0]+" "+l[1])
+			switch l[0] {
+			case "wall", "on-CPU", "GC", "samples", "maps":
+				parts = append(parts, l[0]+" "+l[1])
+			}
 		}
 		out = append(out, strings.Join(parts, "  "))
 	}
@@ -623,7 +577,7 @@ func (m Model) headerLines() []string {
 		if len(ws) > 1 {
 			w = fmt.Sprintf("%d warnings; first: %s", len(ws), ws[0])
 		}
-		out = append(out, diff.FitName(w, max(m.width, 20)))
+		out = append(out, diff.Fit(diff.Clean(w), max(m.width, 20), false))
 	}
 	var tabs []string
 	for i, name := range tabNames {
@@ -653,7 +607,7 @@ func (m Model) breadcrumb() string {
 		case kindPackage:
 			parts = append(parts, s.pkg)
 		case kindCalls:
-			parts = append(parts, diff.FunctionName(s.fn))
+			parts = append(parts, m.view.Name(s.fn))
 		default:
 			parts = append(parts, tabNames[s.kind])
 		}
@@ -662,7 +616,7 @@ func (m Model) breadcrumb() string {
 	if m.filter != nil {
 		crumb += "   filter: " + m.filterSrc
 	}
-	return diff.FitPath(crumb, max(m.width, 10))
+	return diff.Fit(crumb, max(m.width, 10), true)
 }
 
 // View renders the screen.
@@ -688,12 +642,12 @@ func (m Model) Render() string {
 	// Widths: numeric columns fit their contents; names share the rest.
 	w := make([]int, len(cols))
 	for i, c := range cols {
-		w[i] = len([]rune(c))
+		w[i] = diff.Width(c)
 	}
 	for _, r := range rows {
 		for i, c := range r.cells {
 			if i < len(w) {
-				w[i] = max(w[i], len([]rune(c)))
+				w[i] = max(w[i], diff.Width(c))
 			}
 		}
 	}
@@ -744,11 +698,7 @@ func (m Model) Render() string {
 			if j < len(r.names) {
 				n = r.names[j]
 			}
-			if j == 2 {
-				n = diff.FitPath(n, nw[j])
-			} else {
-				n = diff.FitName(n, nw[j])
-			}
+			n = diff.Fit(n, nw[j], j == 2)
 			ln += pad(n, nw[j], false) + " "
 		}
 		ln = truncate(strings.TrimRight(ln, " "), m.width)
@@ -805,16 +755,7 @@ func nameWidths(n, room int) []int {
 	return []int{first, pkg, room - pkg - first}
 }
 
-func pad(s string, w int, right bool) string {
-	n := len([]rune(s))
-	if n >= w {
-		return s
-	}
-	if right {
-		return strings.Repeat(" ", w-n) + s
-	}
-	return s + strings.Repeat(" ", w-n)
-}
+func pad(s string, w int, right bool) string { return diff.Pad(s, w, right) }
 
 // truncate cuts a line to width cells, leaving ANSI styles intact.
 func truncate(s string, width int) string {

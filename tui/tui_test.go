@@ -26,25 +26,15 @@ func input(t *testing.T, files ...string) Input {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tab := analyze.Aggregate(p, analyze.AggregateOptions{Edges: true})
+		tab := analyze.Aggregate(p, analyze.AggregateOptions{Edges: true, Tree: true})
 		tab.File = f
 		sides = append(sides, diff.Side{Name: []string{"before", "after"}[i], Tables: []*analyze.Table{tab}})
 	}
-	self, err := diff.Compare(sides, diff.DefaultOptions())
+	r, err := diff.Compare(sides, diff.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := diff.DefaultOptions()
-	o.SortTotal = true
-	total, err := diff.Compare(sides, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := Input{Self: self, Total: total}
-	for _, s := range sides {
-		in.Runs = append(in.Runs, s.Tables)
-	}
-	return in
+	return Input{Report: r}
 }
 
 func routerInput(t *testing.T) Input {

@@ -148,7 +148,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.Float64Var(&o.workBefore, "work-before", 0, "work each BEFORE run did, when the sides differ")
 	fs.Float64Var(&o.workAfter, "work-after", 0, "work each AFTER run did")
 	fs.StringVar(&o.workUnit, "work-unit", "unit", "name of the unit of work in output, e.g. run or request")
-	fs.StringVar(&o.sort, "sort", "self", "rank and judge rows by self or total time")
+	fs.StringVar(&o.sort, "sort", "self", "rank the detail tables by the change in self or total time (both are always judged)")
 	fs.StringVar(&o.by, "by", "", "also list rows by file (--by file)")
 	fs.Float64Var(&o.alpha, "alpha", 0.05, "significance level of the verdicts, after correction for the number of rows")
 	fs.StringArrayVar(&o.minDelta, "min-delta", nil, "smallest change a verdict can call real, as Npp of on-CPU time or N% relative (repeatable; default 0.1pp and 5%)")
@@ -261,7 +261,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return finish(stderr, o.output, stdout, func(out io.Writer) error { return list(out, sides[0].files[0], popts) }, false)
 	}
 	tui := o.format == "tui"
-	ds, err := readSides(sides, syms, popts, o, tui)
+	ds, err := readSides(sides, syms, popts, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
 		return exitUsage
@@ -272,7 +272,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if tui {
-		return explore(ds, rep, dopts, syms, stderr)
+		return explore(rep, o.sortMetric(), syms, stderr)
 	}
 	color := o.output == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
 	return finish(stderr, o.output, stdout, func(out io.Writer) error {
@@ -280,9 +280,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case "json":
 			return diff.WriteJSON(out, rep)
 		case "markdown", "md":
-			return diff.WriteMarkdown(out, rep, diff.MarkdownOptions{Files: o.by == "file"})
+			return diff.WriteMarkdown(out, rep, diff.MarkdownOptions{Files: o.by == "file", Sort: o.sortMetric()})
 		}
-		return diff.WriteText(out, rep, diff.TextOptions{Top: o.top, Color: color, Files: o.by == "file"})
+		return diff.WriteText(out, rep, diff.TextOptions{Top: o.top, Color: color, Files: o.by == "file", Sort: o.sortMetric()})
 	}, rep.Broken())
 }
 
@@ -414,15 +414,11 @@ func diffOptions(o options, nsides int) (diff.Options, error) {
 			opts.MinDeltaPct = v
 		}
 	}
-	switch o.sort {
-	case "self":
-	case "total":
-		opts.SortTotal = true
-	default:
+	if o.sort != "self" && o.sort != "total" {
 		return opts, fmt.Errorf("--sort %q: choose self or total", o.sort)
 	}
 	if o.by != "" && o.by != "file" {
-		return opts, fmt.Errorf("--by %q: the extra table there is is file", o.by)
+		return opts, fmt.Errorf("--by %q: the one extra table is by file (--by file)", o.by)
 	}
 	opts.WorkUnit = o.workUnit
 	for _, f := range o.failOn {
@@ -444,6 +440,14 @@ func diffOptions(o options, nsides int) (diff.Options, error) {
 	return opts, nil
 }
 
+// sortMetric is the metric --sort names.
+func (o options) sortMetric() diff.Metric {
+	if o.sort == "total" {
+		return diff.MetricTotal
+	}
+	return diff.MetricSelf
+}
+
 // workOf returns the work per run of side i (0 when not given).
 func (o options) workOf(i int) float64 {
 	switch {
@@ -456,21 +460,8 @@ func (o options) workOf(i int) float64 {
 }
 
 // explore runs the interactive explorer on the terminal.
-func explore(ds []diff.Side, rep *diff.Report, dopts diff.Options, syms []*symbolicate.Symbolicator, stderr io.Writer) int {
-	byTotal := dopts.SortTotal
-	dopts.SortTotal = !byTotal
-	other, err := diff.Compare(ds, dopts)
-	if err != nil {
-		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
-		return exitUsage
-	}
-	in := tui.Input{Self: rep, Total: other, Color: os.Getenv("NO_COLOR") == ""}
-	if byTotal {
-		in.Self, in.Total = other, rep
-	}
-	for _, s := range ds {
-		in.Runs = append(in.Runs, s.Tables)
-	}
+func explore(rep *diff.Report, sort diff.Metric, syms []*symbolicate.Symbolicator, stderr io.Writer) int {
+	in := tui.Input{Report: rep, Sort: sort, Color: os.Getenv("NO_COLOR") == ""}
 	in.Source = func(file string) (string, bool) {
 		for i := len(syms) - 1; i >= 0; i-- { // the AFTER side's maps first: the newer source
 			if syms[i] != nil {
@@ -497,9 +488,9 @@ func explore(ds []diff.Side, rep *diff.Report, dopts diff.Options, syms []*symbo
 }
 
 // readSides reads every run (in parallel, bounded by the cores), maps it
-// through its side's source maps and aggregates it (with caller -> callee
-// edges when edges is set, for the explorer).
-func readSides(sides []sideArg, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, o options, edges bool) ([]diff.Side, error) {
+// through its side's source maps and aggregates it, with the caller ->
+// callee edges and the call tree the comparison joins.
+func readSides(sides []sideArg, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, o options) ([]diff.Side, error) {
 	type job struct{ side, run int }
 	var jobs []job
 	tables := make([][]*analyze.Table, len(sides))
@@ -526,7 +517,7 @@ func readSides(sides []sideArg, syms []*symbolicate.Symbolicator, popts analyze.
 			if sym := syms[j.side]; sym != nil {
 				sym.Apply(p) // one at a time: the sides may share it
 			}
-			tables[j.side][j.run] = analyze.Aggregate(p, analyze.AggregateOptions{ReadPackageJSON: true, Edges: edges})
+			tables[j.side][j.run] = analyze.Aggregate(p, analyze.AggregateOptions{ReadPackageJSON: true, Edges: true, Tree: true})
 		}()
 	}
 	wg.Wait()
@@ -581,9 +572,9 @@ func list(out io.Writer, file string, popts analyze.ParseOptions) error {
 		if in.Thread != "" {
 			desc = in.Thread
 		}
-		fmt.Fprintf(out, "%s %s: %s samples, %s on-CPU", mark, desc, diff.Count(in.Samples), diff.Duration(in.OnCPUNs))
+		fmt.Fprintf(out, "%s %s: %s samples, %s on-CPU", mark, diff.Clean(desc), diff.Count(in.Samples), diff.Duration(float64(in.OnCPUNs)))
 		if len(in.SampleTypes) > 0 {
-			fmt.Fprintf(out, ", sample types %s", strings.Join(in.SampleTypes, ", "))
+			fmt.Fprintf(out, ", sample types %s", diff.Clean(strings.Join(in.SampleTypes, ", ")))
 		}
 		fmt.Fprintln(out)
 	}

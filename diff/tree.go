@@ -1,0 +1,368 @@
+package diff
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/profdiff/profdiff/analyze"
+)
+
+// Call is a caller -> callee edge between two function rows, with the time
+// of the samples whose stack holds the call (each sample once). Callers and
+// callees are joined with the function rows' identity, so a function whose
+// start line moved between builds is one function here too.
+type Call struct {
+	Caller, Callee int32 // indices into Report.Functions
+	Total          Measure
+}
+
+// TreeNode is a node of the call tree merged over runs and sides by
+// function row: the children of a node that share a function are one node.
+// Tree[0] is the root (Function -1, Parent -1); a parent comes before its
+// children.
+type TreeNode struct {
+	Parent   int32
+	Function int32 // index into Report.Functions; -1 for the root
+	// Self is the time of samples ending at the node, Total that of its
+	// subtree.
+	Self, Total Measure
+}
+
+// PathEnd says how a path's change ends.
+type PathEnd uint8
+
+// The ends of a path.
+const (
+	// EndSelf: the change is mostly the last function's own (self) time.
+	EndSelf PathEnd = iota
+	// EndSplit: the change spreads over the last function's callees, none
+	// of which carries most of it.
+	EndSplit
+	// EndNew and EndGone: the last function's subtree exists on one side only.
+	EndNew
+	EndGone
+)
+
+var pathEndNames = [...]string{"self", "split", "new", "gone"}
+
+// String names the end: "self", "split", "new" or "gone".
+func (e PathEnd) String() string { return pathEndNames[e] }
+
+// Path is a chain of the merged call tree from a child of the root down to
+// where a real change happened, found by following the child whose total
+// time changed most for as long as it carries most of its parent's change.
+type Path struct {
+	Nodes []int32 // tree nodes, outermost first
+	End   PathEnd
+	// Delta is the change the path explains: the total change of its last
+	// node, less what paths found earlier inside that node explain. The
+	// paths' deltas add up to Report.PathsDelta.
+	Delta float64
+}
+
+// LineTime is a function's self time on one line of its source, where the
+// profile says on which line each sample was.
+type LineTime struct {
+	Function int32 // index into Report.Functions
+	Line     int32
+	Self     Measure
+}
+
+// lines joins every run's per-line self times by function row.
+func (c *comparison) lines() []LineTime {
+	type fl struct{ fn, line int32 }
+	index := map[fl]int{}
+	var out []LineTime
+	alloc := newMeasureBlocks(c)
+	for si, s := range c.sides {
+		for ri, t := range s.Tables {
+			for _, lt := range t.Lines {
+				fn, ok := c.fnIndex[lt.Function]
+				if !ok {
+					continue
+				}
+				k := fl{fn, lt.Line}
+				i, seen := index[k]
+				if !seen {
+					i = len(out)
+					index[k] = i
+					out = append(out, LineTime{Function: fn, Line: lt.Line, Self: alloc.next()})
+				}
+				out[i].Self.Runs[si][ri] += float64(lt.Self) * c.scale[si]
+			}
+		}
+	}
+	for i := range out {
+		c.finish(&out[i].Self)
+	}
+	slices.SortFunc(out, func(a, b LineTime) int {
+		if d := cmp.Compare(a.Function, b.Function); d != 0 {
+			return d
+		}
+		return cmp.Compare(a.Line, b.Line)
+	})
+	return out
+}
+
+// calls joins every run's caller -> callee edges by function row.
+func (c *comparison) calls() []Call {
+	byPair := map[[2]int32]int{}
+	var out []Call
+	alloc := newMeasureBlocks(c)
+	for si, s := range c.sides {
+		for ri, t := range s.Tables {
+			for _, e := range t.Edges {
+				a, okA := c.fnIndex[e.Caller]
+				b, okB := c.fnIndex[e.Callee]
+				if !okA || !okB {
+					continue
+				}
+				i, ok := byPair[[2]int32{a, b}]
+				if !ok {
+					i = len(out)
+					byPair[[2]int32{a, b}] = i
+					out = append(out, Call{Caller: a, Callee: b, Total: alloc.next()})
+				}
+				out[i].Total.Runs[si][ri] += float64(e.Total) * c.scale[si]
+			}
+		}
+	}
+	for i := range out {
+		c.finish(&out[i].Total)
+	}
+	last := len(c.sides) - 1
+	slices.SortFunc(out, func(x, y Call) int {
+		if d := cmp.Compare(y.Total.Mean[last], x.Total.Mean[last]); d != 0 {
+			return d
+		}
+		if d := cmp.Compare(x.Caller, y.Caller); d != 0 {
+			return d
+		}
+		return cmp.Compare(x.Callee, y.Callee)
+	})
+	return out
+}
+
+// judgeCalls judges the calls' changes, corrected over the calls.
+func (c *comparison) judgeCalls(calls []Call) {
+	ms := make([]*Measure, len(calls))
+	for i := range calls {
+		ms[i] = &calls[i].Total
+	}
+	c.judgeSet(ms, func(i int) (bool, bool) { return ms[i].Mean[0] > 0, ms[i].Mean[1] > 0 },
+		func(i int) bool { return c.eligible(ms[i]) }, true)
+}
+
+// tree merges every run's call tree; nil when the tables carry none.
+func (c *comparison) tree() []TreeNode {
+	any := false
+	for _, s := range c.sides {
+		for _, t := range s.Tables {
+			any = any || len(t.Tree) > 0
+		}
+	}
+	if !any {
+		return nil
+	}
+	alloc := newMeasureBlocks(c)
+	out := []TreeNode{{Parent: -1, Function: -1, Self: alloc.next(), Total: alloc.next()}}
+	index := map[[2]int32]int32{}
+	var local []int32
+	for si, s := range c.sides {
+		for ri, t := range s.Tables {
+			local = slices.Grow(local[:0], len(t.Tree))[:len(t.Tree)]
+			for i, n := range t.Tree {
+				id := int32(0)
+				if i > 0 {
+					parent := local[n.Parent]
+					fn, ok := c.fnIndex[n.Function]
+					if !ok { // no row: cannot happen for a node with time
+						fn = -1
+					}
+					k := [2]int32{parent, fn}
+					var seen bool
+					if id, seen = index[k]; !seen {
+						id = int32(len(out))
+						index[k] = id
+						out = append(out, TreeNode{Parent: parent, Function: fn, Self: alloc.next(), Total: alloc.next()})
+					}
+				}
+				local[i] = id
+				out[id].Self.Runs[si][ri] += float64(n.Self) * c.scale[si]
+				out[id].Total.Runs[si][ri] += float64(n.Total) * c.scale[si]
+			}
+		}
+	}
+	for i := range out {
+		c.finish(&out[i].Self)
+		c.finish(&out[i].Total)
+	}
+	return out
+}
+
+// judgeTree judges every node's self and total change; nodes too small to
+// pass the minimum effect are not tested and do not dilute the correction.
+func (c *comparison) judgeTree(tree []TreeNode) {
+	if len(tree) == 0 {
+		return
+	}
+	self, total := make([]*Measure, len(tree)), make([]*Measure, len(tree))
+	for i := range tree {
+		self[i], total[i] = &tree[i].Self, &tree[i].Total
+	}
+	has := func(i int) (bool, bool) { return total[i].Mean[0] > 0, total[i].Mean[1] > 0 }
+	c.judgeSet(total, has, func(i int) bool { return i > 0 && c.eligible(total[i]) }, true)
+	c.judgeSet(self, has, func(i int) bool { return i > 0 && c.eligible(self[i]) }, true)
+}
+
+// TreeChildren returns each tree node's children, the heaviest (by the
+// last side's total, then the first side's) first.
+func (r *Report) TreeChildren() [][]int32 {
+	kids := make([][]int32, len(r.Tree))
+	for i := len(r.Tree) - 1; i > 0; i-- {
+		p := r.Tree[i].Parent
+		kids[p] = append(kids[p], int32(i))
+	}
+	last := len(r.Sides) - 1
+	for _, k := range kids {
+		slices.SortFunc(k, func(a, b int32) int {
+			x, y := &r.Tree[a].Total, &r.Tree[b].Total
+			if d := cmp.Compare(y.Mean[last], x.Mean[last]); d != 0 {
+				return d
+			}
+			if d := cmp.Compare(y.Mean[0], x.Mean[0]); d != 0 {
+				return d
+			}
+			return cmp.Compare(a, b)
+		})
+	}
+	return kids
+}
+
+// TreeFunction returns the key of a tree node's function (the zero key for
+// the root).
+func (r *Report) TreeFunction(node int32) analyze.Key {
+	if f := r.Tree[node].Function; f >= 0 {
+		return r.Functions[f].Key
+	}
+	return analyze.Key{}
+}
+
+// ownShare is the share of a node's remaining change its own self time
+// must hold for a path to end there.
+const ownShare = 0.5
+
+// maxPathTries bounds the descents made before the heaviest paths are kept.
+const maxPathTries = 50
+
+// findPaths finds the paths that carry the real changes, up to
+// opts.MaxPaths, the heaviest first. A descent starts at the root and
+// follows, among the children judged to have really changed in total, the
+// one whose remaining change is largest, and stops
+// at a node whose own self time holds most of its remaining change (the
+// change is there), or where no child carries a real change (it splits
+// into changes too small to judge, or the subtree is new or gone). The
+// path explains its last node's remaining change, which is then taken off
+// the node's ancestors, so that the next descent looks elsewhere and the
+// paths' parts add up. Paths that end where the change is come first, the
+// heaviest first, then those that end where it spreads out.
+func findPaths(r *Report, opts Options) ([]Path, float64) {
+	if len(r.Tree) < 2 || opts.MaxPaths < 0 {
+		return nil, 0
+	}
+	kids := r.TreeChildren()
+	resid := make([]float64, len(r.Tree))
+	for i := range r.Tree {
+		resid[i] = r.Tree[i].Total.Change.Delta
+	}
+	used := make([]bool, len(r.Tree))
+	least := opts.MinDeltaPP / 100 * max(r.OnCPU(0), r.OnCPU(1))
+	real := func(i int32) bool {
+		return r.Tree[i].Total.Change.Verdict.Real() && math.Abs(r.Tree[i].Total.Change.Delta) >= least
+	}
+	// below[i]: node i or a node under it changed really. A descent may
+	// pass through nodes whose own change is not judged real (with one run
+	// per side, the outer frames' changes drown in their size) on its way
+	// to one that is.
+	below := make([]bool, len(r.Tree))
+	for i := len(r.Tree) - 1; i > 0; i-- {
+		below[i] = below[i] || real(int32(i))
+		if p := r.Tree[i].Parent; p > 0 {
+			below[p] = below[p] || below[i]
+		}
+	}
+	var paths []Path
+	for range maxPathTries {
+		var chain []int32
+		cur := int32(0)
+		for {
+			if cur != 0 && real(cur) {
+				n := &r.Tree[cur]
+				if n.Total.Change.Verdict == VerdictNew || n.Total.Change.Verdict == VerdictGone ||
+					math.Abs(n.Self.Change.Delta) >= ownShare*math.Abs(resid[cur]) {
+					break
+				}
+			}
+			best := int32(-1)
+			for _, k := range kids[cur] {
+				if used[k] || !below[k] || math.Abs(resid[k]) < least {
+					continue
+				}
+				if best < 0 || math.Abs(resid[k]) > math.Abs(resid[best]) {
+					best = k
+				}
+			}
+			if best < 0 {
+				break
+			}
+			chain = append(chain, best)
+			cur = best
+		}
+		if len(chain) > 0 && !real(chain[len(chain)-1]) {
+			// A dead end: what changed below here was explained already.
+			used[chain[len(chain)-1]] = true
+			continue
+		}
+		if len(chain) == 0 {
+			break
+		}
+		end := chain[len(chain)-1]
+		n := &r.Tree[end]
+		p := Path{Nodes: chain, Delta: resid[end], End: EndSplit}
+		switch {
+		case n.Total.Change.Verdict == VerdictNew:
+			p.End = EndNew
+		case n.Total.Change.Verdict == VerdictGone:
+			p.End = EndGone
+		case math.Abs(n.Self.Change.Delta) >= ownShare*math.Abs(resid[end]):
+			p.End = EndSelf
+		}
+		used[end] = true
+		for a := end; a >= 0; a = r.Tree[a].Parent {
+			resid[a] -= p.Delta
+		}
+		if math.Abs(p.Delta) >= least {
+			paths = append(paths, p)
+		}
+	}
+	// Paths that end where the change is (self time, a new or gone
+	// subtree) come before those that end where it spreads out.
+	slices.SortStableFunc(paths, func(a, b Path) int {
+		if sa, sb := a.End == EndSplit, b.End == EndSplit; sa != sb {
+			if sb {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(math.Abs(b.Delta), math.Abs(a.Delta))
+	})
+	if len(paths) > opts.MaxPaths {
+		paths = paths[:opts.MaxPaths]
+	}
+	var explained float64
+	for _, p := range paths {
+		explained += p.Delta
+	}
+	return paths, explained
+}

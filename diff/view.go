@@ -1,0 +1,825 @@
+package diff
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/clipperhouse/displaywidth"
+
+	"github.com/profdiff/profdiff/analyze"
+)
+
+// This file is the view-model every renderer of a report formats its cells
+// through (text, markdown, the explorer): durations, counts, percentages,
+// p-values, names and locations, and the choice and order of rows. Only
+// the layout differs between renderers.
+
+// View formats one report's cells. It knows the report's common root of
+// files, so that locations are shown relative to it.
+type View struct {
+	r *Report
+	// root is the directory every absolute file of the report shares,
+	// with its trailing slash; "" when none is worth cutting.
+	root string
+	// goFiles: the report is of Go code, whose files read best as the
+	// package's import path and the file's name.
+	goFiles bool
+}
+
+// NewView returns the view of a report.
+func NewView(r *Report) *View {
+	v := &View{r: r, goFiles: len(r.Sides) > 0 && r.Sides[0].Format == analyze.FormatPprof}
+	var files []string
+	for _, rows := range [][]Row{r.Functions, r.Files} {
+		for i := range rows {
+			if f := rows[i].Key.File; f != "" && !strings.Contains(f, "/node_modules/") && !strings.HasPrefix(f, "node:") {
+				files = append(files, f)
+			}
+		}
+	}
+	v.root = commonDir(files)
+	return v
+}
+
+// Report returns the report the view formats.
+func (v *View) Report() *Report { return v.r }
+
+// commonDir returns the longest directory prefix (ending in "/") shared by
+// every file, or "" when the files share none beyond the root.
+func commonDir(files []string) string {
+	if len(files) == 0 {
+		return ""
+	}
+	prefix := files[0]
+	for _, f := range files[1:] {
+		n := 0
+		for n < len(prefix) && n < len(f) && prefix[n] == f[n] {
+			n++
+		}
+		prefix = prefix[:n]
+	}
+	i := strings.LastIndexByte(prefix, '/')
+	if i <= 0 {
+		return ""
+	}
+	prefix = prefix[:i+1]
+	if strings.Count(strings.TrimSuffix(strings.TrimPrefix(prefix, "/"), "/"), "/") < 1 && !strings.Contains(prefix, "://") {
+		return "" // "/srv/" is no root worth cutting
+	}
+	if strings.HasSuffix(prefix, "://") || strings.HasSuffix(prefix, ":///") {
+		return ""
+	}
+	return prefix
+}
+
+// Root returns the directory the view's locations are relative to ("" for
+// none), for a report to say so.
+func (v *View) Root() string { return v.root }
+
+// Name returns a function's name as shown: "(anonymous)" for none, Go's
+// generic shapes elided, control characters escaped.
+func (v *View) Name(k analyze.Key) string { return Clean(elideShapes(FunctionName(k))) }
+
+// RowName is Name for a row, with the after side's name when a minified
+// function was renamed between builds ("f3 → d3").
+func (v *View) RowName(r *Row) string {
+	if r.Renamed != "" {
+		return v.Name(r.Key) + " → " + Clean(r.Renamed)
+	}
+	return v.Name(r.Key)
+}
+
+// File returns a file as shown: below node_modules from the package's
+// folder, a Go file by its package's import path, else relative to the
+// report's common root.
+func (v *View) File(k analyze.Key) string {
+	f := k.File
+	switch {
+	case f == "":
+		return Clean(k.Package)
+	case strings.Contains(f, "/node_modules/"):
+		f = f[strings.LastIndex(f, "/node_modules/")+len("/node_modules/"):]
+	case v.goFiles && strings.HasSuffix(f, ".go") && k.Package != "" && !strings.HasPrefix(k.Package, "("):
+		f = k.Package + "/" + path.Base(f)
+	case v.root != "" && strings.HasPrefix(f, v.root):
+		f = f[len(v.root):]
+	}
+	return Clean(f)
+}
+
+// Location returns "file:line:column" as shown, leaving out what is
+// unknown, and "-" when there is no file.
+func (v *View) Location(k analyze.Key) string {
+	if k.File == "" {
+		return "-"
+	}
+	loc := v.File(k)
+	if k.Line > 0 {
+		loc += ":" + strconv.Itoa(int(k.Line))
+		if k.Column > 0 {
+			loc += ":" + strconv.Itoa(int(k.Column))
+		}
+	}
+	return loc
+}
+
+// FunctionName returns a function key's name, "(anonymous)" for none.
+func FunctionName(k analyze.Key) string {
+	if k.Function == "" {
+		return "(anonymous)"
+	}
+	return k.Function
+}
+
+// FileName returns a file key's full name: "(native)" and the like for
+// time in no file.
+func FileName(k analyze.Key) string {
+	if k.File == "" {
+		return k.Package
+	}
+	return k.File
+}
+
+// Location returns the full "file:line:column" of a key, leaving out what
+// is unknown, and "-" when there is no file.
+func Location(k analyze.Key) string {
+	switch {
+	case k.File == "":
+		return "-"
+	case k.Line > 0 && k.Column > 0:
+		return k.File + ":" + strconv.Itoa(int(k.Line)) + ":" + strconv.Itoa(int(k.Column))
+	case k.Line > 0:
+		return k.File + ":" + strconv.Itoa(int(k.Line))
+	}
+	return k.File
+}
+
+// elideShapes shows Go's generic instantiations as pprof does:
+// slices.SortFunc[go.shape.struct { ... }] reads slices.SortFunc[...].
+func elideShapes(s string) string {
+	i := strings.Index(s, "[go.shape.")
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i >= 0 {
+		b.WriteString(s[:i])
+		depth, j := 0, i
+		for ; j < len(s); j++ {
+			if s[j] == '[' {
+				depth++
+			} else if s[j] == ']' {
+				depth--
+				if depth == 0 {
+					break
+				}
+			}
+		}
+		if j == len(s) { // unbalanced: leave the rest alone
+			b.WriteString(s[i:])
+			return b.String()
+		}
+		b.WriteString("[...]")
+		s = s[j+1:]
+		i = strings.Index(s, "[go.shape.")
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// Clean makes text from a profile safe to show on a terminal: control
+// characters (C0 with ESC and NUL, DEL, C1), bidirectional overrides and
+// isolates, and other invisible format characters become visible escapes
+// (\x1b, \u202e), so that a name cannot move the cursor, set a title, or
+// read as another name.
+func Clean(s string) string {
+	if !strings.ContainsFunc(s, unsafeRune) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unsafeRune(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func unsafeRune(r rune) bool {
+	switch {
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+		return true // bidirectional controls
+	case r == 0x200b, r == 0x2028, r == 0x2029, r == 0xfeff, r == 0xfffe, r == 0xffff, r == 0xfff9, r == 0xfffa, r == 0xfffb:
+		return true
+	case r == 0xfffd: // the replacement character stands for invalid UTF-8
+		return false
+	}
+	return false
+}
+
+// Width returns the number of terminal cells s takes (CJK and emoji take
+// two).
+func Width(s string) int { return displaywidth.String(s) }
+
+// Fit shortens s to at most width cells, cutting the middle ("…"); keepTail
+// keeps more of the end, for paths, whose file name is there.
+func Fit(s string, width int, keepTail bool) string {
+	if width <= 0 || Width(s) <= width {
+		return s
+	}
+	if width == 1 {
+		return "…"
+	}
+	var gs []string
+	g := displaywidth.StringGraphemes(s)
+	for g.Next() {
+		gs = append(gs, g.Value())
+	}
+	head := (width - 1) / 2
+	if keepTail {
+		head = (width - 1) / 4
+	}
+	var b strings.Builder
+	w := 0
+	i := 0
+	for ; i < len(gs) && w+Width(gs[i]) <= head; i++ {
+		b.WriteString(gs[i])
+		w += Width(gs[i])
+	}
+	b.WriteString("…")
+	w++
+	var tail []string
+	for j := len(gs) - 1; j >= i; j-- {
+		if w+Width(gs[j]) > width {
+			break
+		}
+		tail = append(tail, gs[j])
+		w += Width(gs[j])
+	}
+	slices.Reverse(tail)
+	b.WriteString(strings.Join(tail, ""))
+	return b.String()
+}
+
+// Pad pads s with spaces to width cells, on the left when right is set.
+func Pad(s string, width int, right bool) string {
+	n := width - Width(s)
+	if n <= 0 {
+		return s
+	}
+	if right {
+		return strings.Repeat(" ", n) + s
+	}
+	return s + strings.Repeat(" ", n)
+}
+
+// Duration formats nanoseconds with three significant digits at every unit:
+// "1.23 s", "45.6 ms", "789 µs", "1.87 µs", "187 ns"; "0" for zero.
+func Duration(ns float64) string {
+	neg := ""
+	if ns < 0 {
+		neg, ns = "-", -ns
+	}
+	if ns == 0 || math.IsNaN(ns) {
+		return "0"
+	}
+	unit, div := "ns", 1.0
+	switch {
+	case ns >= 999.5e6:
+		unit, div = "s", 1e9
+	case ns >= 999.5e3:
+		unit, div = "ms", 1e6
+	case ns >= 999.5:
+		unit, div = "µs", 1e3
+	}
+	return neg + sig3(ns/div) + " " + unit
+}
+
+// sig3 writes a positive number with three significant digits (more for
+// numbers of four digits and more: 1234 s stays 1234).
+func sig3(x float64) string {
+	switch {
+	case x >= 99.95:
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	case x >= 9.995:
+		return strconv.FormatFloat(x, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64)
+}
+
+// SignedDuration is Duration with a sign: "+1.23 ms", "-456 µs".
+func SignedDuration(ns float64) string {
+	if ns > 0 {
+		return "+" + Duration(ns)
+	}
+	return Duration(ns)
+}
+
+// Count formats an integer with thousands separators: 14,305.
+func Count(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// Plural writes a count with its noun: "1 package", "3 packages".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return Count(int64(n)) + " " + many
+}
+
+// Share formats part/whole as a percentage, "-" when whole is 0.
+func Share(part, whole float64) string {
+	if whole == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(100*part/whole, 'f', 1, 64) + "%"
+}
+
+// SignedPct formats a relative change: "+12.3%", "-92.0%"; "-" for NaN.
+func SignedPct(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
+	}
+	return fmt.Sprintf("%+.1f%%", v)
+}
+
+// SignedPP formats a change in percentage points: "+1.2", "-" for NaN.
+func SignedPP(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return fmt.Sprintf("%+.2f", v)
+}
+
+// FormatP writes a p-value: "0.003", "<0.001", "-" when no test ran.
+func FormatP(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return "-"
+	case p < 0.001:
+		return "<0.001"
+	}
+	return strconv.FormatFloat(p, 'f', 3, 64)
+}
+
+// ValueSpread formats a side's mean with its spread: "12.3 ms ±4%"; the
+// spread is left out with one run.
+func ValueSpread(m *Measure, side int) string {
+	s := Duration(m.Mean[side])
+	if sp := m.Spread[side]; !math.IsNaN(sp) && m.Mean[side] > 0 {
+		s += fmt.Sprintf(" ±%.0f%%", 100*sp/m.Mean[side])
+	}
+	return s
+}
+
+// Metric names the time a view ranks or shows rows by.
+type Metric uint8
+
+// The metrics.
+const (
+	MetricSelf Metric = iota
+	MetricTotal
+)
+
+// String returns "self" or "total".
+func (m Metric) String() string {
+	if m == MetricTotal {
+		return "total"
+	}
+	return "self"
+}
+
+// Of returns the row's measure of the metric.
+func (m Metric) Of(r *Row) *Measure {
+	if m == MetricTotal {
+		return &r.Total
+	}
+	return &r.Self
+}
+
+// ChangeHeaders name the cells ChangeCells returns.
+var ChangeHeaders = []string{"before", "after", "delta", "Δshare", "Δ%", "verdict", "p"}
+
+// ChangeCells are a measure's before and after (with spread), delta,
+// change in share of on-CPU time, relative change, verdict and p.
+func ChangeCells(m *Measure) []string {
+	c := m.Change
+	return []string{ValueSpread(m, 0), ValueSpread(m, 1), SignedDuration(c.Delta), SignedPP(c.DeltaPP), SignedPct(c.DeltaPct), c.Verdict.String(), FormatP(c.P)}
+}
+
+// OneSideHeaders name the cells OneSideCells returns.
+var OneSideHeaders = []string{"self", "self%", "total", "total%"}
+
+// OneSideCells are a one-sided row's self, self%, total and total% (of
+// on-CPU time).
+func (v *View) OneSideCells(r *Row) []string {
+	on := v.r.OnCPU(0)
+	return []string{Duration(r.Self.Mean[0]), Share(r.Self.Mean[0], on), Duration(r.Total.Mean[0]), Share(r.Total.Mean[0], on)}
+}
+
+// Sorted returns the rows ordered for a table by the metric: by the size of
+// the change with two sides, by the time with one; then by the other
+// metric and the key. Rows with none of the metric's time on any side are
+// left out.
+func (v *View) Sorted(rows []Row, by Metric) []Row {
+	idx := v.Order(rows, by)
+	out := make([]Row, len(idx))
+	for i, j := range idx {
+		out[i] = rows[j]
+	}
+	return out
+}
+
+// Order is Sorted as indices into rows.
+func (v *View) Order(rows []Row, by Metric) []int {
+	out := make([]int, 0, len(rows))
+	for i := range rows {
+		if slices.ContainsFunc(by.Of(&rows[i]).Mean, func(x float64) bool { return x != 0 }) {
+			out = append(out, i)
+		}
+	}
+	last := len(v.r.Sides) - 1
+	compared := v.r.Compared()
+	slices.SortStableFunc(out, func(i, j int) int {
+		a, b := &rows[i], &rows[j]
+		ma, mb := by.Of(a), by.Of(b)
+		if compared {
+			if c := cmp.Compare(math.Abs(mb.Change.Delta), math.Abs(ma.Change.Delta)); c != 0 {
+				return c
+			}
+		}
+		if c := cmp.Compare(mb.Mean[last], ma.Mean[last]); c != 0 {
+			return c
+		}
+		oa, ob := (1 - by).Of(a), (1 - by).Of(b)
+		if c := cmp.Compare(ob.Mean[last], oa.Mean[last]); c != 0 {
+			return c
+		}
+		return analyze.CompareKeys(a.Key, b.Key)
+	})
+	return out
+}
+
+func zeroRow(r *Row) bool {
+	for _, v := range r.Total.Mean {
+		if v != 0 {
+			return false
+		}
+	}
+	for _, v := range r.Self.Mean {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// TopChanges returns up to n rows for a "top changes" table: rows judged
+// real by self or total time first, by the larger of their real changes,
+// then the others by their larger change; rows with no time are left out.
+func (v *View) TopChanges(rows []Row, n int) []Row {
+	size := func(r *Row) (real bool, d float64) {
+		for _, m := range []*Measure{&r.Self, &r.Total} {
+			if m.Change.Verdict.Real() {
+				if !real {
+					real, d = true, 0
+				}
+				d = max(d, math.Abs(m.Change.Delta))
+			} else if !real {
+				d = max(d, math.Abs(m.Change.Delta))
+			}
+		}
+		return real, d
+	}
+	out := make([]Row, 0, len(rows))
+	for i := range rows {
+		if !zeroRow(&rows[i]) {
+			out = append(out, rows[i])
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Row) int {
+		ra, da := size(&a)
+		rb, db := size(&b)
+		if ra != rb {
+			if ra {
+				return -1
+			}
+			return 1
+		}
+		if c := cmp.Compare(db, da); c != 0 {
+			return c
+		}
+		return analyze.CompareKeys(a.Key, b.Key)
+	})
+	if n > 0 && len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// Deciding returns the metric whose change makes a row's change real (the
+// larger one when both are), or false when neither is.
+func Deciding(r *Row) (Metric, bool) {
+	s, t := r.Self.Change, r.Total.Change
+	switch {
+	case s.Verdict.Real() && t.Verdict.Real():
+		if math.Abs(s.Delta) >= math.Abs(t.Delta) {
+			return MetricSelf, true
+		}
+		return MetricTotal, true
+	case s.Verdict.Real():
+		return MetricSelf, true
+	case t.Verdict.Real():
+		return MetricTotal, true
+	}
+	return MetricSelf, false
+}
+
+// TopHeaders name the cells TopCells returns.
+var TopHeaders = []string{"self before", "after", "Δ%", "self", "total before", "after", "Δ%", "total", "Δshare", "p"}
+
+// TopCells are a row's cells in a "top changes" table: self before, after,
+// Δ% and verdict; total before, after, Δ% and verdict; then the change in
+// share of on-CPU time and the p-value of the metric that decides (self
+// when neither is real). The deciding verdict is marked with "*".
+func TopCells(r *Row) []string {
+	by, real := Deciding(r)
+	verdict := func(m Metric) string {
+		v := m.Of(r).Change.Verdict.String()
+		if real && m == by {
+			v += "*"
+		}
+		return v
+	}
+	d := by.Of(r).Change
+	return []string{
+		Duration(r.Self.Mean[0]), Duration(r.Self.Mean[1]), SignedPct(r.Self.Change.DeltaPct), verdict(MetricSelf),
+		Duration(r.Total.Mean[0]), Duration(r.Total.Mean[1]), SignedPct(r.Total.Change.DeltaPct), verdict(MetricTotal),
+		SignedPP(d.DeltaPP), FormatP(d.P),
+	}
+}
+
+// HeadlineRows are the headline as label and cells: label, before, after
+// and change for two sides; label, value and note for one.
+func (v *View) HeadlineRows() [][]string {
+	r := v.r
+	if !r.Compared() {
+		return v.oneSideHeadline()
+	}
+	a, b := r.Sides[0], r.Sides[1]
+	ppDelta := func(pa, wa, pb, wb int64) string {
+		if wa == 0 || wb == 0 {
+			return ""
+		}
+		return fmt.Sprintf("%+.1fpp", 100*(float64(pb)/float64(wb)-float64(pa)/float64(wa)))
+	}
+	rows := [][]string{
+		{"runs", Count(int64(a.Runs)), Count(int64(b.Runs)), ""},
+		{"wall / run", Duration(float64(a.WallNs)), Duration(float64(b.WallNs)), ""},
+		{"on-CPU / run", ValueSpread(&r.Headline.OnCPU, 0), ValueSpread(&r.Headline.OnCPU, 1), HeadlineChange(r.Headline.OnCPU.Change)},
+	}
+	if r.PerWork {
+		rows = append(rows, []string{"on-CPU / " + r.Options.WorkUnit, ValueSpread(&r.Headline.PerWork, 0), ValueSpread(&r.Headline.PerWork, 1), HeadlineChange(r.Headline.PerWork.Change)})
+	}
+	if a.Format != analyze.FormatPprof || b.Format != analyze.FormatPprof {
+		rows = append(rows, []string{"busy", Share(float64(a.OnCPUNs), float64(a.SampledNs)), Share(float64(b.OnCPUNs), float64(b.SampledNs)), ppDelta(a.OnCPUNs, a.SampledNs, b.OnCPUNs, b.SampledNs)})
+	} else {
+		rows = append(rows, []string{"CPU / wall", Share(float64(a.OnCPUNs), float64(a.WallNs)), Share(float64(b.OnCPUNs), float64(b.WallNs)), ""})
+	}
+	rows = append(rows,
+		[]string{"GC share", Share(float64(a.GCNs), float64(a.OnCPUNs)), Share(float64(b.GCNs), float64(b.OnCPUNs)), ppDelta(a.GCNs, a.OnCPUNs, b.GCNs, b.OnCPUNs)},
+		[]string{"samples / run", Count(a.Samples), Count(b.Samples), ""},
+		[]string{"mean interval", Duration(float64(a.IntervalNs)), Duration(float64(b.IntervalNs)), ""},
+	)
+	if needsMaps(a.Symbolication) || needsMaps(b.Symbolication) {
+		rows = append(rows, []string{"maps", coverage(a.Symbolication), coverage(b.Symbolication), ""})
+	}
+	return rows
+}
+
+func (v *View) oneSideHeadline() [][]string {
+	s := v.r.Sides[0]
+	rows := [][]string{{"wall", Duration(float64(s.WallNs)), ""}}
+	if s.Format == analyze.FormatPprof {
+		// pprof knows no idle time: CPU time against wall, as pprof prints it.
+		rows = append(rows, []string{"on-CPU", Duration(float64(s.OnCPUNs)), Share(float64(s.OnCPUNs), float64(s.WallNs)) + " of wall"})
+	} else {
+		rows = append(rows,
+			[]string{"sampled", Duration(float64(s.SampledNs)), ""},
+			[]string{"on-CPU", Duration(float64(s.OnCPUNs)), Share(float64(s.OnCPUNs), float64(s.SampledNs)) + " busy"},
+			[]string{"idle", Duration(float64(s.IdleNs)), Share(float64(s.IdleNs), float64(s.SampledNs)) + " of sampled"},
+			[]string{"program", Duration(float64(s.ProgramNs)), Share(float64(s.ProgramNs), float64(s.SampledNs)) + " of sampled" + programNote(s.Format)})
+	}
+	rows = append(rows,
+		[]string{"GC", Duration(float64(s.GCNs)), Share(float64(s.GCNs), float64(s.OnCPUNs)) + " of on-CPU"},
+		[]string{"samples", Count(s.Samples), "mean interval " + Duration(float64(s.IntervalNs))})
+	if sy := s.Symbolication; sy != nil && sy.Scripts > 0 {
+		switch {
+		case !needsMaps(sy):
+			rows = append(rows, []string{"maps", "-", "no bundles: no script needed a map"})
+		case sy.OnCPUJSNs == 0:
+			rows = append(rows, []string{"maps", "-", fmt.Sprintf("no JavaScript on-CPU time (%d of %d scripts mapped)", sy.MappedScripts, sy.Scripts)})
+		default:
+			rows = append(rows, []string{"maps", coverage(sy), fmt.Sprintf("of JavaScript on-CPU time mapped to sources (%d of %s mapped)", sy.MappedScripts, Plural(sy.Scripts, "script", "scripts"))})
+		}
+	}
+	return rows
+}
+
+// programNote says what V8's (program) holds in a browser.
+func programNote(f analyze.Format) string {
+	if f == analyze.FormatTrace {
+		return " (in a browser: layout, style, paint and other work outside JavaScript)"
+	}
+	return ""
+}
+
+// needsMaps reports whether a side has scripts that a map serves or would
+// serve: some were mapped, or some look minified and had none.
+func needsMaps(s *analyze.Symbolication) bool {
+	return s != nil && (s.MappedScripts > 0 || len(s.Missing) > 0)
+}
+
+// coverage writes a side's source-map coverage: "99.6%", or "-".
+func coverage(s *analyze.Symbolication) string {
+	if s == nil || s.OnCPUJSNs == 0 {
+		return "-"
+	}
+	return Share(float64(s.OnCPUMappedNs), float64(s.OnCPUJSNs))
+}
+
+// HeadlineChange writes a headline change: "-1.71 s -28.2% better p<0.001".
+func HeadlineChange(c Change) string {
+	s := SignedDuration(c.Delta) + " " + SignedPct(c.DeltaPct)
+	p := FormatP(c.P)
+	if !strings.HasPrefix(p, "<") {
+		p = "=" + p
+	}
+	return s + " " + c.Verdict.String() + " p" + p
+}
+
+// RunsNote says, for a headline change that one run per side cannot settle,
+// how many runs would; "" otherwise.
+func (v *View) RunsNote() string {
+	n := v.r.Headline.RunsNeeded
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("One run per side cannot tell a change of this size from run-to-run noise (about %.0f%% between runs of one build); about %d runs per side would.",
+		100*v.r.Options.RunNoise, n)
+}
+
+// SideLine describes a side: its files, format, runs and thread.
+func SideLine(s SideSummary) string {
+	files := s.Files
+	if len(files) > 3 {
+		files = append(files[:2:2], fmt.Sprintf("… %d more", len(s.Files)-2))
+	}
+	d := fmt.Sprintf("%s (%s", strings.Join(files, ", "), s.Format.Describe())
+	if s.Runs > 1 {
+		d += fmt.Sprintf(", %d runs", s.Runs)
+	}
+	if len(s.Threads) > 0 {
+		d += ", " + s.Threads[0]
+	}
+	return Clean(d + ")")
+}
+
+// Per names the unit of the report's values: "per run" or "per request".
+func (v *View) Per() string {
+	if v.r.PerWork {
+		return "per " + v.r.Options.WorkUnit
+	}
+	return "per run"
+}
+
+// PathStep is one step of a path as shown.
+type PathStep struct {
+	Node int32
+	Name string
+	// Change is what the step shows: the total change where the change
+	// enters the path, and on the last step the change the path explains
+	// (its self change when it ends in self time); "" on the steps that
+	// only pass the change on.
+	Change string
+}
+
+// Steps returns a path's steps as shown. The change enters at the first
+// step whose relative change is at least half the last step's.
+func (v *View) Steps(p Path) []PathStep {
+	lastNode := p.Nodes[len(p.Nodes)-1]
+	last := v.r.Tree[lastNode].Total.Change
+	enter := len(p.Nodes) - 1
+	for i, n := range p.Nodes {
+		c := v.r.Tree[n].Total.Change
+		if !math.IsNaN(c.DeltaPct) && !math.IsNaN(last.DeltaPct) && math.Abs(c.DeltaPct) >= 0.5*math.Abs(last.DeltaPct) {
+			enter = i
+			break
+		}
+	}
+	withPct := func(d, pct float64) string {
+		if math.IsNaN(pct) {
+			return SignedDuration(d)
+		}
+		return SignedDuration(d) + " (" + SignedPct(pct) + ")"
+	}
+	out := make([]PathStep, len(p.Nodes))
+	for i, n := range p.Nodes {
+		s := PathStep{Node: n, Name: v.Name(v.r.TreeFunction(n))}
+		t := v.r.Tree[n]
+		switch {
+		case i == len(p.Nodes)-1 && p.End == EndSelf:
+			s.Change = "self " + withPct(t.Self.Change.Delta, t.Self.Change.DeltaPct)
+			if i == enter && math.Abs(t.Total.Change.Delta-t.Self.Change.Delta) > 0.05*math.Abs(t.Total.Change.Delta) {
+				s.Change = withPct(t.Total.Change.Delta, t.Total.Change.DeltaPct) + ", " + s.Change
+			}
+		case i == len(p.Nodes)-1 && p.End == EndSplit && math.Abs(p.Delta-t.Total.Change.Delta) > 0.05*math.Abs(t.Total.Change.Delta):
+			s.Change = withPct(t.Total.Change.Delta, t.Total.Change.DeltaPct) + ", " + SignedDuration(p.Delta) + " of it in no single callee"
+		case i >= enter:
+			s.Change = withPct(t.Total.Change.Delta, t.Total.Change.DeltaPct)
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// PathText writes a path on one line: "main → handle → … → render -1.24 s
+// (-92.0%) → parse -1.24 s (-95.1%) [gone]", eliding the middle of long
+// chains above where the change enters.
+func (v *View) PathText(p Path) string {
+	steps := v.Steps(p)
+	first := len(steps) - 1
+	for i, s := range steps {
+		if s.Change != "" {
+			first = i
+			break
+		}
+	}
+	var parts []string
+	for i, s := range steps {
+		if i > 0 && i < first-1 && first > 3 {
+			if i == 1 {
+				parts = append(parts, fmt.Sprintf("… %d …", first-2))
+			}
+			continue
+		}
+		t := s.Name
+		if s.Change != "" {
+			t += " " + s.Change
+		}
+		parts = append(parts, t)
+	}
+	text := strings.Join(parts, " → ")
+	switch p.End {
+	case EndSplit:
+		if !strings.HasSuffix(text, "no single callee") {
+			text += " [spread over its callees]"
+		}
+	case EndNew:
+		text += " [new]"
+	case EndGone:
+		text += " [gone]"
+	}
+	return text
+}
+
+// PathsSummary says how much of the on-CPU change the paths explain.
+func (v *View) PathsSummary() string {
+	r := v.r
+	d := r.OnCPU(1) - r.OnCPU(0)
+	if len(r.Paths) == 0 {
+		return "no call path carries a change judged real"
+	}
+	return fmt.Sprintf("%s explain %s of the on-CPU change (%s of %s %s)", Plural(len(r.Paths), "path", "paths"),
+		Share(r.PathsDelta, d), SignedDuration(r.PathsDelta), SignedDuration(d), v.Per())
+}
