@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
 )
 
 // Rule is a --fail-on rule: the comparison fails when a change judged real
