@@ -1,0 +1,218 @@
+package diff
+
+import (
+	"math"
+	"testing"
+
+	"github.com/profdiff/profdiff/analyze"
+)
+
+// TestStatsByHand checks the noise test against values computed by hand
+// (python3: see the comment on each figure).
+func TestStatsByHand(t *testing.T) {
+	a := stats([]float64{100, 120}, 1, 1, 0.15)
+	b := stats([]float64{50, 60}, 1, 1, 0.15)
+	// var = (3*0.15² + Σ(x/mean-1)²)/(3+1)/n + 4/samples
+	if math.Abs(a.v-0.02868543388429752) > 1e-12 || math.Abs(b.v-0.0468672520661157) > 1e-12 || a.mean != 110 || b.mean != 55 {
+		t.Errorf("stats: %+v %+v", a, b)
+	}
+	// z = ln(55/110)/sqrt(va+vb) = -2.52174, p = erfc(|z|/√2)
+	if p := zTest(a, b); math.Abs(p-0.011677560049989504) > 1e-12 {
+		t.Errorf("zTest = %v", p)
+	}
+	// One run: the prior alone, 0.15² + 4/100.
+	if s := stats([]float64{100}, 1, 1, 0.15); math.Abs(s.v-0.0625) > 1e-12 {
+		t.Errorf("one run: %+v", s)
+	}
+	// No sample: half a sample per run stands in, its variance 1/(n/2).
+	if s := stats([]float64{0, 0}, 10, 1, 0.15); s.mean != 5 || math.Abs(s.v-(0.0225/2+1)) > 1e-12 {
+		t.Errorf("empty side: %+v", s)
+	}
+	// 95% interval: t(0.975, 1) * sd / sqrt(2) = 12.706 * 14.1421 / 1.4142.
+	if got := spread([]float64{100, 120}); math.Abs(got-127.06) > 1e-9 {
+		t.Errorf("spread = %v", got)
+	}
+	if !math.IsNaN(spread([]float64{5})) {
+		t.Errorf("one run has a spread")
+	}
+	// Function-level prior: 0.4 added up to 1% of on-CPU time, shrinking
+	// in proportion above.
+	if got := functionPrior(0.15, 0.5); math.Abs(got-math.Sqrt(0.0225+0.16)) > 1e-12 {
+		t.Errorf("functionPrior(0.5%%) = %v", got)
+	}
+	if got := functionPrior(0.15, 4); math.Abs(got-math.Sqrt(0.0225+0.04)) > 1e-12 {
+		t.Errorf("functionPrior(4%%) = %v", got)
+	}
+}
+
+// fn is a function key in the synthetic workload's file.
+func fn(name string, line int32) analyze.Key {
+	return analyze.Key{Package: "app", Function: name, File: "/src/app.js", Line: line, Column: 1}
+}
+
+// synthetic builds one run's table: main calls render, which calls one
+// more function; the times are in milliseconds, sampled every 1 ms.
+func synthetic(renderLine int32, callee analyze.Key, mainSelf, renderSelf, calleeSelf int64, min analyze.Key, minSelf int64) *analyze.Table {
+	ms := int64(1e6)
+	main, render := fn("main", 1), fn("render", renderLine)
+	renderTotal := renderSelf + calleeSelf
+	mainTotal := mainSelf + renderTotal
+	on := mainTotal + minSelf
+	t := &analyze.Table{
+		Format:  analyze.FormatCPUProfile,
+		File:    "run.cpuprofile",
+		Summary: analyze.Summary{WallNs: on * ms, SampledNs: on * ms, OnCPUNs: on * ms, Samples: on, IntervalNs: ms},
+		Packages: []analyze.Row{
+			{Key: analyze.Key{Package: "app"}, Self: on * ms, Total: on * ms},
+		},
+		Functions: []analyze.Row{
+			{Key: main, Self: mainSelf * ms, Total: mainTotal * ms},
+			{Key: render, Self: renderSelf * ms, Total: renderTotal * ms},
+			{Key: callee, Self: calleeSelf * ms, Total: calleeSelf * ms},
+			{Key: min, Self: minSelf * ms, Total: minSelf * ms},
+		},
+		Files: []analyze.Row{{Key: analyze.Key{Package: "app", File: "/src/app.js"}, Self: on * ms, Total: on * ms}},
+		Edges: []analyze.Edge{{Caller: main, Callee: render, Total: renderTotal * ms}, {Caller: render, Callee: callee, Total: calleeSelf * ms}},
+		Tree: []analyze.CallNode{
+			{Parent: -1, Self: 0, Total: on * ms},
+			{Parent: 0, Function: main, Self: mainSelf * ms, Total: mainTotal * ms},
+			{Parent: 1, Function: render, Self: renderSelf * ms, Total: renderTotal * ms},
+			{Parent: 2, Function: callee, Self: calleeSelf * ms, Total: calleeSelf * ms},
+			{Parent: 0, Function: min, Self: minSelf * ms, Total: minSelf * ms},
+		},
+	}
+	return t
+}
+
+// TestNewGoneMovedRenamedAndPaths: between two builds, render's start line
+// moved (6 -> 9) and it stopped calling parse (gone) for a cache lookup
+// (new); a minified function at one position was renamed f3 -> d3. render
+// stays one row, one caller and one callee set; parse is gone, lookup new,
+// f3/d3 one row; the first path leads to parse; the paths add up.
+func TestNewGoneMovedRenamedAndPaths(t *testing.T) {
+	parse, lookup := fn("parse", 20), fn("lookup", 30)
+	f3 := analyze.Key{Package: "app", Function: "f3", File: "/dist/app.min.js", Line: 1, Column: 500}
+	d3 := f3
+	d3.Function = "d3"
+	before := Side{Name: "before", Tables: []*analyze.Table{
+		synthetic(6, parse, 100, 100, 800, f3, 300), synthetic(6, parse, 110, 90, 820, f3, 310)}}
+	after := Side{Name: "after", Tables: []*analyze.Table{
+		synthetic(9, lookup, 100, 100, 60, d3, 300), synthetic(9, lookup, 105, 95, 55, d3, 290)}}
+	r, err := Compare([]Side{before, after}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*Row{}
+	for i := range r.Functions {
+		row := &r.Functions[i]
+		if byName[row.Key.Function] != nil {
+			t.Fatalf("two rows for %s", row.Key.Function)
+		}
+		byName[row.Key.Function] = row
+	}
+	if len(r.Functions) != 5 {
+		t.Errorf("%d function rows, want main, render, parse, lookup and f3 → d3", len(r.Functions))
+	}
+	if v := byName["render"].Total.Change.Verdict; v != VerdictBetter {
+		t.Errorf("render total %v, want better", v)
+	}
+	if v := byName["parse"].Total.Change.Verdict; v != VerdictGone {
+		t.Errorf("parse %v, want gone", v)
+	}
+	if v := byName["lookup"].Total.Change.Verdict; v != VerdictNew {
+		t.Errorf("lookup %v, want new", v)
+	}
+	if m := byName["f3"]; m == nil || m.Renamed != "d3" || m.Self.Change.Verdict.Real() || byName["d3"] != nil {
+		t.Errorf("the renamed minified function: %+v", m)
+	}
+	// Calls: one main -> render edge although render moved; render's
+	// callees are parse (gone) and lookup (new).
+	var main2render, renderCallees int
+	for _, c := range r.Calls {
+		caller, callee := r.Functions[c.Caller].Key.Function, r.Functions[c.Callee].Key.Function
+		switch {
+		case caller == "main" && callee == "render":
+			main2render++
+		case caller == "render":
+			renderCallees++
+			want := map[string]Verdict{"parse": VerdictGone, "lookup": VerdictNew}[callee]
+			if c.Total.Change.Verdict != want {
+				t.Errorf("render -> %s: %v, want %v", callee, c.Total.Change.Verdict, want)
+			}
+		}
+	}
+	if main2render != 1 || renderCallees != 2 {
+		t.Errorf("calls: %d main -> render, %d render -> x", main2render, renderCallees)
+	}
+	// The tree: main -> render is one node on both sides.
+	renders := 0
+	for i := range r.Tree {
+		if r.TreeFunction(int32(i)).Function == "render" {
+			renders++
+		}
+	}
+	if renders != 1 {
+		t.Errorf("%d tree nodes for render", renders)
+	}
+	// Paths: the first leads to parse, gone; the paths' deltas add up to
+	// PathsDelta, and together with the change they leave unexplained to
+	// the on-CPU change.
+	if len(r.Paths) == 0 {
+		t.Fatal("no path")
+	}
+	first := r.Paths[0]
+	if r.TreeFunction(first.Nodes[len(first.Nodes)-1]).Function != "parse" || first.End != EndGone {
+		t.Errorf("first path %s", NewView(r).PathText(first))
+	}
+	var sum float64
+	for _, p := range r.Paths {
+		sum += p.Delta
+		// A path is a chain: each node the parent of the next.
+		for i := 1; i < len(p.Nodes); i++ {
+			if r.Tree[p.Nodes[i]].Parent != p.Nodes[i-1] {
+				t.Errorf("path %v is not a chain", p.Nodes)
+			}
+		}
+		if r.Tree[p.Nodes[0]].Parent != 0 {
+			t.Errorf("path %v does not start below the root", p.Nodes)
+		}
+	}
+	if math.Abs(sum-r.PathsDelta) > 1e-6 {
+		t.Errorf("paths sum to %v, PathsDelta %v", sum, r.PathsDelta)
+	}
+	onDelta := r.OnCPU(1) - r.OnCPU(0)
+	if r.PathsDelta/onDelta < 0.9 || r.PathsDelta/onDelta > 1.1 {
+		t.Errorf("paths explain %v of %v", r.PathsDelta, onDelta)
+	}
+	// Every row: self <= total on each side.
+	for _, rows := range [][]Row{r.Packages, r.Functions, r.Files} {
+		for _, row := range rows {
+			for s := range 2 {
+				if row.Self.Mean[s] > row.Total.Mean[s] {
+					t.Errorf("%v: self %v > total %v", row.Key, row.Self.Mean[s], row.Total.Mean[s])
+				}
+			}
+		}
+	}
+}
+
+// TestPathsOfSingleRunsAndNone: the corpus's router pair (one run each
+// side) finds its path to the matcher; a profile against itself has none.
+func TestPathsOfSingleRunsAndNone(t *testing.T) {
+	r := routerPair(t, DefaultOptions())
+	if len(r.Paths) == 0 {
+		t.Fatal("no path in the router change")
+	}
+	text := NewView(r).PathText(r.Paths[0])
+	if last := r.TreeFunction(r.Paths[0].Nodes[len(r.Paths[0].Nodes)-1]); last.Function != "match" {
+		t.Errorf("first path %q", text)
+	}
+	tab := table(t, "node-router-unbundled-before.cpuprofile")
+	same, err := Compare([]Side{{Name: "a", Tables: []*analyze.Table{tab}}, {Name: "b", Tables: []*analyze.Table{tab}}}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(same.Paths) != 0 || same.PathsDelta != 0 {
+		t.Errorf("paths in a profile against itself: %v", same.Paths)
+	}
+}
