@@ -83,7 +83,8 @@ type jsonMeasure struct {
 	RunsNs   [][]float64 `json:"runs_ns"`
 	SpreadNs []*float64  `json:"spread_ns"`
 	DeltaNs  *float64    `json:"delta_ns,omitempty"`
-	DeltaPP  *float64    `json:"delta_pp,omitempty"`
+	// DeltaPP is null where a share has no meaning (on-CPU itself).
+	DeltaPP *jsonNullable `json:"delta_pp,omitempty"`
 	// DeltaPct is null when before is 0; present (maybe null) with two sides.
 	DeltaPct *jsonNullable `json:"delta_pct,omitempty"`
 	Verdict  string        `json:"verdict,omitempty"`
@@ -178,7 +179,7 @@ func measureJSON(r *Report, m *Measure) jsonMeasure {
 	}
 	if r.Compared() {
 		c := m.Change
-		j.DeltaNs, j.DeltaPP = num(c.Delta), num(c.DeltaPP)
+		j.DeltaNs, j.DeltaPP = num(c.Delta), &jsonNullable{num(c.DeltaPP)}
 		j.DeltaPct, j.P = &jsonNullable{num(c.DeltaPct)}, &jsonNullable{num(c.P)}
 		j.Verdict = c.Verdict.String()
 	}

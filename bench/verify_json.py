@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Reproduce every number of profdiff's JSON report (version 2) for V8
+.cpuprofile runs from the raw files, independently of profdiff's code:
+each side's on-CPU time, every package and function row's self and total
+time per run, their means, spreads, deltas, shares, p-values after Holm's
+correction and verdicts, and self <= total on every row.
+
+usage: python3 bench/verify_json.py PROFDIFF before.cpuprofile[,more...] after.cpuprofile[,more...]
+
+It runs `PROFDIFF --format json --no-sourcemaps --before F ... --after F ...`
+and compares. It knows the package rules only as far as unbundled Node
+workloads need them (node: URLs, node_modules, the folder above src/).
+Exit status 0 when every number agrees (within 1e-6 relative, 1 ns).
+"""
+import json, math, os, re, statistics, subprocess, sys
+
+if len(sys.argv) != 4:
+    sys.exit(__doc__)
+binp, before, after = sys.argv[1], sys.argv[2].split(','), sys.argv[3].split(',')
+for f in before + after:
+    if not os.path.exists(f):
+        sys.exit(f'{f}: no such file (the corpus lives in ../shared/corpus; see the usage above)')
+
+RUN_NOISE, PRIOR_RUNS, DISPERSION, ATTRIBUTION = 0.15, 3, 4, 0.4
+ALPHA, MIN_PP, MIN_PCT = 0.05, 0.1, 5
+
+
+def package(url):
+    u = url[len('file://'):] if url.startswith('file://') else url
+    if u.startswith('node:'):
+        return 'node'
+    if '/node_modules/' in u:
+        rest = u[u.rindex('/node_modules/') + len('/node_modules/'):].split('/')
+        return '/'.join(rest[:2]) if rest[0].startswith('@') else rest[0]
+    parts = u.split('/')
+    for i in range(len(parts) - 2, 0, -1):
+        if parts[i] in ('src', 'lib', 'dist', 'build', 'out'):
+            return parts[i - 1]
+    return parts[-2] if len(parts) > 1 else u
+
+
+def read(path):
+    p = json.load(open(path))
+    nodes = {n['id']: n for n in p['nodes']}
+    parent = {}
+    for n in p['nodes']:
+        for c in n.get('children', []):
+            parent[c] = n['id']
+        if 'parent' in n:
+            parent[n['id']] = n['parent']
+    deltas = [max(d, 0) for d in p['timeDeltas']]
+    srt = sorted(deltas)
+    n = len(srt)
+    med = srt[n // 2] * 1000 if n % 2 else (srt[n // 2 - 1] + srt[n // 2]) * 500
+    weights = [deltas[i + 1] * 1000 for i in range(n - 1)] + [med]
+
+    def key(nid):
+        """(function key, package key) of a node; None for the root."""
+        cf = nodes[nid]['callFrame']
+        name, url = cf['functionName'], cf.get('url', '')
+        if name == '(root)':
+            return None
+        if name == '(garbage collector)':
+            pkg = '(gc)'
+        elif url:
+            pkg = package(url)
+        elif not (name.startswith('RegExp: ') or str(cf.get('scriptId', '0')) not in ('0', '')):
+            pkg = '(native)'  # a builtin
+        else:  # a regular expression or eval code: the nearest caller's script's
+            pkg, a = '(native)', parent.get(nid)
+            while a is not None:
+                u = nodes[a]['callFrame'].get('url', '')
+                if u:
+                    pkg = package(u)
+                    break
+                a = parent.get(a)
+        f = url[len('file://'):] if url.startswith('file://') else url
+        line = cf.get('lineNumber', -1) + 1 if url else max(cf.get('lineNumber', -1) + 1, 0)
+        col = cf.get('columnNumber', -1) + 1 if url else max(cf.get('columnNumber', -1) + 1, 0)
+        return (pkg, name, f, max(line, 0), max(col, 0)), pkg
+
+    selfs = {'f': {}, 'p': {}}
+    totals = {'f': {}, 'p': {}}
+    on = 0
+    for nid, w in zip(p['samples'], weights):
+        if nodes[nid]['callFrame']['functionName'] in ('(idle)', '(program)'):
+            continue
+        on += w
+        kk = key(nid)
+        if kk:
+            selfs['f'][kk[0]] = selfs['f'].get(kk[0], 0) + w
+            selfs['p'][kk[1]] = selfs['p'].get(kk[1], 0) + w
+        seen = {'f': set(), 'p': set()}
+        a = nid
+        while a is not None:
+            kk = key(a)
+            if kk:
+                for d, k in (('f', kk[0]), ('p', kk[1])):
+                    if k not in seen[d]:
+                        seen[d].add(k)
+                        totals[d][k] = totals[d].get(k, 0) + w
+            a = parent.get(a)
+    return on, selfs, totals
+
+
+def spread(runs):
+    if len(runs) < 2:
+        return None
+    t = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228][len(runs) - 2]
+    return t * statistics.stdev(runs) / math.sqrt(len(runs))
+
+
+def stats(runs, interval, prior):
+    n, s = len(runs), sum(runs)
+    mean, samples = s / n, s / interval
+    half = 0.5 * interval
+    if mean < half:
+        mean, samples = half, 0.5 * n
+    cv2 = prior * prior
+    if n >= 2 and s > 0:
+        ss = sum((x / mean - 1) ** 2 for x in runs)
+        cv2 = (PRIOR_RUNS * prior * prior + ss) / (PRIOR_RUNS + n - 1)
+    disp = DISPERSION if s > 0 else 1
+    return mean, cv2 / n + disp / max(samples, 0.5)
+
+
+def holm(ps):
+    idx = sorted(range(len(ps)), key=lambda i: ps[i])
+    m, run, out = len(ps), 0.0, list(ps)
+    for rank, i in enumerate(idx):
+        run = max(run, min(1, (m - rank) * ps[i]))
+        out[i] = run
+    return out
+
+
+sides = [[read(f) for f in before], [read(f) for f in after]]
+on = [[r[0] for r in s] for s in sides]
+on_mean = [sum(x) / len(x) for x in on]
+interval = []
+for fs in (before, after):
+    # the side's mean interval: over all its samples
+    tot = cnt = 0
+    for f in fs:
+        p = json.load(open(f))
+        tot += sum(max(d, 0) for d in p['timeDeltas']) * 1000
+        cnt += len(p['timeDeltas'])
+    interval.append(tot // cnt)
+
+args = [binp, '--format', 'json', '--no-sourcemaps'] + sum([['--before', f] for f in before], []) + sum([['--after', f] for f in after], [])
+got = json.loads(subprocess.run(args, capture_output=True, text=True, check=False).stdout)
+bad = []
+
+
+def close(a, b, what):
+    if a is None or b is None:
+        if a is not b:
+            bad.append(f'{what}: profdiff {a}, independent {b}')
+        return
+    if abs(a - b) > max(1e-6 * abs(b), 1.0):
+        bad.append(f'{what}: profdiff {a}, independent {b}')
+
+
+def check_measure(m, runs, what, prior):
+    means = [sum(r) / len(r) for r in runs]
+    for s in range(2):
+        close(m['ns'][s], means[s], f'{what} ns[{s}]')
+        for i, v in enumerate(runs[s]):
+            close(m['runs_ns'][s][i], v, f'{what} run {s}/{i}')
+        close(m['spread_ns'][s], spread(runs[s]), f'{what} spread[{s}]')
+    close(m['delta_ns'], means[1] - means[0], f'{what} delta')
+    close(m['delta_pct'], 100 * (means[1] - means[0]) / means[0] if means[0] else None, f'{what} delta_pct')
+    if m['delta_pp'] is not None:
+        close(m['delta_pp'] * 1e6, 1e6 * 100 * (means[1] / on_mean[1] - means[0] / on_mean[0]), f'{what} delta_pp')
+    a, va = stats(runs[0], interval[0], prior)
+    b, vb = stats(runs[1], interval[1], prior)
+    z = (math.log(b) - math.log(a)) / math.sqrt(va + vb)
+    return math.erfc(abs(z) / math.sqrt(2)), means
+
+
+def verdict(p, means, pp, appeared, vanished, row=True):
+    d = means[1] - means[0]
+    pct = 100 * d / means[0] if means[0] else None
+    if d == 0 or (row and pp is not None and abs(pp) < MIN_PP) or (pct is not None and abs(pct) < MIN_PCT) or p >= ALPHA:
+        return '~'
+    if appeared:
+        return 'new'
+    if vanished:
+        return 'gone'
+    return 'better' if d < 0 else 'worse'
+
+
+p, means = check_measure(got['headline']['on_cpu'], on, 'on-CPU', RUN_NOISE)
+close(got['headline']['on_cpu']['p'] * 1e9, p * 1e9, 'on-CPU p')
+if got['headline']['on_cpu']['verdict'] != verdict(p, means, None, False, False, row=False):
+    bad.append(f"on-CPU verdict {got['headline']['on_cpu']['verdict']}")
+
+def join_functions(sides):
+    """Functions join by package, name and file; by position too where a
+    name has more than one position on one side (as the README says)."""
+    ambiguous = set()
+    for s in sides:
+        pos = {}
+        for r in s:
+            for k in set(r[1]['f']) | set(r[2]['f']):
+                pos.setdefault(k[:3], set()).add(k[3:])
+        ambiguous |= {b for b, ps in pos.items() if len(ps) > 1}
+    ident = lambda k: k if k[:3] in ambiguous else k[:3]
+    for s in sides:
+        for r in s:
+            for m in (1, 2):
+                merged = {}
+                for k, v in r[m]['f'].items():
+                    merged[ident(k)] = merged.get(ident(k), 0) + v
+                r[m]['f'] = merged
+    return ident
+
+
+ident = join_functions(sides)
+for kind, d in (('packages', 'p'), ('functions', 'f')):
+    keys = set()
+    for s in sides:
+        for r in s:
+            keys |= set(r[1][d]) | set(r[2][d])
+    rows = {}
+    for r in got[kind]:
+        k = r['package'] if kind == 'packages' else ident((r['package'], r['function'] if r['function'] != '(anonymous)' else '', r['file'], r['line'], r['column']))
+        rows[k] = r
+    if set(rows) != keys:
+        bad.append(f'{kind}: keys differ: only profdiff {sorted(set(rows) - keys)[:3]}, only independent {sorted(keys - set(rows))[:3]}')
+        continue
+    for metric, mi in (('self', 1), ('total', 2)):
+        ks = sorted(keys)
+        ps, info = [], []
+        for k in ks:
+            runs = [[r[mi][d].get(k, 0) for r in s] for s in sides]
+            tot = [[r[2][d].get(k, 0) for r in s] for s in sides]
+            share = max(100 * (sum(runs[s]) / len(runs[s])) / on_mean[s] for s in range(2))
+            prior = RUN_NOISE
+            if kind == 'functions':
+                a = ATTRIBUTION ** 2 / (share if share > 1 else 1)
+                prior = math.sqrt(RUN_NOISE ** 2 + a)
+            p, means = check_measure(rows[k][metric], runs, f'{kind} {k} {metric}', prior)
+            pp = 100 * (means[1] / on_mean[1] - means[0] / on_mean[0])
+            ps.append(p)
+            info.append((k, means, pp, sum(tot[0]) == 0, sum(tot[1]) == 0))
+        for p, (k, means, pp, appeared, vanished) in zip(holm(ps), info):
+            m = rows[k][metric]
+            close(m['p'] * 1e9, p * 1e9, f'{kind} {k} {metric} p')
+            v = verdict(p, means, pp, appeared, vanished)
+            if m['verdict'] != v:
+                bad.append(f'{kind} {k} {metric}: verdict {m["verdict"]}, independent {v}')
+    for r in got[kind]:
+        for s in range(2):
+            if r['self']['ns'][s] > r['total']['ns'][s]:
+                bad.append(f'{kind} {r}: self > total')
+
+for b in bad[:20]:
+    print('MISMATCH', b)
+n = len(got['packages']) + len(got['functions'])
+print(f'{len(bad)} mismatches over the headline and {n} rows x 2 metrics ({len(before)} + {len(after)} runs)')
+sys.exit(1 if bad else 0)
