@@ -95,7 +95,7 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 	}
 	line := func(t table, cells []string, row *Row) string {
 		for i, c := range cells {
-			cells[i] = emphasizeVerdict(c)
+			cells[i] = emphasizeVerdict(strings.ReplaceAll(c, "*", `\*`))
 		}
 		for _, n := range t.name(row) {
 			cells = append(cells, EscapeMarkdown(Fit(n, markdownNameWidth, false)))

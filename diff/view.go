@@ -104,7 +104,7 @@ func (v *View) File(k analyze.Key) string {
 		return Clean(k.Package)
 	case strings.Contains(f, "/node_modules/"):
 		f = f[strings.LastIndex(f, "/node_modules/")+len("/node_modules/"):]
-	case v.goFiles && strings.HasSuffix(f, ".go") && k.Package != "" && !strings.HasPrefix(k.Package, "("):
+	case v.goFiles && (strings.HasSuffix(f, ".go") || strings.HasSuffix(f, ".s")) && k.Package != "" && !strings.HasPrefix(k.Package, "("):
 		f = k.Package + "/" + path.Base(f)
 	case v.root != "" && strings.HasPrefix(f, v.root):
 		f = f[len(v.root):]
