@@ -341,7 +341,20 @@ func (m Model) headerLines() []string {
 	if m.hideNoise {
 		state += ", ~ hidden"
 	}
-	out = append(out, strings.Join(tabs, " ")+"   "+state)
+	tabLine := strings.Join(tabs, " ") + "   " + state
+	if diff.Width(tabLine) > m.width {
+		// Narrow: short tab names, so that the state stays in view.
+		tabs = tabs[:0]
+		for _, k := range m.tabKinds() {
+			t := " " + shortKindNames[k] + " "
+			if m.stack[0].kind == k {
+				t = "[" + shortKindNames[k] + "]"
+			}
+			tabs = append(tabs, t)
+		}
+		tabLine = strings.Join(tabs, "") + "  " + state
+	}
+	out = append(out, tabLine)
 	out = append(out, m.breadcrumb())
 	return out
 }

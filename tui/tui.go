@@ -58,6 +58,9 @@ const (
 
 var kindNames = [...]string{"packages", "functions", "files", "where it changed"}
 
+// shortKindNames are the tabs' names on a narrow terminal.
+var shortKindNames = [...]string{"pkgs", "funcs", "files", "changed"}
+
 // overlay is what covers the screen, if anything.
 type overlay int
 
