@@ -1,0 +1,316 @@
+package tui
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
+)
+
+// line is one row of a screen.
+type line struct {
+	key     analyze.Key
+	fn      int32    // the function's row in the report; -1 for none
+	path    int      // kindPaths: the path's index; -1 for none
+	cells   []string // numeric cells
+	names   []string // name columns
+	verdict diff.Verdict
+	sort    []float64 // per numeric column, for sorting
+	header  bool      // a section title ("callers of f")
+	fixed   bool      // a row shown but not selectable (a function's own time)
+}
+
+func (l line) selectable() bool { return !l.header && !l.fixed }
+
+// columns names a screen's numeric columns.
+func (m Model) columns() []string {
+	r := m.report()
+	switch m.top().kind {
+	case kindPaths:
+		return []string{"explains", "of Δ"}
+	case kindCalls:
+		if r.Compared() {
+			return diff.ChangeHeaders
+		}
+		return []string{"time", "share"}
+	}
+	if r.Compared() {
+		return diff.ChangeHeaders
+	}
+	return diff.OneSideHeaders
+}
+
+// defaultSortCol is the column the report's own order sorts by: the change
+// (or the time, for one profile) of the metric shown.
+func (m Model) defaultSortCol() int {
+	switch {
+	case m.top().kind == kindPaths:
+		return -1 // the report's order: paths that end where the change is first
+	case m.top().kind == kindCalls && !m.report().Compared():
+		return 0
+	case m.report().Compared():
+		return 2 // delta
+	case m.total:
+		return 2 // total
+	}
+	return 0 // self
+}
+
+// dropOrder is the order in which a narrow terminal gives up columns,
+// numeric columns (by index) and name columns ("package", "location"), so
+// that names keep room to be read: the location and the columns a reader
+// needs least go first.
+func (m Model) dropOrder() []any {
+	switch {
+	case m.top().kind == kindPaths:
+		return []any{1}
+	case m.top().kind == kindCalls && !m.report().Compared():
+		return []any{"location", 1, "package"}
+	case m.report().Compared():
+		return []any{"location", 3, 6, "package", 4}
+	}
+	return []any{"location", 1, 3, "package"}
+}
+
+func (m Model) nameColumns() []string {
+	switch m.top().kind {
+	case kindPackages:
+		return []string{"package"}
+	case kindFiles:
+		return []string{"file", "package"}
+	case kindPaths:
+		return []string{"path"}
+	}
+	return []string{"function", "package", "location"}
+}
+
+// rows returns the current screen's rows after filter, noise and sort.
+func (m Model) rows() []line {
+	s := m.top()
+	switch s.kind {
+	case kindCalls:
+		return m.calls(s)
+	case kindPaths:
+		out := m.paths(s)
+		m.sortLines(s, out)
+		return out
+	}
+	r := m.report()
+	var src []diff.Row
+	switch s.kind {
+	case kindPackages:
+		src = r.Packages
+	case kindFiles:
+		src = r.Files
+	default:
+		src = r.Functions
+	}
+	var out []line
+	metric := m.metric()
+	for _, i := range m.view.Order(src, metric) {
+		row := &src[i]
+		switch {
+		case s.kind == kindPackage && row.Key.Package != s.pkg:
+			continue
+		case s.kind == kindFile && (row.Key.File != s.file.File || row.Key.Package != s.file.Package):
+			continue
+		}
+		ms := metric.Of(row)
+		if m.hideNoise && r.Compared() && ms.Change.Verdict == diff.VerdictSame {
+			continue
+		}
+		l := line{key: row.Key, fn: -1, path: -1, verdict: ms.Change.Verdict}
+		if r.Compared() {
+			l.cells = diff.ChangeCells(ms)
+		} else {
+			l.cells = m.view.OneSideCells(row)
+		}
+		switch s.kind {
+		case kindPackages:
+			l.names = []string{diff.Clean(row.Key.Package)}
+		case kindFiles:
+			l.names = []string{m.view.File(row.Key), diff.Clean(row.Key.Package)}
+		default:
+			l.fn = int32(i)
+			l.names = []string{m.view.RowName(row), diff.Clean(row.Key.Package), m.view.Location(row.Key)}
+		}
+		if !s.matches(l) {
+			continue
+		}
+		if r.Compared() {
+			l.sort = changeSort(ms)
+		} else {
+			l.sort = []float64{row.Self.Mean[0], row.Self.Mean[0], row.Total.Mean[0], row.Total.Mean[0]}
+		}
+		out = append(out, l)
+	}
+	m.sortLines(s, out)
+	return out
+}
+
+func (s *screen) matches(l line) bool {
+	return s.filter == nil || s.filter.MatchString(strings.Join(l.names, " "))
+}
+
+// sortLines orders rows by the screen's sort column: numbers largest
+// first, names alphabetically; reversed on request. The report's order
+// is kept for ties.
+func (m Model) sortLines(s *screen, ls []line) {
+	col := s.sortCol
+	if col < 0 && s.kind == kindCalls {
+		col = m.defaultSortCol() // calls come in the report's order by time
+	}
+	if col < 0 {
+		if s.sortRev {
+			slices.Reverse(ls)
+		}
+		return
+	}
+	slices.SortStableFunc(ls, func(a, b line) int {
+		var c int
+		if col < len(a.sort) && col < len(b.sort) {
+			c = cmp.Compare(b.sort[col], a.sort[col])
+		} else {
+			c = strings.Compare(strings.ToLower(a.names[0]), strings.ToLower(b.names[0]))
+		}
+		if s.sortRev {
+			c = -c
+		}
+		return c
+	})
+}
+
+// changeSort are a measure's numbers in the order of diff.ChangeCells.
+func changeSort(ms *diff.Measure) []float64 {
+	c := ms.Change
+	abs := func(v float64) float64 {
+		if math.IsNaN(v) {
+			return math.Inf(1)
+		}
+		return math.Abs(v)
+	}
+	p := c.P
+	if math.IsNaN(p) {
+		p = 2
+	}
+	return []float64{ms.Mean[0], ms.Mean[1], abs(c.Delta), abs(c.DeltaPP), abs(c.DeltaPct), float64(c.Verdict), -p}
+}
+
+// calls lists a function's own self and total time, then its callers and
+// callees with the time flowing along each call, as the comparison joined
+// and judged them.
+func (m Model) calls(s *screen) []line {
+	r := m.report()
+	fn := s.fnRow
+	f := &r.Functions[fn]
+	name := m.view.RowName(f)
+	cellsOf := func(ms *diff.Measure) []string {
+		if r.Compared() {
+			return diff.ChangeCells(ms)
+		}
+		return []string{diff.Duration(ms.Mean[0]), diff.Share(ms.Mean[0], r.OnCPU(0))}
+	}
+	sortOf := func(ms *diff.Measure) []float64 {
+		if r.Compared() {
+			return changeSort(ms)
+		}
+		return []float64{ms.Mean[0], ms.Mean[0]}
+	}
+	out := []line{{header: true, fn: -1, path: -1, names: []string{name + " · " + diff.Clean(f.Key.Package) + " · " + m.view.Location(f.Key)}}}
+	for _, own := range []struct {
+		label string
+		ms    *diff.Measure
+	}{{"self (own time)", &f.Self}, {"total (with callees)", &f.Total}} {
+		out = append(out, line{fixed: true, key: f.Key, fn: fn, path: -1, verdict: own.ms.Change.Verdict,
+			cells: cellsOf(own.ms), names: []string{"  " + own.label}})
+	}
+	for _, callers := range []bool{true, false} {
+		title := "callees of " + name
+		if callers {
+			title = "callers of " + name
+		}
+		out = append(out, line{header: true, fn: -1, path: -1, names: []string{title}})
+		var sec []line
+		for i := range r.Calls {
+			c := &r.Calls[i]
+			other := c.Callee
+			if callers {
+				if c.Callee != fn {
+					continue
+				}
+				other = c.Caller
+			} else if c.Caller != fn {
+				continue
+			}
+			row := &r.Functions[other]
+			l := line{key: row.Key, fn: other, path: -1, verdict: c.Total.Change.Verdict,
+				names: []string{m.view.RowName(row), diff.Clean(row.Key.Package), m.view.Location(row.Key)},
+				cells: cellsOf(&c.Total), sort: sortOf(&c.Total)}
+			if m.hideNoise && r.Compared() && l.verdict == diff.VerdictSame {
+				continue
+			}
+			if !s.matches(l) {
+				continue
+			}
+			sec = append(sec, l)
+		}
+		m.sortLines(s, sec)
+		if len(sec) == 0 {
+			sec = append(sec, line{fixed: true, fn: -1, path: -1, names: []string{"  (none)"}})
+		}
+		out = append(out, sec...)
+	}
+	return out
+}
+
+// paths lists the paths where the comparison changed, each with the change
+// it explains and its share of the on-CPU change.
+func (m Model) paths(s *screen) []line {
+	r := m.report()
+	d := r.OnCPU(1) - r.OnCPU(0)
+	var out []line
+	for i, p := range r.Paths {
+		last := p.Nodes[len(p.Nodes)-1]
+		v := diff.VerdictBetter
+		if p.Delta > 0 {
+			v = diff.VerdictWorse
+		}
+		l := line{fn: r.Tree[last].Function, path: i, key: r.TreeFunction(last), verdict: v,
+			cells: []string{diff.SignedDuration(p.Delta), diff.Share(p.Delta, d)},
+			sort:  []float64{math.Abs(p.Delta), math.Abs(p.Delta)},
+			names: []string{m.view.PathText(p)}}
+		if s.matches(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// hotLines are a function's lines that carry self time, in line order,
+// with each side's time.
+func (m Model) hotLines(fn int32) []diff.LineTime {
+	ls := m.report().Lines
+	i, _ := slices.BinarySearchFunc(ls, fn, func(lt diff.LineTime, fn int32) int { return cmp.Compare(lt.Function, fn) })
+	var out []diff.LineTime
+	for ; i < len(ls) && ls[i].Function == fn; i++ {
+		if slices.ContainsFunc(ls[i].Self.Mean, func(v float64) bool { return v > 0 }) {
+			out = append(out, ls[i])
+		}
+	}
+	return out
+}
+
+// hottest returns the line with the most self time on either side (the
+// first such line on a tie).
+func hottest(hot []diff.LineTime) int32 {
+	best, most := hot[0].Line, -1.0
+	for _, lt := range hot {
+		if v := slices.Max(lt.Self.Mean); v > most {
+			best, most = lt.Line, v
+		}
+	}
+	return best
+}
