@@ -2,6 +2,7 @@ package diff
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
@@ -214,5 +215,61 @@ func TestPathsOfSingleRunsAndNone(t *testing.T) {
 	}
 	if len(same.Paths) != 0 || same.PathsDelta != 0 {
 		t.Errorf("paths in a profile against itself: %v", same.Paths)
+	}
+}
+
+// TestCachePathsReachBelowSelf: 2 + 2 real runs where a cache made
+// renderDocument ~45x faster in total, called from a loop in main whose
+// own time fell too. A path that ends in main's self time explains only
+// that, so the next paths still go on below main to parse and to
+// renderDocument's own time; the moved function is one row, judged better
+// in total. Without the self-only claim, the first path took main's whole
+// change and the cache never appeared.
+func TestCachePathsReachBelowSelf(t *testing.T) {
+	side := func(name string, files ...string) Side {
+		s := Side{Name: name}
+		for _, f := range files {
+			s.Tables = append(s.Tables, table(t, "cache/"+f))
+		}
+		return s
+	}
+	r, err := Compare([]Side{side("before", "before-r1.cpuprofile", "before-r2.cpuprofile"),
+		side("after", "after-r1.cpuprofile", "after-r2.cpuprofile")}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewView(r)
+	ends := map[string]PathEnd{}
+	var sum float64
+	for _, p := range r.Paths {
+		ends[r.TreeFunction(p.Nodes[len(p.Nodes)-1]).Function] = p.End
+		sum += p.Delta
+		t.Log(v.PathText(p))
+	}
+	if e, ok := ends["parse"]; !ok || e != EndSelf {
+		t.Errorf("paths end at %v, want one in parse's self time", ends)
+	}
+	if e, ok := ends["main"]; !ok || e != EndSelf {
+		t.Errorf("paths end at %v, want one in main's self time", ends)
+	}
+	if d := r.OnCPU(1) - r.OnCPU(0); math.Abs(sum-d) > 0.05*math.Abs(d) {
+		t.Errorf("paths explain %v of %v", sum, d)
+	}
+	n := 0
+	for _, row := range r.Functions {
+		if row.Key.Function == "renderDocument" {
+			n++
+			if row.Total.Change.Verdict != VerdictBetter {
+				t.Errorf("renderDocument total %v", row.Total.Change.Verdict)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d rows for renderDocument", n)
+	}
+	// The module loader's frames between the entry point and main pass the
+	// same change on: the text elides them.
+	if text := v.PathText(r.Paths[0]); !strings.Contains(text, "… 6 …") || strings.Contains(text, "Module.load") {
+		t.Errorf("first path not elided: %s", text)
 	}
 }

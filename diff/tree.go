@@ -262,9 +262,12 @@ const maxPathTries = 50
 // one whose remaining change is largest, and stops
 // at a node whose own self time holds most of its remaining change (the
 // change is there), or where no child carries a real change (it splits
-// into changes too small to judge, or the subtree is new or gone). The
-// path explains its last node's remaining change, which is then taken off
-// the node's ancestors, so that the next descent looks elsewhere and the
+// into changes too small to judge, or the subtree is new or gone). A path
+// that ends in self time explains that node's self change only, so that a
+// later descent can still go on below it (a loop that got faster in its
+// own code and in a callee gives two paths); any other path explains its
+// last node's remaining change. What a path explains is taken off the
+// node's ancestors, so that the next descent looks elsewhere and the
 // paths' parts add up. Paths that end where the change is come first, the
 // heaviest first, then those that end where it spreads out.
 func findPaths(r *Report, opts Options) ([]Path, float64) {
@@ -277,6 +280,14 @@ func findPaths(r *Report, opts Options) ([]Path, float64) {
 		resid[i] = r.Tree[i].Total.Change.Delta
 	}
 	used := make([]bool, len(r.Tree))
+	// selfLeft[i]: node i's self change not yet explained by a path.
+	selfLeft := make([]float64, len(r.Tree))
+	for i := range r.Tree {
+		selfLeft[i] = r.Tree[i].Self.Change.Delta
+	}
+	endsInSelf := func(i int32) bool {
+		return selfLeft[i] != 0 && math.Abs(selfLeft[i]) >= ownShare*math.Abs(resid[i])
+	}
 	least := opts.MinDeltaPP / 100 * max(r.OnCPU(0), r.OnCPU(1))
 	real := func(i int32) bool {
 		return r.Tree[i].Total.Change.Verdict.Real() && math.Abs(r.Tree[i].Total.Change.Delta) >= least
@@ -299,8 +310,7 @@ func findPaths(r *Report, opts Options) ([]Path, float64) {
 		for {
 			if cur != 0 && real(cur) {
 				n := &r.Tree[cur]
-				if n.Total.Change.Verdict == VerdictNew || n.Total.Change.Verdict == VerdictGone ||
-					math.Abs(n.Self.Change.Delta) >= ownShare*math.Abs(resid[cur]) {
+				if n.Total.Change.Verdict == VerdictNew || n.Total.Change.Verdict == VerdictGone || endsInSelf(cur) {
 					break
 				}
 			}
@@ -335,10 +345,15 @@ func findPaths(r *Report, opts Options) ([]Path, float64) {
 			p.End = EndNew
 		case n.Total.Change.Verdict == VerdictGone:
 			p.End = EndGone
-		case math.Abs(n.Self.Change.Delta) >= ownShare*math.Abs(resid[end]):
+		case endsInSelf(end):
 			p.End = EndSelf
+			p.Delta = selfLeft[end]
 		}
-		used[end] = true
+		if p.End == EndSelf {
+			selfLeft[end] = 0
+		} else {
+			used[end] = true
+		}
 		for a := end; a >= 0; a = r.Tree[a].Parent {
 			resid[a] -= p.Delta
 		}

@@ -774,8 +774,10 @@ func (v *View) Steps(p Path) []PathStep {
 }
 
 // PathText writes a path on one line: "main → handle → … → render -1.24 s
-// (-92.0%) → parse -1.24 s (-95.1%) [gone]", eliding the middle of long
-// chains above where the change enters.
+// (-92.0%) → parse -1.24 s (-95.1%) [gone]". It elides the middle of long
+// chains above where the change enters, and of runs of frames that only
+// pass the same change on (a framework's module loader between the entry
+// point and the code that changed); JSON keeps every step.
 func (v *View) PathText(p Path) string {
 	steps := v.Steps(p)
 	first := len(steps) - 1
@@ -785,14 +787,28 @@ func (v *View) PathText(p Path) string {
 			break
 		}
 	}
+	delta := func(i int) float64 { return v.r.Tree[steps[i].Node].Total.Change.Delta }
+	same := func(a, b float64) bool { return math.Abs(a-b) <= 0.01*math.Abs(a) }
+	elide := make([]bool, len(steps))
+	for i := 1; i < len(steps)-1; i++ {
+		if steps[i].Change == "" {
+			elide[i] = i < first-1
+		} else {
+			elide[i] = same(delta(i), delta(i-1)) && same(delta(i), delta(i+1))
+		}
+	}
 	var parts []string
-	for i, s := range steps {
-		if i > 0 && i < first-1 && first > 3 {
-			if i == 1 {
-				parts = append(parts, fmt.Sprintf("… %d …", first-2))
-			}
+	for i := 0; i < len(steps); i++ {
+		j := i
+		for j < len(steps) && elide[j] {
+			j++
+		}
+		if j-i >= 2 {
+			parts = append(parts, fmt.Sprintf("… %d …", j-i))
+			i = j - 1
 			continue
 		}
+		s := steps[i]
 		t := s.Name
 		if s.Change != "" {
 			t += " " + s.Change
