@@ -13,12 +13,12 @@ import (
 func TestStatsByHand(t *testing.T) {
 	a := stats([]float64{100, 120}, 1, 1, 0.15)
 	b := stats([]float64{50, 60}, 1, 1, 0.15)
-	// var = (3*0.15² + Σ(x/mean-1)²)/(3+1)/n + 4/samples
-	if math.Abs(a.v-0.02868543388429752) > 1e-12 || math.Abs(b.v-0.0468672520661157) > 1e-12 || a.mean != 110 || b.mean != 55 {
+	// per run: 0.15² + 4·n/samples; var = (3·that + Σ(x/mean-1)²)/(3+1)/n
+	if math.Abs(a.v-0.024139979338842973) > 1e-12 || math.Abs(b.v-0.03777634297520661) > 1e-12 || a.mean != 110 || b.mean != 55 {
 		t.Errorf("stats: %+v %+v", a, b)
 	}
-	// z = ln(55/110)/sqrt(va+vb) = -2.52174, p = erfc(|z|/√2)
-	if p := zTest(a, b); math.Abs(p-0.011677560049989504) > 1e-12 {
+	// z = ln(55/110)/sqrt(va+vb) = -2.78563, p = erfc(|z|/√2)
+	if p := zTest(a, b); math.Abs(p-0.005342439041855931) > 1e-12 {
 		t.Errorf("zTest = %v", p)
 	}
 	// One run: the prior alone, 0.15² + 4/100.

@@ -10,7 +10,10 @@ import (
 // A row's time on a side is summarised by the mean over the side's runs
 // (per unit of work when given), compared on a log scale: z = (ln after -
 // ln before) / sqrt(var before + var after), two-sided normal p-value. The
-// variance of a side's log-mean has two parts:
+// variance of one run's log value is expected to hold the parts below;
+// with two or more runs a side, the runs' observed variance (which holds
+// them all at once) is pooled with that expectation, worth priorRuns
+// runs, and the side's variance is the pooled figure over n:
 //
 //   - run-to-run variation, the larger part in practice: the corpus's
 //     repeated runs of one build differ by 7-20% per package (the machine's
@@ -79,7 +82,20 @@ func stats(runs []float64, intervalNs, unitScale, prior float64) sideStats {
 	if mean < half {
 		mean, samples = half, 0.5*n
 	}
-	cv2 := prior * prior
+	dispersion := float64(sampleDispersion)
+	if sum == 0 {
+		// No sample at all: the half-sample stand-in is a bound, not a
+		// count whose bursts could hide more.
+		dispersion = 1
+	}
+	// The expected variance of one run's log value: run-to-run variation
+	// plus the sampling noise of one run's samples. Runs observed on the
+	// side show both at once, so with two or more runs their variance is
+	// pooled with this expectation (worth priorRuns runs) rather than
+	// added to it: five clearly separated runs a side settle a change
+	// that one run each cannot.
+	perRun := prior*prior + dispersion*n/math.Max(samples, 0.5)
+	cv2 := perRun
 	if len(runs) >= 2 && sum > 0 {
 		var ss float64
 		for _, x := range runs {
@@ -87,15 +103,9 @@ func stats(runs []float64, intervalNs, unitScale, prior float64) sideStats {
 			ss += d * d
 		}
 		s2 := ss / (n - 1)
-		cv2 = (priorRuns*prior*prior + (n-1)*s2) / (priorRuns + n - 1)
+		cv2 = (priorRuns*perRun + (n-1)*s2) / (priorRuns + n - 1)
 	}
-	dispersion := float64(sampleDispersion)
-	if sum == 0 {
-		// No sample at all: the half-sample stand-in is a bound, not a
-		// count whose bursts could hide more.
-		dispersion = 1
-	}
-	return sideStats{mean: mean, v: cv2/n + dispersion/math.Max(samples, 0.5)}
+	return sideStats{mean: mean, v: cv2 / n}
 }
 
 // zTest returns the two-sided p-value of the difference of two sides.
