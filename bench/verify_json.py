@@ -116,12 +116,15 @@ def stats(runs, interval, prior):
     half = 0.5 * interval
     if mean < half:
         mean, samples = half, 0.5 * n
-    cv2 = prior * prior
+    disp = DISPERSION if s > 0 else 1
+    # expected variance of one run: run-to-run prior + one run's sampling
+    # noise; pooled with the runs' observed variance (worth PRIOR_RUNS runs)
+    per_run = prior * prior + disp * n / max(samples, 0.5)
+    cv2 = per_run
     if n >= 2 and s > 0:
         ss = sum((x / mean - 1) ** 2 for x in runs)
-        cv2 = (PRIOR_RUNS * prior * prior + ss) / (PRIOR_RUNS + n - 1)
-    disp = DISPERSION if s > 0 else 1
-    return mean, cv2 / n + disp / max(samples, 0.5)
+        cv2 = (PRIOR_RUNS * per_run + ss) / (PRIOR_RUNS + n - 1)
+    return mean, cv2 / n
 
 
 def holm(ps):
