@@ -95,8 +95,11 @@ type Table struct {
 // the node, Total that of its subtree; nodes without on-CPU time are left
 // out.
 type CallNode struct {
-	Parent   int32
-	Function Key
+	Parent int32
+	// Function is the index of the node's function in Table.Functions (-1
+	// at the root): an index, not a key, so that a tree of hundreds of
+	// thousands of nodes stays small and joins without hashing names.
+	Function int32
 	Self     int64
 	Total    int64
 }
@@ -208,11 +211,11 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	}
 	const edgeBit, hasEdge = 1 << numDims, 1 << (numDims + 1)
 	var stack []onStack
-	var tree []CallNode
-	var treeIndex map[[2]int32]int32 // (parent, function id) -> tree node
+	var treeIndex *ChildIndex // the merged tree: children by function id
+	var treeSelf []int64
 	if opts.Tree {
-		tree = []CallNode{{Parent: -1}}
-		treeIndex = map[[2]int32]int32{}
+		// A merged tree has at most one node per profile node.
+		treeIndex, treeSelf = NewChildIndex(nn+1), make([]int64, 1, nn+1)
 	}
 	grow := func(d int) {
 		for len(selfs[d]) < len(k.keys[d]) {
@@ -258,18 +261,15 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 		}
 		e := onStack{node: n, sub: self[n], tree: parentTree}
 		e.keys, e.code, e.gc = k.node(n, caller, gc)
-		if tree != nil {
+		if treeIndex != nil {
 			if fn := e.keys[dimFunction]; fn >= 0 {
-				tk := [2]int32{parentTree, fn}
-				id, ok := treeIndex[tk]
-				if !ok {
-					id = int32(len(tree))
-					treeIndex[tk] = id
-					tree = append(tree, CallNode{Parent: parentTree, Function: k.keys[dimFunction][fn]})
+				id, added := treeIndex.Child(parentTree, fn)
+				if added {
+					treeSelf = append(treeSelf, 0)
 				}
 				e.tree = id
 			}
-			tree[e.tree].Self += self[n]
+			treeSelf[e.tree] += self[n]
 		}
 		w := self[n]
 		for d := range numDims {
@@ -310,7 +310,6 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	if opts.Edges {
 		t.Lines = lineTimes(p, fnKey, k, self)
 	}
-	t.Tree = compactTree(tree)
 	for e, v := range edgeTotal {
 		t.Edges = append(t.Edges, Edge{Caller: k.keys[dimFunction][e[0]], Callee: k.keys[dimFunction][e[1]], Total: v})
 	}
@@ -323,9 +322,21 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 		}
 		return CompareKeys(a.Callee, b.Callee)
 	})
-	t.Packages = k.rows(dimPackage, selfs, totals)
-	t.Functions = k.rows(dimFunction, selfs, totals)
-	t.Files = k.rows(dimFile, selfs, totals)
+	t.Packages, _ = k.rows(dimPackage, selfs, totals)
+	var fnRow []int32
+	t.Functions, fnRow = k.rows(dimFunction, selfs, totals)
+	t.Files, _ = k.rows(dimFile, selfs, totals)
+	if treeIndex != nil {
+		tree := make([]CallNode, treeIndex.Len())
+		for i := range tree {
+			fn := treeIndex.Key(int32(i))
+			if fn >= 0 {
+				fn = fnRow[fn]
+			}
+			tree[i] = CallNode{Parent: treeIndex.Parent(int32(i)), Function: fn, Self: treeSelf[i]}
+		}
+		t.Tree = compactTree(tree)
+	}
 	return t
 }
 
@@ -510,25 +521,37 @@ func (k *keyer) keysFor(f *Frame, pkg, file string) [numDims]int32 {
 	}
 }
 
-// rows returns dimension d's rows with time, sorted.
-func (k *keyer) rows(d int, selfs, totals [numDims][]int64) []Row {
-	var out []Row
-	for i, key := range k.keys[d] {
-		if selfs[d][i] == 0 && totals[d][i] == 0 {
-			continue
+// rows returns dimension d's rows with time, sorted, and the row of each
+// key id (-1 for a key without time).
+func (k *keyer) rows(d int, selfs, totals [numDims][]int64) ([]Row, []int32) {
+	var ids []int32
+	for i := range k.keys[d] {
+		if selfs[d][i] != 0 || totals[d][i] != 0 {
+			ids = append(ids, int32(i))
 		}
-		out = append(out, Row{Key: key, Self: selfs[d][i], Total: totals[d][i]})
 	}
-	slices.SortFunc(out, func(a, b Row) int {
-		if c := cmp.Compare(b.Self, a.Self); c != 0 {
+	slices.SortFunc(ids, func(a, b int32) int {
+		if c := cmp.Compare(selfs[d][b], selfs[d][a]); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(b.Total, a.Total); c != 0 {
+		if c := cmp.Compare(totals[d][b], totals[d][a]); c != 0 {
 			return c
 		}
-		return CompareKeys(a.Key, b.Key)
+		return CompareKeys(k.keys[d][a], k.keys[d][b])
 	})
-	return out
+	var out []Row
+	if len(ids) > 0 {
+		out = make([]Row, len(ids))
+	}
+	rowOf := make([]int32, len(k.keys[d]))
+	for i := range rowOf {
+		rowOf[i] = -1
+	}
+	for r, id := range ids {
+		out[r] = Row{Key: k.keys[d][id], Self: selfs[d][id], Total: totals[d][id]}
+		rowOf[id] = int32(r)
+	}
+	return out, rowOf
 }
 
 // CompareKeys orders keys by package, function, file, line and column.

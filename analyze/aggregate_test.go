@@ -336,7 +336,7 @@ func TestTreeMatchesBruteForce(t *testing.T) {
 			if n.Parent >= int32(i+1) {
 				t.Fatalf("%s: node %d has parent %d after it", name, i+1, n.Parent)
 			}
-			id := fmt.Sprintf("%q", n.Function)
+			id := fmt.Sprintf("%q", tab.Functions[n.Function].Key)
 			if n.Parent > 0 {
 				id = ids[n.Parent] + ";" + id
 			}

@@ -190,6 +190,11 @@ type Options struct {
 	WorkUnit string
 	// MaxPaths is how many paths to find; 0 means 5, negative none.
 	MaxPaths int
+	// TreeMinShare is the share of on-CPU time (0.0001 = 0.01%) under
+	// which a call-tree node is left out of Report.Tree when it holds
+	// less on every side, as pprof's -nodefraction; its time stays in its
+	// parent's total. 0 means 0.0001; negative keeps every node.
+	TreeMinShare float64
 	// Rules are --fail-on rules, judged after the comparison.
 	Rules []Rule
 }
@@ -212,6 +217,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxPaths == 0 {
 		o.MaxPaths = 5
+	}
+	if o.TreeMinShare == 0 {
+		o.TreeMinShare = defaultTreeMinShare
 	}
 	return o
 }

@@ -75,11 +75,11 @@ func synthetic(renderLine int32, callee analyze.Key, mainSelf, renderSelf, calle
 		Files: []analyze.Row{{Key: analyze.Key{Package: "app", File: "/src/app.js"}, Self: on * ms, Total: on * ms}},
 		Edges: []analyze.Edge{{Caller: main, Callee: render, Total: renderTotal * ms}, {Caller: render, Callee: callee, Total: calleeSelf * ms}},
 		Tree: []analyze.CallNode{
-			{Parent: -1, Self: 0, Total: on * ms},
-			{Parent: 0, Function: main, Self: mainSelf * ms, Total: mainTotal * ms},
-			{Parent: 1, Function: render, Self: renderSelf * ms, Total: renderTotal * ms},
-			{Parent: 2, Function: callee, Self: calleeSelf * ms, Total: calleeSelf * ms},
-			{Parent: 0, Function: min, Self: minSelf * ms, Total: minSelf * ms},
+			{Parent: -1, Function: -1, Self: 0, Total: on * ms},
+			{Parent: 0, Function: 0, Self: mainSelf * ms, Total: mainTotal * ms},
+			{Parent: 1, Function: 1, Self: renderSelf * ms, Total: renderTotal * ms},
+			{Parent: 2, Function: 2, Self: calleeSelf * ms, Total: calleeSelf * ms},
+			{Parent: 0, Function: 3, Self: minSelf * ms, Total: minSelf * ms},
 		},
 	}
 	return t
@@ -271,5 +271,38 @@ func TestCachePathsReachBelowSelf(t *testing.T) {
 	// same change on: the text elides them.
 	if text := v.PathText(r.Paths[0]); !strings.Contains(text, "… 6 …") || strings.Contains(text, "Module.load") {
 		t.Errorf("first path not elided: %s", text)
+	}
+}
+
+// TestTreeLeavesOutTinyNodes: the report's tree keeps exactly the merged
+// nodes holding at least TreeMinShare of on-CPU time on some side (checked
+// against the whole tree), parents before children, each child within its
+// parent.
+func TestTreeLeavesOutTinyNodes(t *testing.T) {
+	all := DefaultOptions()
+	all.TreeMinShare = -1
+	whole, r := routerPair(t, all), routerPair(t, DefaultOptions())
+	share := DefaultOptions().TreeMinShare
+	least := share * max(r.Tree[0].Total.Mean[0], r.Tree[0].Total.Mean[1])
+	for i, n := range r.Tree[1:] {
+		i++
+		if max(n.Total.Mean[0], n.Total.Mean[1]) < least {
+			t.Errorf("node %d holds %v, under %v", i, n.Total.Mean, least)
+		}
+		if p := r.Tree[n.Parent]; int(n.Parent) >= i || p.Total.Mean[0] < n.Total.Mean[0] || p.Total.Mean[1] < n.Total.Mean[1] {
+			t.Errorf("node %d above or larger than its parent %d", i, n.Parent)
+		}
+	}
+	want := 0
+	for _, n := range whole.Tree {
+		if max(n.Total.Mean[0], n.Total.Mean[1]) >= least {
+			want++
+		}
+	}
+	if len(r.Tree) != want || want >= len(whole.Tree) {
+		t.Errorf("report tree %d nodes; %d of the whole tree's %d hold %v", len(r.Tree), want, len(whole.Tree), least)
+	}
+	if len(r.Paths) != len(whole.Paths) || r.PathsDelta != whole.PathsDelta {
+		t.Errorf("paths differ: %d (%v) against %d (%v) on the whole tree", len(r.Paths), r.PathsDelta, len(whole.Paths), whole.PathsDelta)
 	}
 }

@@ -487,6 +487,14 @@ func explore(rep *diff.Report, sort diff.Metric, syms []*symbolicate.Symbolicato
 	return exitOK
 }
 
+// needsTree says whether a report needs the merged call tree: a
+// comparison does (its paths), and so does every view that draws the tree;
+// a single profile's tables do not, and a deep profile's tree costs as much
+// as its reading (the 63 MiB tsc profile: 271,450 nodes).
+func needsTree(sides int, format string) bool {
+	return sides > 1 || (format != "text" && format != "markdown" && format != "json")
+}
+
 // readSides reads every run (in parallel, bounded by the cores), maps it
 // through its side's source maps and aggregates it, with the caller ->
 // callee edges and the call tree the comparison joins.
@@ -517,7 +525,7 @@ func readSides(sides []sideArg, syms []*symbolicate.Symbolicator, popts analyze.
 			if sym := syms[j.side]; sym != nil {
 				sym.Apply(p) // one at a time: the sides may share it
 			}
-			tables[j.side][j.run] = analyze.Aggregate(p, analyze.AggregateOptions{ReadPackageJSON: true, Edges: true, Tree: true})
+			tables[j.side][j.run] = analyze.Aggregate(p, analyze.AggregateOptions{ReadPackageJSON: true, Edges: true, Tree: needsTree(len(sides), o.format)})
 		}()
 	}
 	wg.Wait()

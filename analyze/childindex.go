@@ -1,0 +1,77 @@
+package analyze
+
+// ChildIndex builds a tree whose children are merged by a key (a function
+// id): Child finds a node's child with a key or adds it. Node 0 is the
+// root. Children are found by walking the node's child list, which is
+// faster than hashing for the few children most nodes have; a node with
+// many children gets a map, so a wide node costs no more than hashing.
+type ChildIndex struct {
+	parent, key, first, next, last, kids []int32
+	wide                                 map[uint64]int32 // (parent, key) -> child, for wide parents
+}
+
+// wideChildren is the child count from which a node's children are hashed.
+const wideChildren = 16
+
+// NewChildIndex returns an index holding the root, with room for n nodes.
+func NewChildIndex(n int) *ChildIndex {
+	x := &ChildIndex{}
+	for _, s := range []*[]int32{&x.parent, &x.key, &x.first, &x.next, &x.last, &x.kids} {
+		*s = make([]int32, 1, max(n, 1))
+	}
+	x.parent[0], x.key[0], x.first[0], x.next[0], x.last[0] = -1, -1, -1, -1, -1
+	return x
+}
+
+// Len returns the number of nodes, the root included.
+func (x *ChildIndex) Len() int { return len(x.parent) }
+
+// Parent returns a node's parent (-1 for the root).
+func (x *ChildIndex) Parent(node int32) int32 { return x.parent[node] }
+
+// Key returns a node's key (-1 for the root).
+func (x *ChildIndex) Key(node int32) int32 { return x.key[node] }
+
+// Child returns parent's child with key, adding it when there is none;
+// added reports whether it was added. A node's id is the number of nodes
+// before it, so a parent's id is always below its children's.
+func (x *ChildIndex) Child(parent, key int32) (child int32, added bool) {
+	wk := uint64(uint32(parent))<<32 | uint64(uint32(key))
+	if x.kids[parent] > wideChildren {
+		if c, ok := x.wide[wk]; ok {
+			return c, false
+		}
+	} else {
+		for c := x.first[parent]; c >= 0; c = x.next[c] {
+			if x.key[c] == key {
+				return c, false
+			}
+		}
+	}
+	c := int32(len(x.parent))
+	x.parent = append(x.parent, parent)
+	x.key = append(x.key, key)
+	x.first = append(x.first, -1)
+	x.next = append(x.next, -1)
+	x.last = append(x.last, -1)
+	x.kids = append(x.kids, 0)
+	if l := x.last[parent]; l >= 0 {
+		x.next[l] = c
+	} else {
+		x.first[parent] = c
+	}
+	x.last[parent] = c
+	x.kids[parent]++
+	switch {
+	case x.kids[parent] == wideChildren+1:
+		if x.wide == nil {
+			x.wide = map[uint64]int32{}
+		}
+		for k := x.first[parent]; k >= 0; k = x.next[k] {
+			x.wide[uint64(uint32(parent))<<32|uint64(uint32(x.key[k]))] = k
+		}
+	case x.kids[parent] > wideChildren+1:
+		x.wide[wk] = c
+	}
+	return c, true
+}
