@@ -188,10 +188,14 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	if opts.Edges && len(p.LineTicks) > 0 {
 		fnKey = make([]int32, nn)
 	}
-	type edgeKey [2]int32 // caller, callee function ids
-	var edgeTotal, edgeOnPath map[edgeKey]int64
+	// Edges get dense ids, so that entering and leaving a node costs one
+	// map lookup, not three.
+	var edgeIndex map[uint64]int32 // (caller, callee function id) -> edge
+	var edgeKeys [][2]int32
+	var edgeTotal []int64
+	var edgeOnPath []int32
 	if opts.Edges {
-		edgeTotal, edgeOnPath = map[edgeKey]int64{}, map[edgeKey]int64{}
+		edgeIndex = map[uint64]int32{}
 	}
 	// One walk in preorder with the path from the root on a stack. A node's
 	// keys come from its frame and, for code that takes its caller's
@@ -205,7 +209,7 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 		code  int32 // nearest frame with a script at or above the node
 		gc    bool  // garbage collection is on the path
 		outer uint8 // bit d: outermost occurrence of keys[d]; edgeBit: of the edge; hasEdge: edge set
-		edge  edgeKey
+		edge  int32
 		sub   int64 // subtree on-CPU time so far
 		tree  int32 // the node's node in the merged call tree
 	}
@@ -290,8 +294,16 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 		if fnKey != nil {
 			fnKey[n] = e.keys[dimFunction]
 		}
-		if edgeOnPath != nil && len(stack) > 0 && callerKeys[dimFunction] >= 0 && e.keys[dimFunction] >= 0 {
-			e.edge = edgeKey{callerKeys[dimFunction], e.keys[dimFunction]}
+		if edgeIndex != nil && len(stack) > 0 && callerKeys[dimFunction] >= 0 && e.keys[dimFunction] >= 0 {
+			ek := uint64(uint32(callerKeys[dimFunction]))<<32 | uint64(uint32(e.keys[dimFunction]))
+			id, ok := edgeIndex[ek]
+			if !ok {
+				id = int32(len(edgeKeys))
+				edgeIndex[ek] = id
+				edgeKeys = append(edgeKeys, [2]int32{callerKeys[dimFunction], e.keys[dimFunction]})
+				edgeTotal, edgeOnPath = append(edgeTotal, 0), append(edgeOnPath, 0)
+			}
+			e.edge = id
 			e.outer |= hasEdge
 			if edgeOnPath[e.edge] == 0 {
 				e.outer |= edgeBit
@@ -310,18 +322,29 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	if opts.Edges {
 		t.Lines = lineTimes(p, fnKey, k, self)
 	}
-	for e, v := range edgeTotal {
-		t.Edges = append(t.Edges, Edge{Caller: k.keys[dimFunction][e[0]], Callee: k.keys[dimFunction][e[1]], Total: v})
+	if len(edgeKeys) > 0 {
+		rank := k.ranks(dimFunction)
+		var ids []int32
+		for id := range edgeKeys {
+			if edgeTotal[id] > 0 {
+				ids = append(ids, int32(id))
+			}
+		}
+		slices.SortFunc(ids, func(a, b int32) int {
+			if c := cmp.Compare(edgeTotal[b], edgeTotal[a]); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(rank[edgeKeys[a][0]], rank[edgeKeys[b][0]]); c != 0 {
+				return c
+			}
+			return cmp.Compare(rank[edgeKeys[a][1]], rank[edgeKeys[b][1]])
+		})
+		t.Edges = make([]Edge, len(ids))
+		for i, id := range ids {
+			e := edgeKeys[id]
+			t.Edges[i] = Edge{Caller: k.keys[dimFunction][e[0]], Callee: k.keys[dimFunction][e[1]], Total: edgeTotal[id]}
+		}
 	}
-	slices.SortFunc(t.Edges, func(a, b Edge) int {
-		if c := cmp.Compare(b.Total, a.Total); c != 0 {
-			return c
-		}
-		if c := CompareKeys(a.Caller, b.Caller); c != 0 {
-			return c
-		}
-		return CompareKeys(a.Callee, b.Callee)
-	})
 	t.Packages, _ = k.rows(dimPackage, selfs, totals)
 	var fnRow []int32
 	t.Functions, fnRow = k.rows(dimFunction, selfs, totals)
@@ -375,30 +398,65 @@ func lineTimes(p *Profile, fnKey []int32, k *keyer, self []int64) []LineTime {
 		return nil
 	}
 	sums := map[int32]int64{} // node -> ticks
-	for _, lt := range p.LineTicks {
-		sums[lt.Node] += int64(lt.Ticks)
+	prev, run := int32(-1), int64(0)
+	for _, lt := range p.LineTicks { // a node's ticks are usually together
+		if lt.Node != prev {
+			if prev >= 0 {
+				sums[prev] += run
+			}
+			prev, run = lt.Node, 0
+		}
+		run += int64(lt.Ticks)
 	}
-	type fl struct{ fn, line int32 }
-	acc := map[fl]int64{}
+	if prev >= 0 {
+		sums[prev] += run
+	}
+	acc := map[uint64]int64{} // (function id, line) -> time
 	for _, lt := range p.LineTicks {
 		n := lt.Node
 		fn := fnKey[n]
 		if self[n] == 0 || fn < 0 || p.Frames[p.Nodes[n].Frame].Generated != nil {
 			continue
 		}
-		acc[fl{fn, lt.Line}] += self[n] * int64(lt.Ticks) / sums[n]
+		acc[uint64(uint32(fn))<<32|uint64(uint32(lt.Line))] += self[n] * int64(lt.Ticks) / sums[n]
 	}
-	out := make([]LineTime, 0, len(acc))
+	type fl struct {
+		rank, line int32
+		fn         int32
+		self       int64
+	}
+	rank := k.ranks(dimFunction)
+	lines := make([]fl, 0, len(acc))
 	for x, v := range acc {
-		out = append(out, LineTime{Function: k.keys[dimFunction][x.fn], Line: x.line, Self: v})
+		fn := int32(x >> 32)
+		lines = append(lines, fl{rank[fn], int32(uint32(x)), fn, v})
 	}
-	slices.SortFunc(out, func(a, b LineTime) int {
-		if c := CompareKeys(a.Function, b.Function); c != 0 {
+	slices.SortFunc(lines, func(a, b fl) int {
+		if c := cmp.Compare(a.rank, b.rank); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.Line, b.Line)
+		return cmp.Compare(a.line, b.line)
 	})
+	out := make([]LineTime, len(lines))
+	for i, l := range lines {
+		out[i] = LineTime{Function: k.keys[dimFunction][l.fn], Line: l.line, Self: l.self}
+	}
 	return out
+}
+
+// ranks returns each key id of dimension d's place in CompareKeys order,
+// so that sorting by key costs an integer comparison.
+func (k *keyer) ranks(d int) []int32 {
+	ids := make([]int32, len(k.keys[d]))
+	for i := range ids {
+		ids[i] = int32(i)
+	}
+	slices.SortFunc(ids, func(a, b int32) int { return CompareKeys(k.keys[d][a], k.keys[d][b]) })
+	rank := make([]int32, len(ids))
+	for r, id := range ids {
+		rank[id] = int32(r)
+	}
+	return rank
 }
 
 // preorder returns the nodes in depth-first preorder from every root, each

@@ -100,12 +100,15 @@ func BenchmarkAggregate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, edges := range []bool{false, true} {
-		b.Run(map[bool]string{false: "plain", true: "edges"}[edges], func(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		opts AggregateOptions
+	}{{"plain", AggregateOptions{}}, {"edges", AggregateOptions{Edges: true}}, {"tree", AggregateOptions{Tree: true}}, {"both", AggregateOptions{Edges: true, Tree: true}}} {
+		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(st.Size())
 			b.ReportAllocs()
 			for b.Loop() {
-				Aggregate(p, AggregateOptions{Edges: edges})
+				Aggregate(p, c.opts)
 			}
 		})
 	}
