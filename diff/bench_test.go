@@ -26,7 +26,7 @@ func corpusTables(b *testing.B) []Side {
 			if err != nil {
 				b.Fatal(err)
 			}
-			s.Tables = append(s.Tables, analyze.Aggregate(prof, analyze.AggregateOptions{}))
+			s.Tables = append(s.Tables, analyze.Aggregate(prof, analyze.AggregateOptions{Edges: true, Tree: true}))
 		}
 		sides = append(sides, s)
 	}
@@ -36,6 +36,27 @@ func corpusTables(b *testing.B) []Side {
 // BenchmarkCompare joins and tests two sides of five runs each.
 func BenchmarkCompare(b *testing.B) {
 	sides := corpusTables(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Compare(sides, DefaultOptions()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompareLarge compares the corpus's 63 MiB profile (271,450
+// call-tree nodes) with itself, as the command does: with calls and trees.
+func BenchmarkCompareLarge(b *testing.B) {
+	p := filepath.Join("..", "..", "shared", "corpus", "large", "tsc-effect-unbundled.cpuprofile")
+	if _, err := os.Stat(p); err != nil {
+		b.Skipf("%s not found: %v", p, err)
+	}
+	prof, err := analyze.ParseFile(p, analyze.ParseOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	t := analyze.Aggregate(prof, analyze.AggregateOptions{Edges: true, Tree: true})
+	sides := []Side{{Name: "before", Tables: []*analyze.Table{t}}, {Name: "after", Tables: []*analyze.Table{t}}}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Compare(sides, DefaultOptions()); err != nil {

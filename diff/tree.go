@@ -177,7 +177,7 @@ func (c *comparison) tree() []TreeNode {
 	if tables == 0 {
 		return nil
 	}
-	// Pass 1: merge the structure; each table's node -> merged node, and
+	// Pass 1: merge the structure (each table's node -> merged node); then
 	// each merged node's mean total per side.
 	index := analyze.NewChildIndex(largest)
 	mean := make([][]float64, len(c.sides))
@@ -207,12 +207,17 @@ func (c *comparison) tree() []TreeNode {
 					id, _ = index.Child(parent, fn)
 				}
 				local[i] = id
-				for len(mean[si]) <= int(id) {
-					mean[si] = append(mean[si], 0)
-				}
-				mean[si][id] += float64(n.Total) * c.scale[si] / float64(len(s.Tables))
 			}
 			locals[si][ri] = local
+		}
+	}
+	for si, s := range c.sides {
+		mean[si] = make([]float64, index.Len())
+		for ri, t := range s.Tables {
+			w := c.scale[si] / float64(len(s.Tables))
+			for i, id := range locals[si][ri] {
+				mean[si][id] += float64(t.Tree[i].Total) * w
+			}
 		}
 	}
 	// Pass 2: keep the nodes above the share on some side (a parent holds
@@ -228,7 +233,7 @@ func (c *comparison) tree() []TreeNode {
 	for id := range newID {
 		keep := id == 0
 		for si := range mean {
-			keep = keep || (id < len(mean[si]) && mean[si][id] >= least && mean[si][id] > 0)
+			keep = keep || (mean[si][id] >= least && mean[si][id] > 0)
 		}
 		newID[id] = -1
 		if keep {
