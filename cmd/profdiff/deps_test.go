@@ -26,7 +26,7 @@ var allowed = map[string][]string{
 	"diff":         {module + "/analyze", "github.com/clipperhouse/displaywidth"},
 	"symbolicate":  {module + "/analyze"},
 	"tui":          {module + "/analyze", module + "/diff", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
-	"cmd/profdiff": {module + "/analyze", module + "/diff", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag"},
+	"cmd/profdiff": {module + "/analyze", module + "/diff", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term"},
 }
 
 // forbiddenStd are standard packages no profdiff package may import:

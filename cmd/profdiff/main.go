@@ -24,6 +24,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/pflag"
 
 	"github.com/profdiff/profdiff/analyze"
@@ -40,7 +41,7 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 const usageHead = `profdiff ranks where a CPU profile spends its on-CPU time, by package,
@@ -126,6 +127,7 @@ type options struct {
 	by            string
 	failOn        []string
 
+	allowMixed       bool
 	noSourceMaps     bool
 	sourceMaps       []string // SCRIPT=MAP
 	sourceMapDirs    []string
@@ -139,7 +141,7 @@ type options struct {
 func newFlagSet(o *options) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("profdiff", pflag.ContinueOnError)
 	fs.SortFlags = false
-	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, markdown, json or tui (the default on a terminal: an interactive explorer)")
+	fs.StringVarP(&o.format, "format", "f", "", "output format: tui, an interactive explorer (the default when standard input and output are a terminal), text (the default otherwise), markdown or json")
 	fs.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` instead of standard output")
 	fs.IntVarP(&o.top, "top", "n", 20, "rows per table in text output (0 for all); JSON always has every row")
 	fs.StringArrayVar(&o.before, "before", nil, "a profile of the BEFORE side (repeatable: repeated runs); with --after, instead of BEFORE AFTER")
@@ -163,6 +165,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringArrayVar(&o.sourceMapsBefore, "sourcemap-before", nil, "like --sourcemap, for the BEFORE side only (`SCRIPT=MAP`)")
 	fs.StringArrayVar(&o.sourceMapsAfter, "sourcemap-after", nil, "like --sourcemap, for the AFTER side only (`SCRIPT=MAP`)")
 	fs.BoolVar(&o.noSourceMaps, "no-sourcemaps", false, "do not apply source maps: report frames as the profiler recorded them")
+	fs.BoolVar(&o.allowMixed, "allow-mixed-formats", false, "compare sides of different formats (a .cpuprofile against a pprof), whose names and packages rarely match")
 	fs.BoolVar(&o.list, "list", false, "list the profiles a file holds (threads of a trace, sample types of a pprof) and exit")
 	fs.StringVar(&o.maxInputSize, "max-input-size", "4GiB", "refuse input larger than this after decompression (`SIZE` in bytes, or with KiB, MiB, GiB)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
@@ -174,7 +177,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	return fs
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var o options
 	fs := newFlagSet(&o)
 	fs.SetOutput(io.Discard)
@@ -202,8 +205,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	if !fs.Changed("format") && o.output == "" && isTerminal(stdout) && !o.list {
-		o.format = "tui" // the explorer is the default on a terminal
+	// Interactive means a terminal on both ends: output sent to a file,
+	// a pipe or /dev/null (a character device, but no terminal) gets text.
+	interactive := isTerminal(stdin) && isTerminal(stdout)
+	if o.format == "" {
+		o.format = "text"
+		if o.output == "" && interactive && !o.list {
+			o.format = "tui" // the explorer is the default on a terminal
+		}
+	}
+	if o.format == "tui" && !interactive {
+		return usageError(stderr, "--format tui needs a terminal on standard input and output; use --format text, markdown or json")
 	}
 	switch o.format {
 	case "text", "json", "markdown", "md", "tui":
@@ -261,10 +273,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return finish(stderr, o.output, stdout, func(out io.Writer) error { return list(out, sides[0].files[0], popts) }, false)
 	}
 	tui := o.format == "tui"
-	ds, err := readSides(sides, syms, popts, o)
+	ds, err := readSides(sides, stdin, syms, popts, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
 		return exitUsage
+	}
+	if len(ds) == 2 && !o.allowMixed {
+		a, b := ds[0].Tables[0], ds[1].Tables[0]
+		if a.Format != b.Format {
+			return usageError(stderr, "%s is %s but %s is %s: the sides' names, packages and times do not compare (--allow-mixed-formats if that is intended)",
+				diff.Clean(a.File), a.Format.Describe(), diff.Clean(b.File), b.Format.Describe())
+		}
 	}
 	rep, err := diff.Compare(ds, dopts)
 	if err != nil {
@@ -275,6 +294,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return explore(rep, o.sortMetric(), syms, stderr)
 	}
 	color := o.output == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
+	if o.output != "" && o.output != "-" {
+		// The report goes to a file: its warnings are said here too.
+		for _, w := range rep.Warnings {
+			fmt.Fprintf(stderr, "profdiff: warning: %s\n", diff.Clean(w))
+		}
+	}
 	return finish(stderr, o.output, stdout, func(out io.Writer) error {
 		switch o.format {
 		case "json":
@@ -307,14 +332,11 @@ func finish(stderr io.Writer, path string, stdout io.Writer, write func(io.Write
 	return exitOK
 }
 
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+// isTerminal reports whether f is a terminal (not just any character
+// device: /dev/null is one too).
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && term.IsTerminal(file.Fd())
 }
 
 // sideArg is one side as given: its name and its profile files.
@@ -349,6 +371,9 @@ func sidesFromArgs(args []string, o options) ([]sideArg, error) {
 	if len(args) == 1 {
 		names = []string{"profile"}
 	}
+	if slices.Equal(args, []string{"-", "-"}) {
+		return nil, fmt.Errorf("standard input (-) can be one side only")
+	}
 	var sides []sideArg
 	for i, a := range args {
 		files, err := expandSide(a)
@@ -360,8 +385,12 @@ func sidesFromArgs(args []string, o options) ([]sideArg, error) {
 	return sides, nil
 }
 
-// expandSide lists the profiles of a directory, or returns the file itself.
+// expandSide lists the profiles of a directory, or returns the file itself
+// ("-" is standard input).
 func expandSide(path string) ([]string, error) {
+	if path == "-" {
+		return []string{path}, nil
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, errors.New(oneLine(err))
@@ -498,7 +527,7 @@ func needsTree(sides int, format string) bool {
 // readSides reads every run (in parallel, bounded by the cores), maps it
 // through its side's source maps and aggregates it, with the caller ->
 // callee edges and the call tree the comparison joins.
-func readSides(sides []sideArg, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, o options) ([]diff.Side, error) {
+func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, o options) ([]diff.Side, error) {
 	type job struct{ side, run int }
 	var jobs []job
 	tables := make([][]*analyze.Table, len(sides))
@@ -517,7 +546,18 @@ func readSides(sides []sideArg, syms []*symbolicate.Symbolicator, popts analyze.
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			p, err := analyze.ParseFile(sides[j.side].files[j.run], popts)
+			var p *analyze.Profile
+			var err error
+			if name := sides[j.side].files[j.run]; name == "-" {
+				p, err = analyze.Parse(stdin, popts)
+				if err != nil {
+					err = fmt.Errorf("standard input: %w", err)
+				} else {
+					p.File = "-"
+				}
+			} else {
+				p, err = analyze.ParseFile(name, popts)
+			}
 			if err != nil {
 				errs[i] = err
 				return

@@ -14,7 +14,7 @@ import (
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	code = run(args, &o, &e)
+	code = run(args, strings.NewReader(""), &o, &e)
 	return code, o.String(), e.String()
 }
 

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNoTerminalMeansText: /dev/null is a character device but no
+// terminal; with it as standard input and output the report is text and
+// the exit status 0 (a character-device test chose the explorer, which
+// failed with exit 2). --format tui there is a one-line error.
+func TestNoTerminalMeansText(t *testing.T) {
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	var e strings.Builder
+	if code := run([]string{fixture("node-router-unbundled-before.cpuprofile")}, null, null, &e); code != 0 || e.String() != "" {
+		t.Errorf("profdiff P > /dev/null: exit %d, stderr %q", code, e.String())
+	}
+	e.Reset()
+	code := run([]string{"--format", "tui", fixture("node-router-unbundled-before.cpuprofile")}, null, null, &e)
+	if code != 2 || strings.Count(e.String(), "\n") != 1 || !strings.Contains(e.String(), "terminal") {
+		t.Errorf("--format tui without a terminal: exit %d, stderr %q", code, e.String())
+	}
+}
+
+// TestMixedFormatsAcrossSides: a .cpuprofile against a pprof is an error
+// naming both files, unless --allow-mixed-formats.
+func TestMixedFormatsAcrossSides(t *testing.T) {
+	a, b := fixture("node-router-unbundled-before.cpuprofile"), fixture("go-router-before.pprof")
+	code, _, errs := runCLI("--format", "text", a, b)
+	if code != 2 || !strings.Contains(errs, a) || !strings.Contains(errs, b) || strings.Count(errs, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := runCLI("--format", "text", "--allow-mixed-formats", a, b); code != 0 {
+		t.Errorf("--allow-mixed-formats: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestStandardInput: "-" reads a profile from standard input, on one side.
+func TestStandardInput(t *testing.T) {
+	data, err := os.ReadFile(fixture("node-router-unbundled-before.cpuprofile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o, e strings.Builder
+	if code := run([]string{"--format", "json", "-"}, strings.NewReader(string(data)), &o, &e); code != 0 || !strings.Contains(o.String(), `"-"`) {
+		t.Errorf("exit %d, stderr %q", code, e.String())
+	}
+	o.Reset()
+	e.Reset()
+	if code := run([]string{"--format", "text", "-", fixture("node-router-unbundled-after.cpuprofile")}, strings.NewReader(string(data)), &o, &e); code != 0 || !strings.Contains(o.String(), "better") {
+		t.Errorf("- against a file: exit %d, stderr %q", code, e.String())
+	}
+	if code, _, errs := runCLI("-", "-"); code != 2 || !strings.Contains(errs, "one side") {
+		t.Errorf("- -: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestWarningsOnStderrWithOutputFile: a report written to a file still
+// says its warnings on standard error.
+func TestWarningsOnStderrWithOutputFile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.md")
+	code, _, errs := runCLI("--format", "markdown", "-o", out, "--allow-mixed-formats",
+		fixture("node-router-unbundled-before.cpuprofile"), fixture("go-router-before.pprof"))
+	if code != 0 || !strings.Contains(errs, "warning: the sides differ in format") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
