@@ -136,7 +136,7 @@ func (s *Symbolicator) Apply(p *analyze.Profile) {
 		}
 		cov.Scripts++
 		cov.OnCPUJSNs += scriptNs
-		lm, reason := s.mapFor(script)
+		lm, reason := s.mapFor(script, p, frames)
 		if lm == nil {
 			miss = append(miss, missing{script, scriptNs})
 			if looksMinified(p, frames) {

@@ -3,6 +3,7 @@ package symbolicate
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -303,7 +304,7 @@ func TestSourceMappingURLStaysInBounds(t *testing.T) {
 		script := filepath.Join(dist, "app.js")
 		os.WriteFile(script, []byte("f();\n//# sourceMappingURL="+ref+"\n"), 0o644)
 		s := New(Options{})
-		lm, reason := s.mapFor(script)
+		lm, reason := s.mapFor(script, nil, nil)
 		if lm != nil || !strings.Contains(reason, want) {
 			t.Errorf("%s: map %v, reason %q; want %q", ref, lm != nil, reason, want)
 		}
@@ -312,12 +313,12 @@ func TestSourceMappingURLStaysInBounds(t *testing.T) {
 	os.MkdirAll(filepath.Join(dist, "maps"), 0o755)
 	os.WriteFile(filepath.Join(dist, "maps", "app.js.map"), []byte(`{"version":3,"sources":["x.js"],"mappings":"AAAA"}`), 0o644)
 	os.WriteFile(filepath.Join(dist, "app.js"), []byte("f();\n//# sourceMappingURL=maps/app.js.map\n"), 0o644)
-	if lm, reason := New(Options{}).mapFor(filepath.Join(dist, "app.js")); lm == nil {
+	if lm, reason := New(Options{}).mapFor(filepath.Join(dist, "app.js"), nil, nil); lm == nil {
 		t.Errorf("map in the script's tree refused: %s", reason)
 	}
 	// And a folder the user named widens the bounds.
 	os.WriteFile(filepath.Join(dist, "app.js"), []byte("f();\n//# sourceMappingURL=../../secret.map\n"), 0o644)
-	if lm, reason := New(Options{Dirs: []string{root}}).mapFor(filepath.Join(dist, "app.js")); lm == nil {
+	if lm, reason := New(Options{Dirs: []string{root}}).mapFor(filepath.Join(dist, "app.js"), nil, nil); lm == nil {
 		t.Errorf("map in a named folder refused: %s", reason)
 	}
 }
@@ -378,5 +379,65 @@ func TestAdviseHugePages(t *testing.T) {
 				t.Fatalf("size %d: byte %d reads %d", n, i, b[i])
 			}
 		}
+	}
+}
+
+// TestAnotherBuildAtTheRecordedPath: the router's before run, its bundle
+// recorded at a path that now holds the after build (a stand-in folder
+// here). With no flags the script there is found to be another build: a
+// warning, and its map unused (it renamed 19 rows before). With the
+// before side's folder given, that folder wins and every name is the one
+// of the before build's own map; with the before build at the path, it is
+// used.
+func TestAnotherBuildAtTheRecordedPath(t *testing.T) {
+	const recorded = "/srv/node-workload/deploy/dist/app.min.js"
+	prof := corpus(t, "node-router-ab/before-r1.cpuprofile")
+	at := func(t *testing.T, build string) string {
+		dir := t.TempDir()
+		for _, f := range []string{"app.min.js", "app.min.js.map"} {
+			b, err := os.ReadFile(corpus(t, "node-router-ab/bundle-"+build+"/"+f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(filepath.Join(dir, f), b, 0o644)
+		}
+		return dir
+	}
+	moved := func(t *testing.T, dir string) *analyze.Profile {
+		p := parse(t, prof)
+		for i := range p.Frames {
+			if p.Frames[i].File == recorded {
+				p.Frames[i].File = filepath.Join(dir, "app.min.js")
+			}
+		}
+		return p
+	}
+	names := func(p *analyze.Profile) []string {
+		var out []string
+		for _, f := range p.Frames {
+			if f.Generated != nil {
+				out = append(out, f.Name+"@"+filepath.Base(f.File))
+			}
+		}
+		return out
+	}
+	after := at(t, "after")
+
+	p := moved(t, after)
+	New(Options{}).Apply(p)
+	if p.Symbolication.MappedScripts != 0 || !strings.Contains(strings.Join(p.Warnings, "\n"), "another build") {
+		t.Errorf("after build at the path: %d mapped, warnings %q", p.Symbolication.MappedScripts, p.Warnings)
+	}
+
+	want := moved(t, at(t, "before"))
+	New(Options{}).Apply(want)
+	if want.Symbolication.MappedScripts != 1 || strings.Contains(strings.Join(want.Warnings, "\n"), "another build") {
+		t.Fatalf("its own build at the path: %d mapped, warnings %q", want.Symbolication.MappedScripts, want.Warnings)
+	}
+
+	p = moved(t, after)
+	New(Options{Dirs: []string{corpus(t, "node-router-ab/bundle-before")}}).Apply(p)
+	if got, w := names(p), names(want); !slices.Equal(got, w) || len(w) < 100 {
+		t.Errorf("the side's folder given: %d mapped frames, want the %d of the before build's map", len(got), len(w))
 	}
 }

@@ -294,8 +294,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return explore(rep, o.sortMetric(), syms, stderr)
 	}
 	color := o.output == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
-	if o.output != "" && o.output != "-" {
-		// The report goes to a file: its warnings are said here too.
+	if (o.output != "" && o.output != "-") || !isTerminal(stdout) {
+		// The report goes to a file, a pipe or /dev/null, where nobody may
+		// read it: its warnings are said here too.
 		for _, w := range rep.Warnings {
 			fmt.Fprintf(stderr, "profdiff: warning: %s\n", diff.Clean(w))
 		}
