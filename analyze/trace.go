@@ -19,6 +19,8 @@ type traceProfile struct {
 	id       string
 	rp       rawProfile
 	events   int
+	// noProfileEvent: its chunks came without a Profile event.
+	noProfileEvent bool
 }
 
 // traceReader holds the state of one trace as it is read.
@@ -140,11 +142,10 @@ func (t *traceReader) readEvent() {
 		if tp == nil {
 			// A chunk without its Profile event (the trace was cut at the
 			// start): keep the samples, timed from the chunk.
-			tp = &traceProfile{pid: pid, tid: tid, id: key.id}
+			tp = &traceProfile{pid: pid, tid: tid, id: key.id, noProfileEvent: true}
 			tp.rp.startTime, tp.rp.hasStart = int64(ts), true
 			t.profiles = append(t.profiles, tp)
 			t.open[key] = tp
-			t.warnings = append(t.warnings, fmt.Sprintf("ProfileChunk with id %s in process %d has no Profile event; its thread is taken from the chunk", key.id, pid))
 		}
 		t.appendChunk(tp)
 	case "CpuProfile":
@@ -320,7 +321,12 @@ func (t *traceReader) finish(file string) ([]*Profile, error) {
 		p.Thread = t.describe(tp)
 		p.ProcessID, p.ThreadID, p.ThreadName = tp.pid, tp.tid, t.threads[[2]int64{tp.pid, tp.tid}]
 		p.File = file
+		// The trace's warnings, and its own: each profile's, not every
+		// profile's (16,000 profiles would each carry 16,000 lines).
 		p.Warnings = append(p.Warnings, t.warnings...)
+		if tp.noProfileEvent {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("ProfileChunk with id %s in process %d has no Profile event; its thread is taken from the chunk", tp.id, tp.pid))
+		}
 		out = append(out, p)
 	}
 	return out, nil

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -153,5 +154,27 @@ func TestTraceArrayAndObjectForms(t *testing.T) {
 	b := Aggregate(mustParse(t, obj), AggregateOptions{})
 	if a.Summary != b.Summary || len(a.Functions) != len(b.Functions) {
 		t.Errorf("array form %+v, object form %+v", a.Summary, b.Summary)
+	}
+}
+
+// TestManyTinyProfilesInATrace: a trace of 8,000 one-sample profiles whose
+// chunks came without Profile events. Each profile carried every
+// profile's warning (64 million lines: 3 s and 1 GB); now its own.
+func TestManyTinyProfilesInATrace(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 8000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"name":"ProfileChunk","ph":"P","pid":1,"tid":%d,"ts":1,"id":"0x%x","args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","url":"","scriptId":"0"}},{"id":2,"parent":1,"callFrame":{"functionName":"f","url":"file:///a.js","scriptId":"1"}}],"samples":[2]},"timeDeltas":[1]}}}`, i, i)
+	}
+	b.WriteString("]")
+	p, err := Parse(strings.NewReader(b.String()), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Warnings) > 3 {
+		t.Errorf("%d warnings on the chosen profile, e.g. %q", len(p.Warnings), p.Warnings[:3])
 	}
 }
