@@ -142,11 +142,39 @@ type limitedReader struct {
 	r    io.Reader
 	left int64
 	max  int64
+	// packed counts the compressed bytes read, for gzip input; with
+	// maxRatio set, decompressing past ratioFloor bytes at more than
+	// maxRatio times the bytes read fails (a gzip bomb).
+	packed   *countingReader
+	maxRatio int64
 }
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// maxPprofRatio bounds how much a gzipped pprof may grow when decompressed:
+// real ones grow 2.4-3x (the corpus's Go and Node profiles), a bomb of zeros
+// 1,000x; ratioFloor is what any input may decompress to regardless.
+const (
+	maxPprofRatio = 100
+	ratioFloor    = 64 << 20
+)
 
 func (l *limitedReader) Read(p []byte) (int, error) {
 	if l.left <= 0 {
 		return 0, fmt.Errorf("%w of %d bytes after decompression (see --max-input-size)", errTooLarge, l.max)
+	}
+	if out := l.max - l.left; l.maxRatio > 0 && l.packed != nil && out > ratioFloor && out > l.maxRatio*l.packed.n {
+		return 0, fmt.Errorf("gzip data decompresses to over %d times its size (%d bytes from %d), which no profile does", l.maxRatio, out, l.packed.n)
 	}
 	if int64(len(p)) > l.left {
 		p = p[:l.left]
@@ -161,10 +189,12 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 	if limit <= 0 {
 		limit = DefaultMaxInputSize
 	}
-	br := bufio.NewReaderSize(r, 64<<10)
+	packed := &countingReader{r: r}
+	br := bufio.NewReaderSize(packed, 64<<10)
 	head, _ := br.Peek(2)
 	var src io.Reader = br
-	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+	gzipped := len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b
+	if gzipped {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, fmt.Errorf("bad gzip header: %v", err)
@@ -172,8 +202,11 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 		zr.Multistream(true)
 		src = bufio.NewReaderSize(gzipErrors{zr}, 64<<10)
 	}
-	src = &limitedReader{r: src, left: limit, max: limit}
-	in := bufio.NewReaderSize(src, 64<<10)
+	lim := &limitedReader{r: src, left: limit, max: limit}
+	if gzipped {
+		lim.packed = packed
+	}
+	in := bufio.NewReaderSize(lim, 64<<10)
 	first, ok, err := firstByte(in)
 	if err != nil {
 		return nil, err
@@ -189,6 +222,7 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 		// Refuse before reading it all: a gzip bomb of zeros is no profile.
 		return nil, fmt.Errorf("not a profile: expected a V8 .cpuprofile or Chrome trace (JSON) or pprof")
 	}
+	lim.maxRatio = maxPprofRatio // JSON streams and refuses bombs as it reads
 	data, err := io.ReadAll(in)
 	if err != nil {
 		return nil, err

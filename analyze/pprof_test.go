@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -349,4 +350,47 @@ func FuzzPprofWire(f *testing.F) {
 			t.Fatalf("decoder and library differ:\n%v\n%v", got, want)
 		}
 	})
+}
+
+// gzipped compresses parts as one gzip stream.
+func gzipped(t *testing.T, parts ...[]byte) []byte {
+	var b bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	for _, p := range parts {
+		zw.Write(p)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestPprofBombs: a gzip whose protobuf is followed by 80 MiB of zeros is
+// refused once it has grown past 100 times its compressed size (it was read
+// whole: 4 GiB took 30 s); a valid profile followed by 8 million empty
+// strings is read without a Go string per entry (it took gigabytes).
+func TestPprofBombs(t *testing.T) {
+	zeros := make([]byte, 80<<20)
+	_, err := Parse(bytes.NewReader(gzipped(t, []byte{0x0a, 0x04, 0x08, 0x01, 0x10, 0x02}, zeros)), ParseOptions{})
+	if err == nil || !strings.Contains(err.Error(), "decompresses to over 100 times") {
+		t.Errorf("zeros: %v", err)
+	}
+
+	field := func(k int, payload []byte) []byte {
+		return append([]byte{byte(k<<3 | 2), byte(len(payload))}, payload...)
+	}
+	head := field(1, []byte{1 << 3, 1, 2 << 3, 2})
+	for _, s := range []string{"", "cpu", "nanoseconds"} {
+		head = append(head, field(6, []byte(s))...)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = Parse(bytes.NewReader(gzipped(t, head, bytes.Repeat([]byte{0x32, 0x00}, 8<<20))), ParseOptions{})
+	runtime.ReadMemStats(&after)
+	if err == nil {
+		t.Errorf("8M empty strings and no sample: no error")
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 200<<20 {
+		t.Errorf("8M empty strings allocated %d MB", got>>20)
+	}
 }

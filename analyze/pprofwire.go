@@ -175,7 +175,7 @@ func decodePprofWire(data []byte) (*pprofData, error) {
 	type rawLine struct{ function, line, column uint64 }
 	type rawFunc struct{ name, file, startLine uint64 }
 	var (
-		strs         []string
+		strs         [][2]uint32 // each string's span in data, read on use
 		sampleTypes  [][2]uint64
 		periodType   *[2]uint64
 		period, dur  uint64
@@ -202,10 +202,11 @@ func decodePprofWire(data []byte) (*pprofData, error) {
 	// Count the samples' location ids and values first, so that their
 	// lists are allocated once at their size: growing lists of millions of
 	// entries step by step page-faults several times their size.
-	nSamples, nLocs, nVals, err := countSampleEntries(data)
+	nSamples, nLocs, nVals, nStrs, err := countSampleEntries(data)
 	if err != nil {
 		return nil, err
 	}
+	strs = make([][2]uint32, 0, nStrs)
 	sampleLocIDs = make([]uint64, 0, nLocs)
 	vals = make([]int64, 0, nVals)
 	locStart = make([]int32, 1, nSamples+1)
@@ -286,7 +287,9 @@ func decodePprofWire(data []byte) (*pprofData, error) {
 			if typ != 2 {
 				return malformed()
 			}
-			strs = append(strs, string(w.bytes()))
+			b := w.bytes()
+			start := uint32(len(data) - len(w.b) - len(b))
+			strs = append(strs, [2]uint32{start, start + uint32(len(b))})
 		case 10:
 			dur = w.number(typ)
 		case 11:
@@ -301,7 +304,7 @@ func decodePprofWire(data []byte) (*pprofData, error) {
 			w.skip(typ)
 		}
 	}
-	if w.err != nil || len(strs) == 0 || strs[0] != "" {
+	if w.err != nil || len(strs) == 0 || strs[0][0] != strs[0][1] {
 		return malformed()
 	}
 	for i := 0; i+1 < len(valStart); i++ {
@@ -313,7 +316,7 @@ func decodePprofWire(data []byte) (*pprofData, error) {
 		if i >= uint64(len(strs)) {
 			return "", false
 		}
-		return strs[i], true
+		return string(data[strs[i][0]:strs[i][1]]), true
 	}
 	d := &pprofData{period: int64(period), durationNanos: int64(dur), locStart: locStart, valStart: valStart}
 	for _, vt := range sampleTypes {
@@ -392,10 +395,13 @@ func decodePprofWire(data []byte) (*pprofData, error) {
 }
 
 // countSampleEntries counts a profile's samples and the location ids and
-// values they hold.
-func countSampleEntries(data []byte) (samples, locs, vals int, err error) {
+// values they hold, and its strings.
+func countSampleEntries(data []byte) (samples, locs, vals, strs int, err error) {
 	w := wire{b: data}
 	for num, typ, ok := w.field(); ok; num, typ, ok = w.field() {
+		if num == 6 {
+			strs++
+		}
 		if num != 2 || typ != 2 {
 			w.skip(typ)
 			continue
@@ -428,11 +434,11 @@ func countSampleEntries(data []byte) (samples, locs, vals int, err error) {
 			}
 		}
 		if m.err != nil {
-			return 0, 0, 0, m.err
+			return 0, 0, 0, 0, m.err
 		}
 	}
-	if w.err != nil || samples >= math.MaxInt32 || locs >= math.MaxInt32 || vals >= math.MaxInt32 {
-		return 0, 0, 0, errWire
+	if w.err != nil || samples >= math.MaxInt32 || locs >= math.MaxInt32 || vals >= math.MaxInt32 || len(data) > math.MaxUint32 {
+		return 0, 0, 0, 0, errWire
 	}
-	return samples, locs, vals, nil
+	return samples, locs, vals, strs, nil
 }
