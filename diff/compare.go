@@ -113,7 +113,10 @@ type Row struct {
 	// Renamed is the after side's function name when the row joins two
 	// names found at the same position of the same file on either side (a
 	// minified function renamed between builds); "" otherwise.
-	Renamed     string
+	Renamed string
+	// Aliases are other names the function was recorded under at the same
+	// position (V8 named it two ways), joined into this row.
+	Aliases     []string
 	Self, Total Measure
 	// present says on which sides the key has time at all.
 	present [2]bool
@@ -501,11 +504,14 @@ func (c *comparison) functionIdentity(rowsOf func(*analyze.Table) []analyze.Row)
 	}
 }
 
-// joinRenamed joins a function found only before with one found only after
-// when they stand at the same line and column of the same file, and no
-// other such function does: a minified function that two builds named
-// differently (f3 before, d3 after) is one function, not one gone and one
-// new.
+// joinRenamed joins rows that stand at the same line and column of the
+// same file, where one of them has time on one side only: two functions
+// cannot start at one position of one file, so they are one function whose
+// name changed. A minified function that two builds named differently (f3
+// before, d3 after) is one row, not one gone and one new; a function V8
+// recorded under two names in one build (g_ and y_ after, g_ before) is one
+// row too. A position's one-sided rows join the heaviest row it has on both
+// sides, else its heaviest before-only row when it has after-only ones.
 func (c *comparison) joinRenamed(rows []Row, index map[analyze.Key]int32) []Row {
 	type pos struct {
 		pkg, file    string
@@ -514,37 +520,68 @@ func (c *comparison) joinRenamed(rows []Row, index map[analyze.Key]int32) []Row 
 	posOf := func(k analyze.Key) (pos, bool) {
 		return pos{k.Package, k.File, k.Line, k.Column}, k.File != "" && k.Line > 0 && k.Column > 0
 	}
-	only := [2]map[pos][]int{{}, {}}
+	at := map[pos][]int{}
 	for i := range rows {
-		r := &rows[i]
-		if r.present[0] == r.present[1] {
-			continue
-		}
-		if p, ok := posOf(r.Key); ok {
-			side := 0
-			if r.present[1] {
-				side = 1
-			}
-			only[side][p] = append(only[side][p], i)
+		if p, ok := posOf(rows[i].Key); ok {
+			at[p] = append(at[p], i)
 		}
 	}
-	gone := map[int]int{} // after-only row -> the before-only row it joins
-	for p, bs := range only[0] {
-		as := only[1][p]
-		if len(bs) != 1 || len(as) != 1 {
+	heavier := func(a, b int) bool {
+		x, y := &rows[a].Total, &rows[b].Total
+		if sx, sy := x.Runs[0], y.Runs[0]; sum(sx)+sum(x.Runs[len(x.Runs)-1]) != sum(sy)+sum(y.Runs[len(y.Runs)-1]) {
+			return sum(sx)+sum(x.Runs[len(x.Runs)-1]) > sum(sy)+sum(y.Runs[len(y.Runs)-1])
+		}
+		return analyze.CompareKeys(rows[a].Key, rows[b].Key) < 0
+	}
+	gone := map[int]int{} // joined row -> the row it joins
+	for _, group := range at {
+		if len(group) < 2 {
 			continue
 		}
-		b, a := &rows[bs[0]], &rows[as[0]]
-		if b.Key.Function == a.Key.Function {
-			continue
+		target, before, after := -1, -1, false
+		for _, i := range group {
+			r := &rows[i]
+			switch {
+			case r.present[0] && r.present[1]:
+				if target < 0 || heavier(i, target) {
+					target = i
+				}
+			case r.present[0]:
+				if before < 0 || heavier(i, before) {
+					before = i
+				}
+			case r.present[1]:
+				after = true
+			}
 		}
-		for ri, v := range a.Self.Runs[1] {
-			b.Self.Runs[1][ri] += v
-			b.Total.Runs[1][ri] += a.Total.Runs[1][ri]
+		if target < 0 {
+			if before < 0 || !after {
+				continue // one side only: nothing new or gone to join
+			}
+			target = before
 		}
-		b.present[1] = true
-		b.Renamed = a.Key.Function
-		gone[as[0]] = bs[0]
+		t := &rows[target]
+		for _, i := range group {
+			r := &rows[i]
+			if i == target || r.present[0] == r.present[1] {
+				continue
+			}
+			for si := range r.Self.Runs {
+				for ri, v := range r.Self.Runs[si] {
+					t.Self.Runs[si][ri] += v
+					t.Total.Runs[si][ri] += r.Total.Runs[si][ri]
+				}
+			}
+			if !t.present[1] && r.present[1] {
+				t.Renamed = r.Key.Function // the classic case: f3 -> d3
+			} else if r.Key.Function != t.Key.Function && r.Key.Function != t.Renamed {
+				t.Aliases = append(t.Aliases, r.Key.Function)
+			}
+			t.present[0] = t.present[0] || r.present[0]
+			t.present[1] = t.present[1] || r.present[1]
+			gone[i] = target
+		}
+		slices.Sort(t.Aliases)
 	}
 	if len(gone) == 0 {
 		return rows
@@ -654,4 +691,13 @@ func threadNames(ts []string) string {
 	}
 	slices.Sort(names)
 	return fmt.Sprint(names)
+}
+
+// sum adds up xs.
+func sum(xs []float64) float64 {
+	var t float64
+	for _, x := range xs {
+		t += x
+	}
+	return t
 }

@@ -107,7 +107,9 @@ type jsonFunc struct {
 	Function string `json:"function"`
 	// Renamed is the after side's name of a minified function renamed
 	// between builds at the same position.
-	Renamed string      `json:"renamed,omitempty"`
+	Renamed string `json:"renamed,omitempty"`
+	// Aliases are other names recorded at the function's position.
+	Aliases []string    `json:"aliases,omitempty"`
 	File    string      `json:"file"`
 	Line    int32       `json:"line"`
 	Column  int32       `json:"column"`
@@ -237,7 +239,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 	for i := range r.Functions {
 		row := &r.Functions[i]
 		k := row.Key
-		out.Functions = append(out.Functions, jsonFunc{Function: FunctionName(k), Renamed: row.Renamed, File: k.File, Line: k.Line, Column: k.Column, Package: k.Package,
+		out.Functions = append(out.Functions, jsonFunc{Function: FunctionName(k), Renamed: row.Renamed, Aliases: row.Aliases, File: k.File, Line: k.Line, Column: k.Column, Package: k.Package,
 			Self: measureJSON(r, &row.Self), Total: measureJSON(r, &row.Total)})
 	}
 	for i := range r.Files {

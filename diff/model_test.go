@@ -2,6 +2,7 @@ package diff
 
 import (
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -304,5 +305,55 @@ func TestTreeLeavesOutTinyNodes(t *testing.T) {
 	}
 	if len(r.Paths) != len(whole.Paths) || r.PathsDelta != whole.PathsDelta {
 		t.Errorf("paths differ: %d (%v) against %d (%v) on the whole tree", len(r.Paths), r.PathsDelta, len(whole.Paths), whole.PathsDelta)
+	}
+}
+
+// TestUnmappedBundlePositionsAreNotNewOrGone: the router's two bundled
+// builds compared without their maps, one run each. A position that holds
+// time on both sides is one function, however V8 named it there: no row
+// of such a position is new or gone (three were: g_ before and after, y_
+// after only, at one position), and the other name is kept as an alias.
+func TestUnmappedBundlePositionsAreNotNewOrGone(t *testing.T) {
+	var sides []Side
+	for _, name := range []string{"before", "after"} {
+		p := filepath.Join("..", "..", "shared", "corpus", "node-router-ab", name+"-r1.cpuprofile")
+		prof, err := analyze.ParseFile(p, analyze.ParseOptions{})
+		if err != nil {
+			t.Skipf("corpus: %v", err)
+		}
+		sides = append(sides, Side{Name: name, Tables: []*analyze.Table{analyze.Aggregate(prof, analyze.AggregateOptions{Edges: true, Tree: true})}})
+	}
+	r, err := Compare(sides, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	type pos struct {
+		file         string
+		line, column int32
+	}
+	at := map[pos][]*Row{}
+	aliases := 0
+	for i := range r.Functions {
+		row := &r.Functions[i]
+		if row.Key.Line > 0 && row.Key.Column > 0 {
+			p := pos{row.Key.File, row.Key.Line, row.Key.Column}
+			at[p] = append(at[p], row)
+		}
+		aliases += len(row.Aliases)
+	}
+	for p, rows := range at {
+		if len(rows) < 2 {
+			continue
+		}
+		for _, row := range rows {
+			for _, v := range []Verdict{row.Self.Change.Verdict, row.Total.Change.Verdict} {
+				if v == VerdictNew || v == VerdictGone {
+					t.Errorf("%v: %s is %v though the position has time on both sides", p, row.Key.Function, v)
+				}
+			}
+		}
+	}
+	if aliases == 0 {
+		t.Errorf("no alias kept")
 	}
 }

@@ -88,10 +88,14 @@ func (v *View) Name(k analyze.Key) string { return Clean(elideShapes(FunctionNam
 // RowName is Name for a row, with the after side's name when a minified
 // function was renamed between builds ("f3 → d3").
 func (v *View) RowName(r *Row) string {
+	name := v.Name(r.Key)
 	if r.Renamed != "" {
-		return v.Name(r.Key) + " → " + Clean(r.Renamed)
+		name += " → " + Clean(r.Renamed)
 	}
-	return v.Name(r.Key)
+	if len(r.Aliases) > 0 {
+		name += " (also " + Clean(strings.Join(r.Aliases, ", ")) + ")"
+	}
+	return name
 }
 
 // File returns a file as shown: below node_modules from the package's
