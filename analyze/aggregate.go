@@ -83,8 +83,13 @@ type Table struct {
 	Edges []Edge
 	// Tree is the call tree merged by function (see CallNode), when
 	// AggregateOptions.Tree asked for it.
-	Tree     []CallNode
-	Warnings []string
+	Tree []CallNode
+	// NodeFunctions holds, for each node of the profile aggregated, the
+	// index in Functions of the function its time goes to (-1 for nodes
+	// of no function: the root), when AggregateOptions.NodeFunctions
+	// asked for it.
+	NodeFunctions []int32
+	Warnings      []string
 }
 
 // CallNode is a node of a profile's call tree merged by function key: the
@@ -127,6 +132,9 @@ type AggregateOptions struct {
 	Edges bool
 	// Tree asks for the call tree merged by function (Table.Tree).
 	Tree bool
+	// NodeFunctions asks for each profile node's function
+	// (Table.NodeFunctions), for writers that walk the samples' stacks.
+	NodeFunctions bool
 }
 
 // dims are the three ways a table groups time.
@@ -185,8 +193,11 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	var selfs, totals [numDims][]int64
 	var onPath [numDims][]int32 // occurrences of each key on the path
 	var fnKey []int32           // each node's function key, for Lines
-	if opts.Edges && len(p.LineTicks) > 0 {
+	if (opts.Edges && len(p.LineTicks) > 0) || opts.NodeFunctions {
 		fnKey = make([]int32, nn)
+		for i := range fnKey {
+			fnKey[i] = -1
+		}
 	}
 	// Edges get dense ids, so that entering and leaving a node costs one
 	// map lookup, not three.
@@ -349,6 +360,15 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	var fnRow []int32
 	t.Functions, fnRow = k.rows(dimFunction, selfs, totals)
 	t.Files, _ = k.rows(dimFile, selfs, totals)
+	if opts.NodeFunctions {
+		t.NodeFunctions = make([]int32, nn)
+		for i, fn := range fnKey {
+			t.NodeFunctions[i] = -1
+			if fn >= 0 {
+				t.NodeFunctions[i] = fnRow[fn]
+			}
+		}
+	}
 	if treeIndex != nil {
 		tree := make([]CallNode, treeIndex.Len())
 		for i := range tree {
@@ -394,7 +414,7 @@ func compactTree(tree []CallNode) []CallNode {
 // lineTimes spreads each node's self time over its positionTicks lines in
 // proportion to the ticks, and sums by function and line.
 func lineTimes(p *Profile, fnKey []int32, k *keyer, self []int64) []LineTime {
-	if fnKey == nil { // no line ticks
+	if fnKey == nil || len(p.LineTicks) == 0 {
 		return nil
 	}
 	sums := map[int32]int64{} // node -> ticks

@@ -25,6 +25,12 @@ type ParseOptions struct {
 	// MaxInputSize bounds the bytes read after decompression; 0 means
 	// DefaultMaxInputSize.
 	MaxInputSize int64
+	// FoldedUnit says what a folded-stack file's counts are: samples
+	// (the default, each FoldedIntervalNs long), or times in ns, us or ms.
+	FoldedUnit string
+	// FoldedIntervalNs is the interval of a folded file's samples; 0
+	// means DefaultFoldedIntervalNs.
+	FoldedIntervalNs int64
 }
 
 // DefaultMaxInputSize is the default ceiling on a profile's uncompressed size.
@@ -217,6 +223,13 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 	switch first {
 	case '{', '[':
 		return decodeJSON(skipBOM(in), scanBufSize)
+	}
+	if head, _ := in.Peek(4096); looksFolded(head) {
+		p, err := readFolded(in, opts)
+		if err != nil {
+			return nil, err
+		}
+		return []*Profile{p}, nil
 	}
 	if head, _ := in.Peek(16); !mayBePprof(head) {
 		// Refuse before reading it all: a gzip bomb of zeros is no profile.

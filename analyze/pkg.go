@@ -16,6 +16,9 @@ const (
 	PackageIdle    = "(idle)"
 	PackageProgram = "(program)"
 	PackageRoot    = "(root)"
+	// PackageUnknown is the package of a folded-stack frame whose name
+	// says none.
+	PackageUnknown = "(unknown)"
 )
 
 // packageNamer attributes frames to packages. It reads package.json files

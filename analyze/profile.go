@@ -22,6 +22,7 @@ const (
 	FormatCPUProfile        // V8 .cpuprofile (CDP Profiler.Profile)
 	FormatTrace             // Chrome Performance-panel trace (Profile/ProfileChunk or CpuProfile events)
 	FormatPprof             // pprof protobuf, gzipped or raw
+	FormatFolded            // folded stacks: "frame;frame;... count" lines
 )
 
 // String returns the name used in output: "cpuprofile", "trace" or "pprof".
@@ -33,6 +34,8 @@ func (f Format) String() string {
 		return "trace"
 	case FormatPprof:
 		return "pprof"
+	case FormatFolded:
+		return "folded"
 	}
 	return "unknown"
 }
@@ -46,6 +49,8 @@ func (f Format) Describe() string {
 		return "Chrome trace"
 	case FormatPprof:
 		return "pprof"
+	case FormatFolded:
+		return "folded stacks"
 	}
 	return "unknown format"
 }

@@ -19,14 +19,16 @@ const module = "github.com/profdiff/profdiff"
 // analyze, cmd -> tui -> diff, and cmd -> symbolicate -> analyze; analyze
 // imports no other profdiff package, symbolicate and diff never import each
 // other, only tui imports the Charm libraries, and only analyze/pprof.go
-// imports github.com/google/pprof/profile. diff measures the display width
+// imports github.com/google/pprof/profile to read, and export/pprof.go to
+// write (the library checks the profile it writes). diff measures the display width
 // of cells with displaywidth, which the Charm libraries use too.
 var allowed = map[string][]string{
 	"analyze":      {"github.com/google/pprof/profile"},
 	"diff":         {module + "/analyze", "github.com/clipperhouse/displaywidth"},
 	"symbolicate":  {module + "/analyze"},
 	"tui":          {module + "/analyze", module + "/diff", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
-	"cmd/profdiff": {module + "/analyze", module + "/diff", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term"},
+	"export":       {module + "/analyze", module + "/diff", "github.com/google/pprof/profile"},
+	"cmd/profdiff": {module + "/analyze", module + "/diff", module + "/export", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term"},
 }
 
 // forbiddenStd are standard packages no profdiff package may import:

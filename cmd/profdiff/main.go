@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/pflag"
@@ -113,6 +114,8 @@ type options struct {
 	version      bool
 	help         bool
 	maxInputSize string
+	foldedUnit   string
+	foldedEvery  string
 	cpuProfile   string
 	memProfile   string
 
@@ -141,7 +144,7 @@ type options struct {
 func newFlagSet(o *options) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("profdiff", pflag.ContinueOnError)
 	fs.SortFlags = false
-	fs.StringVarP(&o.format, "format", "f", "", "output format: tui, an interactive explorer (the default when standard input and output are a terminal), text (the default otherwise), markdown or json")
+	fs.StringVarP(&o.format, "format", "f", "", "output format: tui, an interactive explorer (the default when standard input and output are a terminal), text (the default otherwise), markdown, json; or for other tools: pprof (gzipped profile.proto, a pprof diff for two sides), speedscope, folded (flamegraph.pl)")
 	fs.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` instead of standard output")
 	fs.IntVarP(&o.top, "top", "n", 20, "rows per table in text output (0 for all); JSON always has every row")
 	fs.StringArrayVar(&o.before, "before", nil, "a profile of the BEFORE side (repeatable: repeated runs); with --after, instead of BEFORE AFTER")
@@ -167,6 +170,8 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.BoolVar(&o.noSourceMaps, "no-sourcemaps", false, "do not apply source maps: report frames as the profiler recorded them")
 	fs.BoolVar(&o.allowMixed, "allow-mixed-formats", false, "compare sides of different formats (a .cpuprofile against a pprof), whose names and packages rarely match")
 	fs.BoolVar(&o.list, "list", false, "list the profiles a file holds (threads of a trace, sample types of a pprof) and exit")
+	fs.StringVar(&o.foldedUnit, "folded-unit", "samples", "what the counts of folded-stack input are: samples (taken every --folded-interval), or times in ns, us or ms")
+	fs.StringVar(&o.foldedEvery, "folded-interval", "10ms", "the sampling interval of folded-stack input counted in samples (`DURATION`: perf -F 999 is 1ms, py-spy and async-profiler 10ms)")
 	fs.StringVar(&o.maxInputSize, "max-input-size", "4GiB", "refuse input larger than this after decompression (`SIZE` in bytes, or with KiB, MiB, GiB)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
@@ -200,7 +205,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "--max-input-size: %v", err)
 	}
-	popts := analyze.ParseOptions{Thread: o.thread, SampleType: o.sampleType, MaxInputSize: maxSize}
+	every, err := time.ParseDuration(o.foldedEvery)
+	if err != nil || every <= 0 {
+		return usageError(stderr, "--folded-interval %q: give a duration such as 10ms or 250us", o.foldedEvery)
+	}
+	switch o.foldedUnit {
+	case analyze.FoldedSamples, analyze.FoldedNs, analyze.FoldedUs, analyze.FoldedMs:
+	default:
+		return usageError(stderr, "--folded-unit %q: choose samples, ns, us or ms", o.foldedUnit)
+	}
+	popts := analyze.ParseOptions{Thread: o.thread, SampleType: o.sampleType, MaxInputSize: maxSize,
+		FoldedUnit: o.foldedUnit, FoldedIntervalNs: int64(every)}
 	sides, err := sidesFromArgs(fs.Args(), o)
 	if err != nil {
 		return usageError(stderr, "%v", err)
@@ -218,9 +233,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageError(stderr, "--format tui needs a terminal on standard input and output; use --format text, markdown or json")
 	}
 	switch o.format {
-	case "text", "json", "markdown", "md", "tui":
+	case "text", "json", "markdown", "md", "tui", "pprof", "speedscope", "folded":
 	default:
-		return usageError(stderr, "--format %q: choose text, markdown, json or tui", o.format)
+		return usageError(stderr, "--format %q: choose text, markdown, json, tui, pprof, speedscope or folded", o.format)
+	}
+	if o.format == "pprof" && (o.output == "" || o.output == "-") && isTerminal(stdout) {
+		return usageError(stderr, "--format pprof writes a binary file: give it with -o FILE")
 	}
 	if len(sides) == 1 && len(o.sourceDirsBefore)+len(o.sourceDirsAfter)+len(o.sourceMapsBefore)+len(o.sourceMapsAfter) > 0 {
 		return usageError(stderr, "--sourcemaps-before/--sourcemaps-after/--sourcemap-before/--sourcemap-after are for comparing two sides; with one profile use --sourcemaps and --sourcemap")
@@ -273,7 +291,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return finish(stderr, o.output, stdout, func(out io.Writer) error { return list(out, sides[0].files[0], popts) }, false)
 	}
 	tui := o.format == "tui"
-	ds, err := readSides(sides, stdin, syms, popts, o)
+	ds, profiles, err := readSides(sides, stdin, syms, popts, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
 		return exitUsage
@@ -305,6 +323,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		switch o.format {
 		case "json":
 			return diff.WriteJSON(out, rep)
+		case "pprof", "speedscope", "folded":
+			return writeExport(out, o.format, ds, profiles)
 		case "markdown", "md":
 			return diff.WriteMarkdown(out, rep, diff.MarkdownOptions{Files: o.by == "file", Sort: o.sortMetric()})
 		}
@@ -528,12 +548,15 @@ func needsTree(sides int, format string) bool {
 // readSides reads every run (in parallel, bounded by the cores), maps it
 // through its side's source maps and aggregates it, with the caller ->
 // callee edges and the call tree the comparison joins.
-func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, o options) ([]diff.Side, error) {
+func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, o options) ([]diff.Side, [][]*analyze.Profile, error) {
 	type job struct{ side, run int }
 	var jobs []job
 	tables := make([][]*analyze.Table, len(sides))
+	keep := isExport(o.format)
+	profiles := make([][]*analyze.Profile, len(sides))
 	for si, s := range sides {
 		tables[si] = make([]*analyze.Table, len(s.files))
+		profiles[si] = make([]*analyze.Profile, len(s.files))
 		for ri := range s.files {
 			jobs = append(jobs, job{si, ri})
 		}
@@ -566,20 +589,24 @@ func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicato
 			if sym := syms[j.side]; sym != nil {
 				sym.Apply(p) // one at a time: the sides may share it
 			}
-			tables[j.side][j.run] = analyze.Aggregate(p, analyze.AggregateOptions{ReadPackageJSON: true, Edges: true, Tree: needsTree(len(sides), o.format)})
+			tables[j.side][j.run] = analyze.Aggregate(p, analyze.AggregateOptions{ReadPackageJSON: true, Edges: true,
+				Tree: needsTree(len(sides), o.format), NodeFunctions: keep})
+			if keep {
+				profiles[j.side][j.run] = p
+			}
 		}()
 	}
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	var ds []diff.Side
 	for si, s := range sides {
 		ds = append(ds, diff.Side{Name: s.name, Tables: tables[si], Work: o.workOf(si)})
 	}
-	return ds, nil
+	return ds, profiles, nil
 }
 
 // symbolicateOptions turns the source-map flags into options.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,5 +70,42 @@ func TestWarningsOnStderrWithOutputFile(t *testing.T) {
 		fixture("node-router-unbundled-before.cpuprofile"), fixture("go-router-before.pprof"))
 	if code != 0 || !strings.Contains(errs, "warning: the sides differ in format") {
 		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestExportsAndFoldedInput: the export formats write (pprof needs -o on a
+// terminal only), and perf's folded stacks of a C program, 2 + 2 runs
+// before and after its hash was made 4x cheaper, compare with slow_hash
+// better.
+func TestExportsAndFoldedInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"pprof", "speedscope", "folded"} {
+		out := filepath.Join(dir, "x."+f)
+		if code, _, errs := runCLI("--format", f, "-o", out, fixture("node-router-unbundled-before.cpuprofile"), fixture("node-router-unbundled-after.cpuprofile")); code != 0 || !onlyWarnings(errs) {
+			t.Errorf("%s: exit %d, %q", f, code, errs)
+		}
+	}
+	perf := func(n string) string { return fixture("folded/perf-" + n + ".folded") }
+	code, out, errs := runCLI("--format", "json", "--folded-interval", "1ms", "--before", perf("before-r1"), "--before", perf("before-r2"),
+		"--after", perf("after-r1"), "--after", perf("after-r2"))
+	if code != 0 || !onlyWarnings(errs) || !strings.Contains(out, `"function": "slow_hash"`) {
+		t.Fatalf("exit %d, %q", code, errs)
+	}
+	var rep struct {
+		Functions []struct {
+			Function string
+			Self     struct{ Verdict string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Functions {
+		if f.Function == "slow_hash" && f.Self.Verdict != "better" {
+			t.Errorf("slow_hash %s", f.Self.Verdict)
+		}
+	}
+	if code, _, errs := runCLI("--folded-unit", "days", fixture("folded/perf-before-r1.folded")); code != 2 || !strings.Contains(errs, "--folded-unit") {
+		t.Errorf("--folded-unit days: exit %d, %q", code, errs)
 	}
 }

@@ -1,0 +1,205 @@
+package analyze
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// This file reads folded stacks: one line per stack, its frames root first
+// separated by ';', then a space and a count ("main;parse;lex 42"), as
+// Brendan Gregg's stackcollapse scripts write for Linux perf, and as
+// async-profiler's collapsed output, py-spy's raw output and rbspy do.
+
+// Units of a folded file's counts (ParseOptions.FoldedUnit).
+const (
+	FoldedSamples = "samples" // each count is samples taken every FoldedIntervalNs
+	FoldedNs      = "ns"
+	FoldedUs      = "us"
+	FoldedMs      = "ms"
+)
+
+// DefaultFoldedIntervalNs is the sampling interval a folded file's sample
+// counts stand for when none is given: 10 ms, async-profiler's and
+// py-spy's default rate of 100 Hz.
+const DefaultFoldedIntervalNs = 10_000_000
+
+// maxFoldedLine bounds one line of a folded file.
+const maxFoldedLine = 16 << 20
+
+// looksFolded reports whether the start of an input is a folded-stack
+// line: printable text whose first line ends in a space and a number.
+func looksFolded(head []byte) bool {
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	line = bytes.TrimRight(line, "\r")
+	if len(line) < 3 || bytes.IndexByte(head, 0) >= 0 {
+		return false
+	}
+	i := bytes.LastIndexByte(line, ' ')
+	if i <= 0 || i == len(line)-1 {
+		return false
+	}
+	for _, c := range line[i+1:] {
+		if (c < '0' || c > '9') && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// readFolded reads folded stacks into a profile.
+func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
+	unitNs := float64(0)
+	switch opts.FoldedUnit {
+	case "", FoldedSamples:
+		unitNs = float64(opts.FoldedIntervalNs)
+		if unitNs <= 0 {
+			unitNs = DefaultFoldedIntervalNs
+		}
+	case FoldedNs:
+		unitNs = 1
+	case FoldedUs:
+		unitNs = 1e3
+	case FoldedMs:
+		unitNs = 1e6
+	default:
+		return nil, fmt.Errorf("folded unit %q: choose samples, ns, us or ms", opts.FoldedUnit)
+	}
+	p := &Profile{Format: FormatFolded, IntervalNs: int64(unitNs)}
+	if opts.FoldedUnit != "" && opts.FoldedUnit != FoldedSamples {
+		p.IntervalNs = 0 // counts are times: the interval is not known
+	}
+	p.Frames = []Frame{{Kind: KindRoot, Name: "(root)"}}
+	p.Nodes = []Node{{Frame: 0, Parent: -1}}
+	frames := map[string]int32{}
+	children := map[[2]int32]int32{} // (parent node, frame) -> node
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxFoldedLine)
+	lineNo := 0
+	for sc.Scan() {
+		lineNo++
+		line := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		if i <= 0 {
+			return nil, fmt.Errorf("line %d: expected \"frame;frame;... count\", found %q", lineNo, clip(line))
+		}
+		count, err := strconv.ParseFloat(line[i+1:], 64)
+		if err != nil || count < 0 || count != count {
+			return nil, fmt.Errorf("line %d: the count %q is not a number of samples or a time", lineNo, clip(line[i+1:]))
+		}
+		stack := strings.TrimRight(line[:i], " ")
+		if j := strings.LastIndexByte(stack, ' '); j > 0 && isNumber(stack[j+1:]) && !strings.Contains(stack[j+1:], ";") {
+			return nil, fmt.Errorf("line %d: two counts (the differential form of two profiles): give each side's stacks on their own", lineNo)
+		}
+		node := int32(0)
+		for _, name := range strings.Split(stack, ";") {
+			if name == "" {
+				continue
+			}
+			fi, ok := frames[name]
+			if !ok {
+				fi = int32(len(p.Frames))
+				frames[name] = fi
+				p.Frames = append(p.Frames, foldedFrame(name))
+			}
+			child, ok := children[[2]int32{node, fi}]
+			if !ok {
+				child = int32(len(p.Nodes))
+				children[[2]int32{node, fi}] = child
+				p.Nodes = append(p.Nodes, Node{Frame: fi, Parent: node})
+			}
+			node = child
+		}
+		if node == 0 || count == 0 {
+			continue
+		}
+		w := int64(count*unitNs + 0.5)
+		p.Samples = append(p.Samples, Sample{Node: node, Weight: w})
+		p.WallNs += w
+		if opts.FoldedUnit == "" || opts.FoldedUnit == FoldedSamples {
+			p.SampleCount += int64(count)
+		} else {
+			p.SampleCount++
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if err == bufio.ErrTooLong {
+			return nil, fmt.Errorf("line %d: longer than %d bytes", lineNo+1, maxFoldedLine)
+		}
+		return nil, err
+	}
+	if len(p.Samples) == 0 {
+		return nil, fmt.Errorf("folded stacks with no sample")
+	}
+	return p, nil
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+// clip shortens text quoted in an error.
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
+
+// foldedFrame makes a frame of a folded stack's name. A trailing
+// " (file:line)" (py-spy, rbspy) or "_[k]" (perf's kernel frames) is taken
+// apart; the package comes from the name where it says one: Go's
+// import-path.Func, C++ and Rust's module::func, Java's package.Class.method,
+// else from the file, else "(unknown)".
+func foldedFrame(name string) Frame {
+	f := Frame{Kind: KindCode, Name: name}
+	if strings.HasSuffix(name, ")") {
+		if i := strings.LastIndex(name, " ("); i > 0 {
+			loc := name[i+2 : len(name)-1]
+			if j := strings.LastIndexByte(loc, ':'); j > 0 {
+				if n, err := strconv.Atoi(loc[j+1:]); err == nil {
+					f.Name, f.File, f.Line = name[:i], loc[:j], int32(n)
+				}
+			}
+		}
+	}
+	switch {
+	case strings.HasSuffix(f.Name, "_[k]"):
+		f.Name, f.Package, f.Kind = strings.TrimSuffix(f.Name, "_[k]"), "(kernel)", KindNative
+	case strings.HasSuffix(f.Name, "_[j]"), strings.HasSuffix(f.Name, "_[i]"):
+		f.Name = f.Name[:len(f.Name)-4]
+	}
+	switch {
+	case f.File != "":
+		dir, file := path.Split(strings.ReplaceAll(f.File, "\\", "/"))
+		if d := path.Base(strings.TrimSuffix(dir, "/")); dir != "" && d != "." && d != "/" {
+			f.Package = d
+		} else {
+			f.Package = strings.TrimSuffix(file, path.Ext(file))
+		}
+	case f.Package != "":
+	case strings.Contains(f.Name, "::"):
+		f.Package = f.Name[:strings.LastIndex(f.Name, "::")]
+	case !strings.Contains(f.Name, "/") && strings.Count(f.Name, ".") >= 2 && !strings.ContainsAny(f.Name, " <("):
+		// Java's package.Class.method: the package is what precedes
+		// the class.
+		cls := strings.LastIndexByte(f.Name, '.')
+		f.Package = f.Name[:strings.LastIndexByte(f.Name[:cls], '.')]
+	case strings.Contains(f.Name, ".") && !strings.ContainsAny(f.Name, " <"):
+		f.Package = GoPackage(f.Name) // Go's import/path.Func, Python's module.func
+		if f.Package == PackageNative {
+			f.Package = PackageUnknown
+		}
+	default:
+		f.Package = PackageUnknown
+	}
+	return f
+}

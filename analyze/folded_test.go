@@ -1,0 +1,80 @@
+package analyze
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFoldedFromPerf reads folded stacks that Linux perf recorded
+// (testdata/folded: perf record -g of a small C program, collapsed by
+// collapse.py), in both forms: counts of samples and summed periods in ns.
+// The two give the same functions with times within a sample.
+func TestFoldedFromPerf(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "folded")
+	counts, err := ParseFile(filepath.Join(dir, "perf-before-r1.folded"), ParseOptions{FoldedIntervalNs: 1_001_001})
+	if err != nil {
+		t.Fatal(err)
+	}
+	times, err := ParseFile(filepath.Join(dir, "perf-before-r1.ns.folded"), ParseOptions{FoldedUnit: FoldedNs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := Aggregate(counts, AggregateOptions{}), Aggregate(times, AggregateOptions{})
+	self := map[string]int64{}
+	for _, r := range b.Functions {
+		self[r.Key.Function] = r.Self
+	}
+	for _, r := range a.Functions {
+		if d := r.Self - self[r.Key.Function]; d < -1_001_001 || d > 1_001_001 {
+			t.Errorf("%s: %d from counts, %d from times", r.Key.Function, r.Self, self[r.Key.Function])
+		}
+	}
+	if a.Format != FormatFolded || self["slow_hash"] < self["render"] {
+		t.Errorf("format %v, slow_hash %d, render %d", a.Format, self["slow_hash"], self["render"])
+	}
+	var kernel bool
+	for _, r := range a.Packages {
+		kernel = kernel || r.Key.Package == "(kernel)"
+	}
+	if !kernel {
+		t.Errorf("perf's _[k] frames not in (kernel): %v", a.Packages)
+	}
+}
+
+// TestFoldedErrorsNameTheLine: malformed folded input is an error that
+// names the line, and the differential form is refused with a reason.
+func TestFoldedErrorsNameTheLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"main;a 10\nmain;b ten\n":  "line 2: the count",
+		"main;a 10\nmain;b 1 2\n":  "line 2: two counts",
+		"main;a 10\n\nnothing\n":   "line 3: expected",
+		"main;a 0\n":               "no sample",
+		"main;a 10\nmain;b -4\n":   "line 2: the count",
+		"main;a 5\nmain;b 1e999\n": "line 2: the count",
+	} {
+		_, err := Parse(strings.NewReader(in), ParseOptions{})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", in, err, want)
+		}
+	}
+}
+
+// TestFoldedPackages: packages from what the frame names say.
+func TestFoldedPackages(t *testing.T) {
+	for name, want := range map[string]string{
+		"github.com/a/b.(*T).M":                 "github.com/a/b",
+		"runtime.mallocgc":                      "runtime",
+		"std::vector<int>::push_back":           "std::vector<int>",
+		"tokio::runtime::park":                  "tokio::runtime",
+		"com.example.app.Server.handle":         "com.example.app",
+		"handle_request (app/server.py:42)":     "app",
+		"main":                                  PackageUnknown,
+		"do_syscall_64_[k]":                     "(kernel)",
+		"<module> (/usr/lib/python3/json.py:3)": "python3",
+	} {
+		if got := foldedFrame(name).Package; got != want {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+}

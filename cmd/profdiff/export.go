@@ -1,0 +1,34 @@
+package main
+
+import (
+	"io"
+
+	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/export"
+)
+
+// isExport reports whether a format is one for other tools, written from
+// the profiles themselves (their stacks and sample order).
+func isExport(format string) bool {
+	return format == "pprof" || format == "speedscope" || format == "folded"
+}
+
+// writeExport writes the sides in an export format.
+func writeExport(w io.Writer, format string, ds []diff.Side, profiles [][]*analyze.Profile) error {
+	var sides []export.Side
+	for si, d := range ds {
+		s := export.Side{Name: d.Name, Work: d.Work}
+		for ri, t := range d.Tables {
+			s.Runs = append(s.Runs, export.Run{Profile: profiles[si][ri], Table: t})
+		}
+		sides = append(sides, s)
+	}
+	switch format {
+	case "pprof":
+		return export.WritePprof(w, sides)
+	case "speedscope":
+		return export.WriteSpeedscope(w, sides, "profdiff "+version())
+	}
+	return export.WriteFolded(w, sides)
+}

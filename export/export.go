@@ -1,0 +1,112 @@
+// Package export writes profiles, after symbolication and package
+// attribution, in the formats of other tools: pprof (one side, or a
+// comparison as a pprof diff), speedscope, and folded stacks (Brendan
+// Gregg's format, with its two-column differential form for a
+// comparison). Values are on-CPU time per run of a side (per unit of work
+// when given), as in profdiff's report; idle time and V8's (program) are
+// left out, garbage collection is kept as its own frame.
+package export
+
+import (
+	"strings"
+
+	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
+)
+
+// Run is one profile of a side with its aggregation, which must carry
+// NodeFunctions (analyze.AggregateOptions.NodeFunctions).
+type Run struct {
+	Profile *analyze.Profile
+	Table   *analyze.Table
+}
+
+// Side is one side: its runs, and the work each did (0 when not given).
+type Side struct {
+	Name string
+	Runs []Run
+	Work float64
+}
+
+// scale is the factor that turns a side's summed time into time per run
+// (or per unit of work).
+func (s Side) scale() float64 {
+	f := 1 / float64(max(len(s.Runs), 1))
+	if s.Work > 0 {
+		f /= s.Work
+	}
+	return f
+}
+
+// stack calls visit for each sample of r on CPU with its stack of function
+// rows (root first, in buf) and its weight; the slice is reused.
+func (r Run) stacks(visit func(sample int, fns []int32, weight int64)) {
+	p, t := r.Profile, r.Table
+	var buf []int32
+	for i, s := range p.Samples {
+		if !p.Frames[p.Nodes[s.Node].Frame].Kind.OnCPU() || s.Weight <= 0 {
+			continue
+		}
+		buf = buf[:0]
+		for n := s.Node; n >= 0; n = p.Nodes[n].Parent {
+			if fn := t.NodeFunctions[n]; fn >= 0 {
+				buf = append(buf, fn)
+			}
+		}
+		if len(buf) == 0 {
+			continue
+		}
+		for a, b := 0, len(buf)-1; a < b; a, b = a+1, b-1 {
+			buf[a], buf[b] = buf[b], buf[a]
+		}
+		visit(i, buf, s.Weight)
+	}
+}
+
+// nodeLines returns, for each node whose samples recorded lines (V8's
+// positionTicks, a trace's lines) in a frame not mapped through a source
+// map, each line's share of the node's time.
+func nodeLines(p *analyze.Profile) map[int32][]lineShare {
+	if len(p.LineTicks) == 0 {
+		return nil
+	}
+	sums := map[int32]int64{}
+	for _, lt := range p.LineTicks {
+		sums[lt.Node] += int64(lt.Ticks)
+	}
+	out := map[int32][]lineShare{}
+	for _, lt := range p.LineTicks {
+		if p.Frames[p.Nodes[lt.Node].Frame].Generated != nil || sums[lt.Node] <= 0 {
+			continue
+		}
+		out[lt.Node] = append(out[lt.Node], lineShare{lt.Line, float64(lt.Ticks) / float64(sums[lt.Node])})
+	}
+	return out
+}
+
+type lineShare struct {
+	line  int32
+	share float64
+}
+
+// name returns a function's name as profdiff's report gives it.
+func name(k analyze.Key) string { return diff.FunctionName(k) }
+
+// cleanName makes a name safe for one field of a line-based format: no
+// control characters (a newline would start a record), no sep, no
+// trailing space.
+func cleanName(s string, sep string) string {
+	s = diff.Clean(s)
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(sep, r) {
+			return '_'
+		}
+		return r
+	}, s)
+	// A name's last space would read as the one before the count.
+	s = strings.TrimRight(s, " ")
+	if s == "" {
+		return "_"
+	}
+	return s
+}

@@ -1,0 +1,84 @@
+package export
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/profdiff/profdiff/analyze"
+)
+
+// WriteFolded writes folded stacks, one line per distinct stack of
+// functions, root first, separated by ';', with the stack's on-CPU time in
+// microseconds per run (per unit of work when given), rounded: the format
+// of Brendan Gregg's flamegraph.pl. With two sides, each line has two
+// values, before and after, the differential form difffolded.pl writes
+// and flamegraph.pl reads. A name that two functions share is written
+// "name (file:line)"; names lose ';' and control characters.
+func WriteFolded(w io.Writer, sides []Side) error {
+	// Names first: which are shared by different functions.
+	keysOf := map[string]map[analyze.Key]bool{}
+	for _, s := range sides {
+		for _, r := range s.Runs {
+			for _, row := range r.Table.Functions {
+				n := name(row.Key)
+				if keysOf[n] == nil {
+					keysOf[n] = map[analyze.Key]bool{}
+				}
+				keysOf[n][row.Key] = true
+			}
+		}
+	}
+	label := func(k analyze.Key) string {
+		n := name(k)
+		if len(keysOf[n]) > 1 && k.File != "" {
+			n = fmt.Sprintf("%s (%s:%d)", n, k.File, k.Line)
+		}
+		return cleanName(n, ";")
+	}
+	values := map[string][]float64{}
+	var order []string
+	var sb strings.Builder
+	for si, s := range sides {
+		scale := s.scale() / 1e3 // microseconds
+		for _, r := range s.Runs {
+			names := make([]string, len(r.Table.Functions))
+			for i, row := range r.Table.Functions {
+				names[i] = label(row.Key)
+			}
+			r.stacks(func(_ int, stack []int32, weight int64) {
+				sb.Reset()
+				for i, fn := range stack {
+					if i > 0 {
+						sb.WriteByte(';')
+					}
+					sb.WriteString(names[fn])
+				}
+				k := sb.String()
+				v := values[k]
+				if v == nil {
+					v = make([]float64, len(sides))
+					values[k] = v
+					order = append(order, k)
+				}
+				v[si] += float64(weight) * scale
+			})
+		}
+	}
+	slices.Sort(order)
+	bw := bufio.NewWriter(w)
+	for _, k := range order {
+		if !slices.ContainsFunc(values[k], func(v float64) bool { return math.Round(v) != 0 }) {
+			continue // under half a microsecond on every side
+		}
+		bw.WriteString(k)
+		for _, v := range values[k] {
+			fmt.Fprintf(bw, " %d", int64(math.Round(v)))
+		}
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,157 @@
+package export
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	pprofile "github.com/google/pprof/profile"
+
+	"github.com/profdiff/profdiff/analyze"
+)
+
+// WritePprof writes one side, or two as a pprof diff, as a gzipped
+// profile.proto: sample types samples/count and cpu/nanoseconds, values per
+// run (per unit of work when given), functions by original name, file and
+// start line, each location at the line the samples recorded where the
+// input has lines, in one mapping marked as symbolized so that pprof does
+// not try to symbolize it. With two sides the before side's values are
+// negated and its samples labelled pprof::base=true, as pprof's own
+// -diff_base does, so that `go tool pprof -http=: diff.pb.gz` shows the
+// change. The profile passes CheckValid before it is written.
+func WritePprof(w io.Writer, sides []Side) error {
+	b := newPprofBuilder()
+	for si, s := range sides {
+		base := len(sides) == 2 && si == 0
+		for _, r := range s.Runs {
+			b.addRun(r, s.scale(), base)
+		}
+	}
+	p := b.profile()
+	if err := p.CheckValid(); err != nil {
+		return fmt.Errorf("pprof export: %w", err)
+	}
+	return p.Write(w)
+}
+
+type pprofBuilder struct {
+	p         *pprofile.Profile
+	functions map[analyze.Key]*pprofile.Function
+	locations map[[2]any]*pprofile.Location
+	samples   map[string]*pprofSample
+	order     []string
+	interval  int64
+}
+
+type pprofSample struct {
+	locs          []*pprofile.Location
+	count, weight float64
+	base          bool
+}
+
+func newPprofBuilder() *pprofBuilder {
+	return &pprofBuilder{
+		p: &pprofile.Profile{
+			SampleType:        []*pprofile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
+			DefaultSampleType: "cpu",
+			PeriodType:        &pprofile.ValueType{Type: "cpu", Unit: "nanoseconds"},
+			Mapping: []*pprofile.Mapping{{ID: 1, File: "profdiff", HasFunctions: true, HasFilenames: true,
+				HasLineNumbers: true, HasInlineFrames: true}},
+		},
+		functions: map[analyze.Key]*pprofile.Function{},
+		locations: map[[2]any]*pprofile.Location{},
+		samples:   map[string]*pprofSample{},
+	}
+}
+
+func (b *pprofBuilder) function(k analyze.Key) *pprofile.Function {
+	f := b.functions[k]
+	if f == nil {
+		n := name(k)
+		f = &pprofile.Function{ID: uint64(len(b.p.Function) + 1), Name: n, SystemName: n, Filename: k.File, StartLine: int64(k.Line)}
+		b.functions[k] = f
+		b.p.Function = append(b.p.Function, f)
+	}
+	return f
+}
+
+func (b *pprofBuilder) location(k analyze.Key, line int32) *pprofile.Location {
+	if line <= 0 {
+		line = k.Line
+	}
+	lk := [2]any{k, line}
+	l := b.locations[lk]
+	if l == nil {
+		id := uint64(len(b.p.Location) + 1)
+		l = &pprofile.Location{ID: id, Mapping: b.p.Mapping[0], Address: id,
+			Line: []pprofile.Line{{Function: b.function(k), Line: int64(line)}}}
+		b.locations[lk] = l
+		b.p.Location = append(b.p.Location, l)
+	}
+	return l
+}
+
+func (b *pprofBuilder) addRun(r Run, scale float64, base bool) {
+	lines := nodeLines(r.Profile)
+	fns := r.Table.Functions
+	b.interval = max(b.interval, r.Table.Summary.IntervalNs)
+	add := func(stack []int32, leafLine int32, count, weight float64) {
+		// Samples merge by their locations, across runs.
+		locs := make([]*pprofile.Location, len(stack))
+		for i, fn := range stack {
+			line := int32(0)
+			if i == len(stack)-1 {
+				line = leafLine
+			}
+			locs[len(stack)-1-i] = b.location(fns[fn].Key, line) // pprof lists the leaf first
+		}
+		var lk strings.Builder
+		if base {
+			lk.WriteString("b")
+		}
+		for _, l := range locs {
+			lk.WriteString(strconv.FormatUint(l.ID, 10))
+			lk.WriteByte(',')
+		}
+		s := b.samples[lk.String()]
+		if s == nil {
+			s = &pprofSample{locs: locs, base: base}
+			b.samples[lk.String()] = s
+			b.order = append(b.order, lk.String())
+		}
+		s.count += count * scale
+		s.weight += weight * scale
+	}
+	r.stacks(func(i int, stack []int32, weight int64) {
+		node := r.Profile.Samples[i].Node
+		if ls := lines[node]; len(ls) > 0 {
+			for _, l := range ls {
+				add(stack, l.line, l.share, float64(weight)*l.share)
+			}
+			return
+		}
+		add(stack, 0, 1, float64(weight))
+	})
+}
+
+func (b *pprofBuilder) profile() *pprofile.Profile {
+	p := b.p
+	p.Period = b.interval
+	for _, k := range b.order {
+		s := b.samples[k]
+		sign := 1.0
+		if s.base {
+			sign = -1
+		}
+		ps := &pprofile.Sample{Location: s.locs, Value: []int64{int64(math.Round(sign * s.count)), int64(math.Round(sign * s.weight))}}
+		if s.base {
+			ps.Label = map[string][]string{"pprof::base": {"true"}}
+		}
+		p.Sample = append(p.Sample, ps)
+	}
+	p.Sample = slices.DeleteFunc(p.Sample, func(s *pprofile.Sample) bool { return s.Value[0] == 0 && s.Value[1] == 0 })
+	return p
+}
