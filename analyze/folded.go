@@ -120,7 +120,11 @@ func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
 		if node == 0 || count == 0 {
 			continue
 		}
-		w := int64(count*unitNs + 0.5)
+		wf := count*unitNs + 0.5
+		if wf >= 1<<60 || float64(p.WallNs)+wf >= 1<<60 {
+			return nil, fmt.Errorf("line %d: the count %s adds up to more time than a profile holds", lineNo, clip(line[i+1:]))
+		}
+		w := int64(wf)
 		p.Samples = append(p.Samples, Sample{Node: node, Weight: w})
 		p.WallNs += w
 		if opts.FoldedUnit == "" || opts.FoldedUnit == FoldedSamples {

@@ -93,3 +93,27 @@ func FuzzParsePprof(f *testing.F) {
 		checkParsed(t, p)
 	})
 }
+
+// FuzzFolded: any text read as folded stacks gives a profile whose samples
+// point at nodes that exist, or an error; never a panic.
+func FuzzFolded(f *testing.F) {
+	f.Add([]byte("main;parse;lex 42\nmain;render 7\n"))
+	f.Add([]byte("a (x.py:3);b 1.5\n# comment\n\nc_[k] 2\n"))
+	f.Add([]byte("a;;b 3\r\n;;; 4\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := readFolded(bytes.NewReader(data), ParseOptions{})
+		if err != nil {
+			return
+		}
+		for _, s := range p.Samples {
+			if int(s.Node) >= len(p.Nodes) || s.Node <= 0 || s.Weight < 0 {
+				t.Fatalf("sample %+v of %d nodes", s, len(p.Nodes))
+			}
+		}
+		for _, n := range p.Nodes[1:] {
+			if int(n.Frame) >= len(p.Frames) || n.Parent < 0 || int(n.Parent) >= len(p.Nodes) {
+				t.Fatalf("node %+v", n)
+			}
+		}
+	})
+}
