@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
@@ -31,4 +33,18 @@ func writeExport(w io.Writer, format string, ds []diff.Side, profiles [][]*analy
 		return export.WriteSpeedscope(w, sides, "profdiff "+version())
 	}
 	return export.WriteFolded(w, sides)
+}
+
+// htmlTitle heads the HTML page: the files compared, or the profile.
+func htmlTitle(sides []sideArg) string {
+	name := func(s sideArg) string {
+		if len(s.files) == 1 {
+			return filepath.Base(s.files[0])
+		}
+		return fmt.Sprintf("%s (%d runs)", filepath.Dir(s.files[0]), len(s.files))
+	}
+	if len(sides) == 2 {
+		return "profdiff: " + name(sides[0]) + " → " + name(sides[1])
+	}
+	return "profdiff: " + name(sides[0])
 }

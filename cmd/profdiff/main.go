@@ -30,6 +30,7 @@ import (
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/flamegraph"
 	"github.com/profdiff/profdiff/symbolicate"
 	"github.com/profdiff/profdiff/tui"
 )
@@ -115,6 +116,7 @@ type options struct {
 	help         bool
 	maxInputSize string
 	foldedUnit   string
+	frameShare   float64
 	foldedEvery  string
 	cpuProfile   string
 	memProfile   string
@@ -144,7 +146,7 @@ type options struct {
 func newFlagSet(o *options) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("profdiff", pflag.ContinueOnError)
 	fs.SortFlags = false
-	fs.StringVarP(&o.format, "format", "f", "", "output format: tui, an interactive explorer (the default when standard input and output are a terminal), text (the default otherwise), markdown, json; or for other tools: pprof (gzipped profile.proto, a pprof diff for two sides), speedscope, folded (flamegraph.pl)")
+	fs.StringVarP(&o.format, "format", "f", "", "output format: tui, an interactive explorer (the default when standard input and output are a terminal), text (the default otherwise), markdown, json, html (an offline flame graph page); or for other tools: pprof (gzipped profile.proto, a pprof diff for two sides), speedscope, folded (flamegraph.pl)")
 	fs.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` instead of standard output")
 	fs.IntVarP(&o.top, "top", "n", 20, "rows per table in text output (0 for all); JSON always has every row")
 	fs.StringArrayVar(&o.before, "before", nil, "a profile of the BEFORE side (repeatable: repeated runs); with --after, instead of BEFORE AFTER")
@@ -170,6 +172,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.BoolVar(&o.noSourceMaps, "no-sourcemaps", false, "do not apply source maps: report frames as the profiler recorded them")
 	fs.BoolVar(&o.allowMixed, "allow-mixed-formats", false, "compare sides of different formats (a .cpuprofile against a pprof), whose names and packages rarely match")
 	fs.BoolVar(&o.list, "list", false, "list the profiles a file holds (threads of a trace, sample types of a pprof) and exit")
+	fs.Float64Var(&o.frameShare, "min-frame-share", 0.01, "leave call-tree frames under this share of on-CPU time on every side (`PCT`, percent) out of the flame graph, paths and UI tree, as pprof's -nodefraction; their time stays in their callers'")
 	fs.StringVar(&o.foldedUnit, "folded-unit", "samples", "what the counts of folded-stack input are: samples (taken every --folded-interval), or times in ns, us or ms")
 	fs.StringVar(&o.foldedEvery, "folded-interval", "10ms", "the sampling interval of folded-stack input counted in samples (`DURATION`: perf -F 999 is 1ms, py-spy and async-profiler 10ms)")
 	fs.StringVar(&o.maxInputSize, "max-input-size", "4GiB", "refuse input larger than this after decompression (`SIZE` in bytes, or with KiB, MiB, GiB)")
@@ -233,9 +236,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageError(stderr, "--format tui needs a terminal on standard input and output; use --format text, markdown or json")
 	}
 	switch o.format {
-	case "text", "json", "markdown", "md", "tui", "pprof", "speedscope", "folded":
+	case "text", "json", "markdown", "md", "tui", "html", "pprof", "speedscope", "folded":
 	default:
-		return usageError(stderr, "--format %q: choose text, markdown, json, tui, pprof, speedscope or folded", o.format)
+		return usageError(stderr, "--format %q: choose text, markdown, json, html, tui, pprof, speedscope or folded", o.format)
 	}
 	if o.format == "pprof" && (o.output == "" || o.output == "-") && isTerminal(stdout) {
 		return usageError(stderr, "--format pprof writes a binary file: give it with -o FILE")
@@ -323,6 +326,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		switch o.format {
 		case "json":
 			return diff.WriteJSON(out, rep)
+		case "html":
+			return flamegraph.Write(out, rep, flamegraph.Options{Title: htmlTitle(sides)})
 		case "pprof", "speedscope", "folded":
 			return writeExport(out, o.format, ds, profiles)
 		case "markdown", "md":
@@ -487,6 +492,14 @@ func diffOptions(o options, nsides int) (diff.Options, error) {
 	if o.work < 0 || o.workBefore < 0 || o.workAfter < 0 {
 		return opts, fmt.Errorf("--work must be positive")
 	}
+	switch {
+	case o.frameShare < 0 || o.frameShare >= 100:
+		return opts, fmt.Errorf("--min-frame-share %g: give a percentage from 0 (every frame) to under 100", o.frameShare)
+	case o.frameShare == 0:
+		opts.TreeMinShare = -1 // every frame
+	default:
+		opts.TreeMinShare = o.frameShare / 100
+	}
 	return opts, nil
 }
 
@@ -526,6 +539,17 @@ func explore(rep *diff.Report, sort diff.Metric, syms []*symbolicate.Symbolicato
 			}
 		}
 		return "", false
+	}
+	in.WriteHTML = func() (string, error) {
+		f, err := os.CreateTemp("", "profdiff-*.html")
+		if err != nil {
+			return "", err
+		}
+		err = flamegraph.Write(f, rep, flamegraph.Options{Title: "profdiff"})
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return f.Name(), err
 	}
 	if err := tui.Run(in, os.Stdin, os.Stdout, 0, 0); err != nil {
 		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))

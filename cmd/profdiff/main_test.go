@@ -90,7 +90,7 @@ func TestErrorsAreOneLineWithStatus2(t *testing.T) {
 		{[]string{filepath.Join(dir, "nope.pprof")}, "profdiff: " + filepath.Join(dir, "nope.pprof") + ": no such file or directory\n"},
 		{[]string{dir}, "profdiff: " + bad + ": node 17 lists child 99"}, // a directory is a side of runs
 		{[]string{}, "profdiff: give a profile to rank"},
-		{[]string{"--format", "xml", bad}, `profdiff: --format "xml": choose text, markdown, json, tui, pprof, speedscope or folded`},
+		{[]string{"--format", "xml", bad}, `profdiff: --format "xml": choose text, markdown, json, html, tui, pprof, speedscope or folded`},
 		{[]string{"--bogus"}, "profdiff: unknown flag: --bogus"},
 		{[]string{"--sample-type", "alloc", fixture("go-router-before.pprof")}, `no sample type "alloc"`},
 		{[]string{"--max-input-size", "lots", bad}, "--max-input-size"},

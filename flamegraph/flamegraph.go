@@ -1,0 +1,290 @@
+// Package flamegraph writes a judged comparison (or one profile) as one
+// self-contained, offline HTML file: an icicle flame graph of the merged
+// call tree, coloured by package for one profile and by the judged change
+// for two sides (grey where the change is not real), beside the headline,
+// the paths that carry the change, the package and function tables and the
+// warnings. The page loads nothing: its script and style are inline and
+// allowed by hash in a Content-Security-Policy that forbids every other
+// source, and its data is JSON in the page. The same report gives the same
+// bytes.
+package flamegraph
+
+import (
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/profdiff/profdiff/diff"
+)
+
+//go:embed page.js
+var pageJS string
+
+//go:embed page.css
+var pageCSS string
+
+// Options tune the page.
+type Options struct {
+	// Title heads the page.
+	Title string
+	// Top is how many rows the package and function tables hold.
+	Top int
+}
+
+// data is what the page's script reads.
+type data struct {
+	Title    string     `json:"title"`
+	Compared bool       `json:"compared"`
+	Per      string     `json:"per"`
+	Sides    []string   `json:"sides"`
+	Headline [][]string `json:"headline"`
+	Warnings []string   `json:"warnings"`
+	// Functions of the tree: name, package, location.
+	Functions [][3]string `json:"functions"`
+	// Nodes, as parallel arrays (parents before children).
+	Parent   []int32     `json:"parent"`
+	Function []int32     `json:"function"`
+	Self     [][]float64 `json:"self"`  // per side
+	Total    [][]float64 `json:"total"` // per side
+	// Judged changes per node (comparisons): verdicts as codes (see
+	// verdictCodes), Δ% (null when before is 0) and p.
+	SelfVerdict  []int8     `json:"selfVerdict,omitempty"`
+	TotalVerdict []int8     `json:"totalVerdict,omitempty"`
+	SelfPct      []*float64 `json:"selfPct,omitempty"`
+	TotalPct     []*float64 `json:"totalPct,omitempty"`
+	SelfP        []*float64 `json:"selfP,omitempty"`
+	TotalP       []*float64 `json:"totalP,omitempty"`
+	// Other is, per side, the time of the nodes left out of the tree
+	// (under Options.TreeMinShare of the comparison).
+	Other     []float64 `json:"other"`
+	MinShare  float64   `json:"minShare"`
+	Paths     []path    `json:"paths"`
+	PathsNote string    `json:"pathsNote"`
+	Packages  table     `json:"packages"`
+	FuncTable table     `json:"functionTable"`
+}
+
+type path struct {
+	Nodes []int32 `json:"nodes"`
+	Text  string  `json:"text"`
+}
+
+// table is a table as the text report shows it: headers and cells, and
+// per row the sort keys of each column (numbers where the cell is one).
+type table struct {
+	Title   string      `json:"title"`
+	Headers []string    `json:"headers"`
+	Rows    [][]string  `json:"rows"`
+	Keys    [][]float64 `json:"keys"`
+	Total   int         `json:"total"`
+	// Names are the columns of names (sorted as text).
+	Names []int `json:"names"`
+}
+
+// verdictCodes are the verdicts as the page's script knows them.
+var verdictCodes = map[diff.Verdict]int8{diff.VerdictSame: 0, diff.VerdictBetter: 1, diff.VerdictWorse: 2, diff.VerdictNew: 3, diff.VerdictGone: 4}
+
+// Write writes the page for r.
+func Write(w io.Writer, r *diff.Report, opts Options) error {
+	if opts.Top <= 0 {
+		opts.Top = 50
+	}
+	v := diff.NewView(r)
+	d := data{Title: opts.Title, Compared: r.Compared(), Per: v.Per(), Headline: v.HeadlineRows(), MinShare: r.Options.TreeMinShare}
+	for _, s := range r.Sides {
+		d.Sides = append(d.Sides, diff.SideLine(s))
+	}
+	for _, wn := range r.Warnings {
+		d.Warnings = append(d.Warnings, diff.Clean(wn))
+	}
+	if d.Warnings == nil {
+		d.Warnings = []string{}
+	}
+	nsides := len(r.Sides)
+	d.Self, d.Total = make([][]float64, nsides), make([][]float64, nsides)
+	fnIndex := map[int32]int32{}
+	for _, n := range r.Tree {
+		fn := int32(-1)
+		if n.Function >= 0 {
+			id, ok := fnIndex[n.Function]
+			if !ok {
+				id = int32(len(d.Functions))
+				fnIndex[n.Function] = id
+				k := r.Functions[n.Function].Key
+				d.Functions = append(d.Functions, [3]string{v.RowName(&r.Functions[n.Function]), diff.Clean(k.Package), v.Location(k)})
+			}
+			fn = id
+		}
+		d.Parent = append(d.Parent, n.Parent)
+		d.Function = append(d.Function, fn)
+		for s := range nsides {
+			d.Self[s] = append(d.Self[s], round(n.Self.Mean[s]))
+			d.Total[s] = append(d.Total[s], round(n.Total.Mean[s]))
+		}
+		if d.Compared {
+			d.SelfVerdict = append(d.SelfVerdict, verdictCodes[n.Self.Change.Verdict])
+			d.TotalVerdict = append(d.TotalVerdict, verdictCodes[n.Total.Change.Verdict])
+			d.SelfPct = append(d.SelfPct, num(n.Self.Change.DeltaPct))
+			d.TotalPct = append(d.TotalPct, num(n.Total.Change.DeltaPct))
+			d.SelfP = append(d.SelfP, num(n.Self.Change.P))
+			d.TotalP = append(d.TotalP, num(n.Total.Change.P))
+		}
+	}
+	// The time left out of the tree: on-CPU time not held by its nodes'
+	// self time.
+	d.Other = make([]float64, nsides)
+	for s := range nsides {
+		var held float64
+		for _, x := range d.Self[s] {
+			held += x
+		}
+		if len(r.Tree) > 0 {
+			d.Other[s] = math.Max(0, round(r.Tree[0].Total.Mean[s])-held)
+		}
+	}
+	for _, p := range r.Paths {
+		d.Paths = append(d.Paths, path{Nodes: p.Nodes, Text: v.PathText(p)})
+	}
+	if d.Compared {
+		d.PathsNote = v.PathsSummary()
+	}
+	d.Packages = rowsTable(v, r, r.Packages, "Packages", false, opts.Top)
+	d.FuncTable = rowsTable(v, r, r.Functions, "Functions", true, opts.Top)
+
+	blob, err := json.Marshal(d) // escapes <, > and & as \u003c...: safe in a script element
+	if err != nil {
+		return err
+	}
+	title := opts.Title
+	if title == "" {
+		title = "profdiff"
+	}
+	csp := fmt.Sprintf("default-src 'none'; script-src '%s'; style-src '%s'; img-src data:; base-uri 'none'; form-action 'none'", hash(pageJS), hash(pageCSS))
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+	fmt.Fprintf(&b, "<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n", csp)
+	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+	fmt.Fprintf(&b, "<title>%s</title>\n", html.EscapeString(diff.Clean(title)))
+	fmt.Fprintf(&b, "<style>%s</style>\n</head>\n<body>\n", pageCSS)
+	fmt.Fprintf(&b, "<script type=\"application/json\" id=\"data\">%s</script>\n", blob)
+	b.WriteString(pageHTML)
+	fmt.Fprintf(&b, "<script>%s</script>\n</body>\n</html>\n", pageJS)
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+// hash is a CSP source allowing exactly one inline script or style.
+func hash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return "sha256-" + base64.StdEncoding.EncodeToString(h[:])
+}
+
+func round(x float64) float64 { return math.Round(x) }
+
+// num is x, or nil (null in JSON) when it is not a finite number.
+func num(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	y := math.Round(x*1e6) / 1e6
+	return &y
+}
+
+// rowsTable is a table of rows as the text report shows them (the top
+// changes for a comparison, the heaviest for one profile).
+func rowsTable(v *diff.View, r *diff.Report, rows []diff.Row, title string, functions bool, top int) table {
+	t := table{Title: title, Total: len(rows)}
+	var shown []diff.Row
+	if r.Compared() {
+		shown = v.TopChanges(rows, top)
+		t.Headers = []string{"self before", "after", "Δ%", "self", "total before", "after", "Δ%", "total", "Δshare", "p"}
+	} else {
+		shown = v.Sorted(rows, diff.MetricSelf)
+		if len(shown) > top {
+			shown = shown[:top]
+		}
+		t.Headers = append([]string{}, diff.OneSideHeaders...)
+	}
+	// Names come first and last, numbers between: the function's name,
+	// its numbers, then its package and location.
+	if functions {
+		t.Headers = append(append([]string{"function"}, t.Headers...), "package", "location")
+		t.Names = []int{0, len(t.Headers) - 2, len(t.Headers) - 1}
+	} else {
+		t.Headers = append([]string{"package"}, t.Headers...)
+		t.Names = []int{0}
+	}
+	for i := range shown {
+		row := &shown[i]
+		var cells []string
+		var keys []float64
+		if r.Compared() {
+			cells = diff.TopCells(row)
+			keys = []float64{row.Self.Mean[0], row.Self.Mean[1], key(row.Self.Change.DeltaPct), 0, row.Total.Mean[0], row.Total.Mean[1], key(row.Total.Change.DeltaPct), 0, 0, 0}
+			by, _ := diff.Deciding(row)
+			keys[8], keys[9] = key(by.Of(row).Change.DeltaPP), key(by.Of(row).Change.P)
+		} else {
+			cells = v.OneSideCells(row)
+			keys = []float64{row.Self.Mean[0], row.Self.Mean[0], row.Total.Mean[0], row.Total.Mean[0]}
+		}
+		if functions {
+			cells = append(append([]string{v.RowName(row)}, cells...), diff.Clean(row.Key.Package), v.Location(row.Key))
+			keys = append(append([]float64{0}, keys...), 0, 0)
+		} else {
+			cells = append([]string{diff.Clean(row.Key.Package)}, cells...)
+			keys = append([]float64{0}, keys...)
+		}
+		t.Rows = append(t.Rows, cells)
+		t.Keys = append(t.Keys, keys)
+	}
+	if t.Rows == nil {
+		t.Rows, t.Keys = [][]string{}, [][]float64{}
+	}
+	return t
+}
+
+// key is a sort key: NaN sorts as 0.
+func key(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return math.Round(x*1e6) / 1e6
+}
+
+// pageHTML is the page's fixed markup; the script fills it.
+const pageHTML = `<header>
+<h1 id="title">profdiff</h1>
+<div id="sides"></div>
+</header>
+<main>
+<section id="graph-section">
+<div id="controls">
+<label>width <select id="width"></select></label>
+<label>colour <select id="metric"><option value="total">total time</option><option value="self">self time</option></select></label>
+<label>palette <select id="palette"><option value="rb">red / blue</option><option value="ob">orange / blue (colour-blind safe)</option></select></label>
+<label>search <input id="search" type="search" placeholder="function, package or file (regexp)"></label>
+<span id="match"></span>
+<button id="reset" type="button">reset zoom</button>
+</div>
+<div id="crumbs"></div>
+<div id="legend"></div>
+<div id="flame"><canvas id="canvas"></canvas></div>
+<div id="tip" hidden></div>
+<p id="other"></p>
+</section>
+<aside>
+<section><h2>Headline</h2><table id="headline"></table></section>
+<section id="paths-section"><h2>Where it changed</h2><p id="paths-note"></p><ol id="paths"></ol></section>
+<section><h2 id="packages-title">Packages</h2><table id="packages" class="rows"></table></section>
+<section><h2 id="functions-title">Functions</h2><table id="functions" class="rows"></table></section>
+<section id="warnings-section"><h2>Warnings</h2><ul id="warnings"></ul></section>
+</aside>
+</main>
+<pre id="selftest" hidden></pre>
+`

@@ -1,0 +1,197 @@
+package flamegraph
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
+)
+
+// table reads and aggregates a fixture as the command does.
+func aggregate(t *testing.T, name string, rename map[string]string) *analyze.Table {
+	t.Helper()
+	p, err := analyze.ParseFile(filepath.Join("..", "testdata", name), analyze.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range p.Frames {
+		if n, ok := rename[p.Frames[i].Name]; ok {
+			p.Frames[i].Name = n
+		}
+	}
+	return analyze.Aggregate(p, analyze.AggregateOptions{Edges: true, Tree: true})
+}
+
+func compare(t *testing.T, tables ...*analyze.Table) *diff.Report {
+	t.Helper()
+	var sides []diff.Side
+	for i, tab := range tables {
+		sides = append(sides, diff.Side{Name: []string{"before", "after"}[i], Tables: []*analyze.Table{tab}})
+	}
+	r, err := diff.Compare(sides, diff.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func page(t *testing.T, r *diff.Report) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Write(&b, r, Options{Title: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+const evil = `</script><img src=x onerror="document.title='pwned'">`
+
+// TestPageIsOfflineAndDeterministic: a CSP that allows only the page's own
+// script and style (by hash), no remote source anywhere, the same bytes
+// twice, and a hostile function name only as escaped JSON.
+func TestPageIsOfflineAndDeterministic(t *testing.T) {
+	r := compare(t, aggregate(t, "node-router-unbundled-before.cpuprofile", map[string]string{"handle": evil}),
+		aggregate(t, "node-router-unbundled-after.cpuprofile", map[string]string{"handle": evil}))
+	a, b := page(t, r), page(t, r)
+	if !bytes.Equal(a, b) {
+		t.Fatal("two writes differ")
+	}
+	s := string(a)
+	csp := regexp.MustCompile(`Content-Security-Policy" content="([^"]*)"`).FindStringSubmatch(s)
+	if csp == nil || !strings.Contains(csp[1], "default-src 'none'") || strings.Contains(csp[1], "unsafe-inline") || !strings.Contains(csp[1], hash(pageJS)) {
+		t.Errorf("CSP %q", csp)
+	}
+	if regexp.MustCompile(`(?i)(src|href)=["']?(https?:)?//`).MatchString(s) {
+		t.Error("a remote source in the page")
+	}
+	if strings.Count(s, "</script>") != 2 || strings.Contains(s, "<img") {
+		t.Error("the hostile name reached the markup")
+	}
+}
+
+// chromium returns the browser, or skips.
+func chromium(t *testing.T) string {
+	if testing.Short() {
+		t.Skip("no browser under -short")
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no chromium: apt-get install chromium (.ci/run does)")
+	return ""
+}
+
+// load opens a page in headless Chromium and returns the page's self-test
+// record, its DOM, the browser's log and its network log.
+func load(t *testing.T, browser string, html []byte) (map[string]any, string, string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "page.html")
+	os.WriteFile(file, html, 0o644)
+	netlog := filepath.Join(dir, "net.json")
+	// The browser's own traffic (updates, sync, dictionaries) is turned
+	// off, so that what the network log holds is the page's.
+	cmd := exec.Command(browser, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir="+filepath.Join(dir, "profile"),
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps",
+		"--no-first-run", "--disable-domain-reliability", "--disable-features=Translate,OptimizationHints,MediaRouter,SpellcheckService",
+		"--enable-logging=stderr", "--v=0", "--log-net-log="+netlog, "--virtual-time-budget=5000", "--dump-dom", "file://"+file)
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium: %v: %s", err, errs.String())
+	}
+	dom := out.String()
+	m := regexp.MustCompile(`<pre id="selftest"[^>]*>([^<]*)</pre>`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the page's script did not run: %s", errs.String())
+	}
+	var st map[string]any
+	if err := json.Unmarshal([]byte(unescape(m[1])), &st); err != nil {
+		t.Fatalf("selftest %q: %v", m[1], err)
+	}
+	nl, _ := os.ReadFile(netlog)
+	return st, dom, errs.String(), string(nl)
+}
+
+// pageRequests lists the URLs a network log shows requested by a page:
+// the browser's own requests (updates, sync: "not an origin") are not.
+func pageRequests(t *testing.T, netlog string) []string {
+	var nl struct {
+		Events []struct {
+			Params map[string]any `json:"params"`
+		} `json:"events"`
+	}
+	if err := json.Unmarshal([]byte(netlog), &nl); err != nil {
+		t.Fatalf("network log: %v", err)
+	}
+	var urls []string
+	for _, e := range nl.Events {
+		u, ok := e.Params["url"].(string)
+		if !ok {
+			continue
+		}
+		// A request's start names its initiator: a page's origin ("null"
+		// for a file), or "not an origin" for the browser's own.
+		if init, ok := e.Params["initiator"].(string); ok && init != "not an origin" {
+			urls = append(urls, u)
+		}
+	}
+	return urls
+}
+
+func unescape(s string) string {
+	return strings.NewReplacer("&quot;", `"`, "&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(s)
+}
+
+// TestPageInChromium loads pages in a real browser: no script error, no
+// request beyond the file itself; the router change coloured where judged
+// real (path-to-regexp's matcher gone), the rest grey, and the root as wide as
+// on-CPU time; a profile against itself all grey with no NaN; a hostile
+// name shown as text, running nothing.
+func TestPageInChromium(t *testing.T) {
+	browser := chromium(t)
+	before := aggregate(t, "node-router-unbundled-before.cpuprofile", map[string]string{"handle": evil})
+	after := aggregate(t, "node-router-unbundled-after.cpuprofile", map[string]string{"handle": evil})
+	r := compare(t, before, after)
+	st, dom, log, netlog := load(t, browser, page(t, r))
+	if strings.Contains(log, "Uncaught") || strings.Contains(log, "Refused to") {
+		t.Errorf("browser log: %s", log)
+	}
+	for _, u := range pageRequests(t, netlog) {
+		if !strings.HasPrefix(u, "file://") {
+			t.Errorf("the page requested %s", u)
+		}
+	}
+	if st["resources"].(float64) != 0 {
+		t.Errorf("the page loaded %v resources", st["resources"])
+	}
+	if strings.Contains(dom, "<title>pwned") || !strings.Contains(dom, "&lt;/script&gt;&lt;img src=x") {
+		t.Error("the hostile name ran, or is not shown as text")
+	}
+	root := st["rootWidth"].([]any)
+	if root[0].(float64) != r.Tree[0].Total.Mean[0] || root[1].(float64) != r.Tree[0].Total.Mean[1] || r.OnCPU(0) != r.Tree[0].Total.Mean[0] {
+		t.Errorf("root %v, on-CPU %v %v", root, r.OnCPU(0), r.OnCPU(1))
+	}
+	if st["coloured"].(float64) == 0 || st["grey"].(float64) == 0 || st["goneFrames"].(float64)+st["newFrames"].(float64) == 0 || st["notFinite"].(bool) {
+		t.Errorf("router change: %v", st)
+	}
+	tip := st["tip"].([]any)
+	if first := r.Functions[r.Tree[1].Function]; tip[0].(string) != diff.NewView(r).RowName(&first) {
+		t.Errorf("tooltip %v for %s", tip, first.Key.Function)
+	}
+
+	same := compare(t, before, before)
+	st, _, _, _ = load(t, browser, page(t, same))
+	if st["coloured"].(float64) != 0 || st["notFinite"].(bool) || st["drawn"].(float64) < 10 {
+		t.Errorf("a profile against itself: %v", st)
+	}
+}

@@ -1,0 +1,476 @@
+"use strict";
+// profdiff's flame graph: an icicle of the merged call tree, drawn on a
+// canvas from the JSON in #data. Names from profiles only ever reach the
+// page as text (textContent, canvas fillText), never as markup.
+(function () {
+  const D = JSON.parse(document.getElementById("data").textContent);
+  const N = D.parent.length;
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, text, cls) => {
+    const e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  };
+  const kids = Array.from({ length: N }, () => []);
+  for (let i = 1; i < N; i++) kids[D.parent[i]].push(i);
+  const sides = D.sides.length;
+  const fnOf = (i) => (D.function[i] >= 0 ? D.functions[D.function[i]] : ["all", "", ""]);
+  const VERDICT = ["~", "better", "worse", "new", "gone"];
+
+  // Durations as the text report writes them: three significant digits.
+  function dur(ns) {
+    if (ns === null || ns === undefined || !isFinite(ns)) return "-";
+    const a = Math.abs(ns);
+    const units = [[1e9, "s"], [1e6, "ms"], [1e3, "µs"], [1, "ns"]];
+    for (const [f, u] of units) {
+      if (a >= f || f === 1) {
+        const x = ns / f;
+        const ax = Math.abs(x);
+        const s = ax >= 100 ? x.toFixed(0) : ax >= 10 ? x.toFixed(1) : x.toFixed(2);
+        return (a === 0 ? "0" : s) + (a === 0 ? "" : " " + u);
+      }
+    }
+  }
+  const sdur = (ns) => (ns > 0 ? "+" : ns < 0 ? "-" : "") + dur(Math.abs(ns));
+  const pct = (x) => (x === null || x === undefined || !isFinite(x) ? "-" : (x > 0 ? "+" : "") + x.toFixed(1) + "%");
+  const fmtP = (p) => (p === null || p === undefined ? "-" : p < 0.001 ? "<0.001" : p.toFixed(3));
+
+  // Header, headline, paths, tables, warnings.
+  $("title").textContent = D.title || "profdiff";
+  for (const s of D.sides) $("sides").appendChild(el("div", s));
+  const hl = $("headline");
+  if (D.compared) {
+    const tr = el("tr");
+    for (const h of ["", "before", "after", "change"]) tr.appendChild(el("th", h));
+    hl.appendChild(tr);
+  }
+  for (const row of D.headline) {
+    const tr = el("tr");
+    row.forEach((c, i) => tr.appendChild(el(i === 0 ? "th" : "td", c)));
+    hl.appendChild(tr);
+  }
+  if (!D.compared) $("paths-section").hidden = true;
+  $("paths-note").textContent = D.pathsNote || "";
+  (D.paths || []).forEach((p) => {
+    const li = el("li");
+    const a = el("a", p.text);
+    a.href = "#";
+    a.addEventListener("click", (e) => {
+      e.preventDefault();
+      zoomTo(p.nodes[p.nodes.length - 1]);
+      search(null);
+    });
+    li.appendChild(a);
+    $("paths").appendChild(li);
+  });
+  if (!D.warnings.length) $("warnings-section").hidden = true;
+  for (const w of D.warnings) $("warnings").appendChild(el("li", w));
+  function fillTable(id, t) {
+    const tab = $(id);
+    $(id + "-title").textContent = t.title + (t.rows.length < t.total ? " (top " + t.rows.length + " of " + t.total + ")" : "");
+    const head = el("tr");
+    const body = el("tbody");
+    let order = t.rows.map((_, i) => i);
+    let by = -1, rev = false;
+    const draw = () => {
+      body.textContent = "";
+      for (const i of order) {
+        const tr = el("tr");
+        t.rows[i].forEach((c, j) => tr.appendChild(el("td", c, t.names.includes(j) ? "name" : "num")));
+        body.appendChild(tr);
+      }
+    };
+    t.headers.forEach((h, j) => {
+      const th = el("th", h);
+      th.title = "sort";
+      th.addEventListener("click", () => {
+        rev = by === j ? !rev : false;
+        by = j;
+        const numeric = !t.names.includes(j);
+        order.sort((a, b) => {
+          const x = numeric ? Math.abs(t.keys[b][j]) - Math.abs(t.keys[a][j]) : t.rows[a][j].localeCompare(t.rows[b][j]);
+          return rev ? -x : x;
+        });
+        for (const c of head.children) c.classList.remove("sorted");
+        th.classList.add("sorted");
+        draw();
+      });
+      head.appendChild(th);
+    });
+    const thead = el("thead");
+    thead.appendChild(head);
+    tab.appendChild(thead);
+    tab.appendChild(body);
+    draw();
+  }
+  fillTable("packages", D.packages);
+  fillTable("functions", D.functionTable);
+
+  // Controls.
+  const widthSel = $("width");
+  const modes = D.compared ? [["union", "before + after (nothing vanishes)"], ["0", "before"], ["1", "after"]] : [["0", "total time"]];
+  for (const [v, t] of modes) {
+    const o = el("option", t);
+    o.value = v;
+    widthSel.appendChild(o);
+  }
+  if (!D.compared) {
+    $("metric").parentElement.hidden = true;
+    $("palette").parentElement.hidden = true;
+  }
+  const value = (i) => {
+    const m = widthSel.value;
+    if (m === "union") {
+      let s = 0;
+      for (let k = 0; k < sides; k++) s += D.total[k][i];
+      return s;
+    }
+    return D.total[+m][i];
+  };
+  const selfValue = (i) => {
+    const m = widthSel.value;
+    if (m === "union") {
+      let s = 0;
+      for (let k = 0; k < sides; k++) s += D.self[k][i];
+      return s;
+    }
+    return D.self[+m][i];
+  };
+  // The time of a node's callees left out of the tree (under the share),
+  // drawn as one "other" frame beside its callees.
+  const otherValue = (i) => {
+    let v = value(i) - selfValue(i);
+    for (const k of kids[i]) v -= value(k);
+    return v > 0 ? v : 0;
+  };
+
+  // Colours.
+  function hashHue(s) {
+    let h = 2166136261;
+    for (let i = 0; i < s.length; i++) {
+      h ^= s.charCodeAt(i);
+      h = Math.imul(h, 16777619);
+    }
+    return ((h >>> 0) % 360);
+  }
+  let scale = 100; // the |Δ%| of full colour: the largest real change, up to 100%
+  function computeScale() {
+    const m = $("metric").value;
+    let mx = 0;
+    for (let i = 1; i < N; i++) {
+      const v = (m === "self" ? D.selfVerdict : D.totalVerdict)[i];
+      const p = (m === "self" ? D.selfPct : D.totalPct)[i];
+      if ((v === 1 || v === 2) && p !== null) mx = Math.max(mx, Math.abs(p));
+    }
+    scale = Math.min(100, Math.max(mx, 10));
+  }
+  function colour(i) {
+    if (!D.compared) {
+      const pkg = fnOf(i)[1];
+      return i === 0 ? "hsl(0,0%,80%)" : "hsl(" + hashHue(pkg) + ",55%,72%)";
+    }
+    const m = $("metric").value;
+    const v = (m === "self" ? D.selfVerdict : D.totalVerdict)[i];
+    const p = (m === "self" ? D.selfPct : D.totalPct)[i];
+    if (v === 0 || v === undefined) return "hsl(0,0%,82%)";
+    const ob = $("palette").value === "ob";
+    const slower = v === 2 || v === 3;
+    const hue = slower ? (ob ? 30 : 0) : (ob ? 210 : 220);
+    const t = v >= 3 ? 1 : Math.min(1, Math.abs(p === null ? 100 : p) / scale);
+    return "hsl(" + hue + "," + (45 + 40 * t) + "%," + (82 - 34 * t) + "%)";
+  }
+  function legend() {
+    const lg = $("legend");
+    lg.textContent = "";
+    if (!D.compared) {
+      lg.appendChild(el("span", "colour: package (the same package, the same colour); width: total time " + D.per));
+      return;
+    }
+    const ob = $("palette").value === "ob";
+    const m = $("metric").value;
+    const bar = el("span", null, "bar");
+    const steps = [-1, -0.5, -0.2, 0.2, 0.5, 1];
+    for (const s of steps) {
+      const sw = el("span", null, "swatch");
+      const hue = s > 0 ? (ob ? 30 : 0) : (ob ? 210 : 220);
+      const t = Math.abs(s);
+      sw.style.background = "hsl(" + hue + "," + (45 + 40 * t) + "%," + (82 - 34 * t) + "%)";
+      sw.title = pct(s * scale);
+      bar.appendChild(sw);
+    }
+    lg.appendChild(el("span", "faster " + pct(-scale)));
+    lg.appendChild(bar);
+    lg.appendChild(el("span", pct(scale) + " slower"));
+    const grey = el("span", null, "swatch");
+    grey.style.background = "hsl(0,0%,82%)";
+    lg.appendChild(grey);
+    lg.appendChild(el("span", "not judged real"));
+    const nw = el("span", null, "swatch new");
+    lg.appendChild(nw);
+    lg.appendChild(el("span", "new"));
+    const gn = el("span", null, "swatch gone");
+    lg.appendChild(gn);
+    lg.appendChild(el("span", "gone"));
+    lg.appendChild(el("span", "colour: change of " + m + " time " + D.per + ", after the noise test"));
+  }
+
+  // Layout and drawing.
+  const canvas = $("canvas");
+  const ctx = canvas.getContext("2d");
+  const ROW = 18;
+  let zoom = 0;
+  let rects = []; // per depth: [x0, x1, node], sorted by x
+  let matched = null; // Set of nodes matching the search
+  function depthOf(i) {
+    let d = 0;
+    while (D.parent[i] >= 0) {
+      i = D.parent[i];
+      d++;
+    }
+    return d;
+  }
+  function draw() {
+    const W = Math.max(300, $("flame").clientWidth);
+    const dpr = window.devicePixelRatio || 1;
+    rects = [];
+    const ancestors = [];
+    for (let a = zoom; a >= 0; a = D.parent[a]) ancestors.unshift(a);
+    // Depth of the deepest drawn frame, to size the canvas.
+    let maxDepth = ancestors.length;
+    const items = [];
+    ancestors.forEach((a, d) => items.push([0, W, a, d]));
+    const total = value(zoom) || 1;
+    const stack = [[zoom, 0, W, ancestors.length - 1]];
+    while (stack.length) {
+      const [i, x0, x1, d] = stack.pop();
+      const ks = kids[i].slice().sort((a, b) => value(b) - value(a));
+      let x = x0;
+      for (const k of ks) {
+        const w = (value(k) / total) * W;
+        if (w < 0.5) continue;
+        items.push([x, x + w, k, d + 1]);
+        maxDepth = Math.max(maxDepth, d + 2);
+        stack.push([k, x, x + w, d + 1]);
+        x += w;
+      }
+      const ow = (otherValue(i) / total) * W;
+      if (ow >= 1) {
+        items.push([x, x + ow, -1 - i, d + 1]);
+        maxDepth = Math.max(maxDepth, d + 2);
+      }
+    }
+    const H = maxDepth * ROW + 4;
+    canvas.width = W * dpr;
+    canvas.height = H * dpr;
+    canvas.style.width = W + "px";
+    canvas.style.height = H + "px";
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.font = "11px system-ui, sans-serif";
+    ctx.textBaseline = "middle";
+    let grey = 0, coloured = 0, newCount = 0, goneCount = 0;
+    for (const [x0, x1, i, d] of items) {
+      const y = d * ROW;
+      const w = Math.max(x1 - x0 - 1, 0.5);
+      if (i < 0) {
+        ctx.fillStyle = "#f1f1f1";
+        ctx.fillRect(x0, y, w, ROW - 1);
+        ctx.strokeStyle = "#d4d4d4";
+        ctx.strokeRect(x0 + 0.5, y + 0.5, Math.max(w - 1, 0), ROW - 2);
+        if (w > 40) {
+          ctx.fillStyle = "#777";
+          ctx.fillText("other", x0 + 3, y + ROW / 2);
+        }
+        (rects[d] = rects[d] || []).push([x0, x1, i]);
+        continue;
+      }
+      const c = colour(i);
+      ctx.fillStyle = c;
+      ctx.fillRect(x0, y, w, ROW - 1);
+      if (c === "hsl(0,0%,82%)") grey++;
+      else coloured++;
+      const v = D.compared ? ($("metric").value === "self" ? D.selfVerdict : D.totalVerdict)[i] : 0;
+      if (v === 3 || v === 4) {
+        // new: dashed frame; gone: struck through.
+        ctx.save();
+        ctx.strokeStyle = "#111";
+        ctx.lineWidth = 1.5;
+        if (v === 3) {
+          ctx.setLineDash([4, 2]);
+          ctx.strokeRect(x0 + 0.75, y + 0.75, Math.max(w - 1.5, 0), ROW - 2.5);
+          newCount++;
+        } else {
+          ctx.beginPath();
+          ctx.moveTo(x0, y + ROW / 2);
+          ctx.lineTo(x0 + w, y + ROW / 2);
+          ctx.stroke();
+          goneCount++;
+        }
+        ctx.restore();
+      }
+      if (matched && matched.has(i)) {
+        ctx.save();
+        ctx.strokeStyle = "#d0008f";
+        ctx.lineWidth = 2;
+        ctx.strokeRect(x0 + 1, y + 1, Math.max(w - 2, 0), ROW - 3);
+        ctx.restore();
+      }
+      if (w > 28) {
+        const f = fnOf(i);
+        let label = f[0];
+        const room = Math.floor((w - 6) / 6.2);
+        if (label.length > room) label = label.slice(0, Math.max(room - 1, 1)) + "…";
+        ctx.fillStyle = "#111";
+        ctx.fillText(label, x0 + 3, y + ROW / 2);
+      }
+      (rects[d] = rects[d] || []).push([x0, x1, i]);
+    }
+    for (const r of rects) if (r) r.sort((a, b) => a[0] - b[0]);
+    crumbs(ancestors);
+    selftest(items.length, grey, coloured, newCount, goneCount);
+  }
+  function crumbs(ancestors) {
+    const c = $("crumbs");
+    c.textContent = "";
+    ancestors.forEach((a, k) => {
+      if (k > 0) c.appendChild(el("span", " › "));
+      const b = el("a", fnOf(a)[0]);
+      b.href = "#";
+      b.addEventListener("click", (e) => {
+        e.preventDefault();
+        zoomTo(a);
+      });
+      c.appendChild(b);
+    });
+  }
+  function zoomTo(i) {
+    zoom = i;
+    draw();
+  }
+  function nodeAt(x, y) {
+    const d = Math.floor(y / ROW);
+    const r = rects[d];
+    if (!r) return null;
+    let lo = 0, hi = r.length - 1;
+    while (lo <= hi) {
+      const m = (lo + hi) >> 1;
+      if (x < r[m][0]) hi = m - 1;
+      else if (x >= r[m][1]) lo = m + 1;
+      else return r[m][2];
+    }
+    return null;
+  }
+  function tipText(i) {
+    if (i < 0) {
+      const p = -1 - i;
+      const per = [];
+      for (let s = 0; s < sides; s++) {
+        let v = D.total[s][p] - D.self[s][p];
+        for (const k of kids[p]) v -= D.total[s][k];
+        per.push((D.compared ? ["before", "after"][s] + " " : "") + dur(Math.max(v, 0)));
+      }
+      return ["other", "callees of " + fnOf(p)[0] + " under " + (100 * D.minShare).toFixed(2) + "% of on-CPU time each, merged", per.join(", ") + " " + D.per];
+    }
+    const f = fnOf(i);
+    const lines = [f[0], f[1] + (f[2] ? "  " + f[2] : "")];
+    const on = D.total.map((t) => t[0]);
+    if (!D.compared) {
+      lines.push("total " + dur(D.total[0][i]) + " (" + ((100 * D.total[0][i]) / (on[0] || 1)).toFixed(1) + "%), self " + dur(D.self[0][i]) + " (" + ((100 * D.self[0][i]) / (on[0] || 1)).toFixed(1) + "%) " + D.per);
+      return lines;
+    }
+    for (const [name, vals, ver, pc, pv] of [["total", D.total, D.totalVerdict, D.totalPct, D.totalP], ["self", D.self, D.selfVerdict, D.selfPct, D.selfP]]) {
+      lines.push(name + ": " + dur(vals[0][i]) + " → " + dur(vals[1][i]) + "  " + sdur(vals[1][i] - vals[0][i]) + " " + pct(pc[i]) + "  " + VERDICT[ver[i]] + "  p " + fmtP(pv[i]));
+    }
+    lines.push(D.per);
+    return lines;
+  }
+  canvas.addEventListener("mousemove", (e) => {
+    const r = canvas.getBoundingClientRect();
+    const i = nodeAt(e.clientX - r.left, e.clientY - r.top);
+    const tip = $("tip");
+    if (i === null) {
+      tip.hidden = true;
+      return;
+    }
+    tip.textContent = "";
+    tipText(i).forEach((l, k) => tip.appendChild(el("div", l, k === 0 ? "tip-name" : "")));
+    tip.hidden = false;
+    tip.style.left = Math.min(e.pageX + 12, window.scrollX + window.innerWidth - tip.offsetWidth - 8) + "px";
+    tip.style.top = e.pageY + 14 + "px";
+  });
+  canvas.addEventListener("mouseleave", () => ($("tip").hidden = true));
+  canvas.addEventListener("click", (e) => {
+    const r = canvas.getBoundingClientRect();
+    const i = nodeAt(e.clientX - r.left, e.clientY - r.top);
+    if (i !== null && i >= 0) zoomTo(i);
+  });
+  $("reset").addEventListener("click", () => zoomTo(0));
+  function search(text) {
+    if (text === null) {
+      $("search").value = "";
+      text = "";
+    }
+    matched = null;
+    $("match").textContent = "";
+    if (text) {
+      let re;
+      try {
+        re = new RegExp(text, "i");
+      } catch (err) {
+        re = new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i");
+      }
+      matched = new Set();
+      for (let i = 1; i < N; i++) {
+        const f = fnOf(i);
+        if (re.test(f[0]) || re.test(f[1]) || re.test(f[2])) matched.add(i);
+      }
+      // The share of time under matching frames, each counted once.
+      let covered = 0;
+      for (const i of matched) {
+        let a = D.parent[i], inner = false;
+        while (a > 0) {
+          if (matched.has(a)) {
+            inner = true;
+            break;
+          }
+          a = D.parent[a];
+        }
+        if (!inner) covered += value(i);
+      }
+      $("match").textContent = matched.size + " frames, " + ((100 * covered) / (value(0) || 1)).toFixed(1) + "% of on-CPU time";
+    }
+    draw();
+  }
+  $("search").addEventListener("input", (e) => search(e.target.value));
+  for (const id of ["width", "metric", "palette"]) {
+    $(id).addEventListener("change", () => {
+      if (D.compared) computeScale();
+      legend();
+      search($("search").value);
+    });
+  }
+  const otherNote = [];
+  D.other.forEach((o, s) => {
+    if (o > 0) otherNote.push((D.compared ? ["before", "after"][s] + ": " : "") + dur(o));
+  });
+  $("other").textContent = otherNote.length
+    ? "Frames under " + (100 * D.minShare).toFixed(2) + "% of on-CPU time on every side (--min-frame-share) are merged into one \"other\" frame below their caller: " + otherNote.join(", ") + " " + D.per + " in all."
+    : "";
+
+  // What a test in a browser reads back.
+  function selftest(drawn, grey, coloured, newCount, goneCount) {
+    let bad = false;
+    for (const arr of [D.self, D.total]) for (const side of arr) for (const x of side) if (!isFinite(x)) bad = true;
+    const text = document.body.innerText || "";
+    if (/NaN|Infinity/.test(text)) bad = true;
+    $("selftest").textContent = JSON.stringify({
+      nodes: N, drawn: drawn, grey: grey, coloured: coloured, newFrames: newCount, goneFrames: goneCount,
+      rootWidth: D.total.map((t) => t[0]), zoom: zoom, notFinite: bad, tip: N > 1 ? tipText(1) : [],
+      resources: performance.getEntriesByType("resource").length,
+    });
+  }
+  window.addEventListener("resize", draw);
+  if (D.compared) computeScale();
+  legend();
+  draw();
+})();
