@@ -37,6 +37,10 @@ type Summary struct {
 	GCNs       int64 // garbage collection, part of on-CPU
 	Samples    int64
 	IntervalNs int64 // mean sampling interval
+	// NarrowedFromNs is the on-CPU time before the profile was narrowed
+	// (focus, ignore, a window...), set by whoever narrowed it; 0 when it
+	// was not.
+	NarrowedFromNs int64
 }
 
 // Busy returns the fraction of sampled time that was on-CPU.
@@ -145,6 +149,21 @@ const (
 	numDims
 )
 
+// AttributePackages fills in the package of every frame of p that has none
+// (see Frame.Package), except regular expressions and eval code, whose
+// time goes to their caller's package. readPackageJSON lets it read
+// package.json files on disk to name workspace code. Aggregate does it
+// too; it is its own step for what needs packages before aggregation
+// (narrowing by package).
+func AttributePackages(p *Profile, readPackageJSON bool) {
+	namer := newPackageNamer(readPackageJSON)
+	for i := range p.Frames {
+		if f := &p.Frames[i]; f.Package == "" && !f.Kind.InheritsPackage() {
+			f.Package = namer.frame(f)
+		}
+	}
+}
+
 // Aggregate attributes p's frames to packages (filling Frame.Package where
 // it is empty) and sums on-CPU time into self and total by package,
 // function and file. It walks the call tree once per node, not once per
@@ -153,12 +172,7 @@ const (
 func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	t := &Table{Format: p.Format, File: p.File, Thread: p.Thread, SampleType: p.SampleType, Symbolication: p.Symbolication}
 	t.Warnings = append(t.Warnings, p.Warnings...)
-	namer := newPackageNamer(opts.ReadPackageJSON)
-	for i := range p.Frames {
-		if f := &p.Frames[i]; f.Package == "" && !f.Kind.InheritsPackage() {
-			f.Package = namer.frame(f)
-		}
-	}
+	AttributePackages(p, opts.ReadPackageJSON)
 
 	nn := len(p.Nodes)
 	self := make([]int64, nn) // on-CPU weight of samples ending at each node

@@ -200,6 +200,9 @@ type Options struct {
 	TreeMinShare float64
 	// Rules are --fail-on rules, judged after the comparison.
 	Rules []Rule
+	// Narrowing describes the filters and window the profiles were
+	// narrowed by (as flags), for the headline; nil when they were not.
+	Narrowing []string
 }
 
 func (o Options) withDefaults() Options {
@@ -330,6 +333,7 @@ func summarize(s Side) (SideSummary, error) {
 	n := int64(sum.Runs)
 	sum.WallNs, sum.SampledNs, sum.OnCPUNs = sum.WallNs/n, sum.SampledNs/n, sum.OnCPUNs/n
 	sum.IdleNs, sum.ProgramNs, sum.GCNs, sum.Samples = sum.IdleNs/n, sum.ProgramNs/n, sum.GCNs/n, sum.Samples/n
+	sum.NarrowedFromNs /= n
 	if sy := sum.Symbolication; sy != nil {
 		// Per run, like the rest of the headline.
 		sy.OnCPUJSNs, sy.OnCPUMappedNs = sy.OnCPUJSNs/n, sy.OnCPUMappedNs/n
@@ -341,6 +345,7 @@ func add(dst *analyze.Summary, s analyze.Summary) {
 	dst.WallNs += s.WallNs
 	dst.SampledNs += s.SampledNs
 	dst.OnCPUNs += s.OnCPUNs
+	dst.NarrowedFromNs += s.NarrowedFromNs
 	dst.IdleNs += s.IdleNs
 	dst.ProgramNs += s.ProgramNs
 	dst.GCNs += s.GCNs

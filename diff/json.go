@@ -20,8 +20,10 @@ type jsonReport struct {
 	Version int `json:"version"`
 	// Unit says what the nanoseconds of rows, calls, paths and the
 	// headline's per-work measure are: "ns per run" or "ns per <unit>".
-	Unit      string        `json:"unit"`
-	WorkUnit  string        `json:"work_unit,omitempty"`
+	Unit     string `json:"unit"`
+	WorkUnit string `json:"work_unit,omitempty"`
+	// Narrowing lists the filters and window applied to every run.
+	Narrowing []string      `json:"narrowing,omitempty"`
 	Sides     []jsonSide    `json:"sides"`
 	Headline  jsonHeadline  `json:"headline"`
 	Paths     []jsonPath    `json:"paths"`
@@ -74,6 +76,8 @@ type jsonSide struct {
 	GCNs          int64              `json:"gc_ns"`
 	Samples       int64              `json:"samples"`
 	IntervalNs    int64              `json:"interval_ns"`
+	// NarrowedFromNs is the on-CPU time per run before narrowing.
+	NarrowedFromNs int64 `json:"narrowed_from_on_cpu_ns,omitempty"`
 }
 
 // jsonMeasure is a Measure: one entry per side; the change fields only
@@ -195,6 +199,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 	out := jsonReport{
 		Version:   JSONVersion,
 		Unit:      "ns " + v.Per(),
+		Narrowing: r.Options.Narrowing,
 		Sides:     []jsonSide{},
 		Paths:     []jsonPath{},
 		Packages:  make([]jsonPackage, 0, len(r.Packages)),
@@ -211,7 +216,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 			Name: s.Name, Files: s.Files, Runs: s.Runs, Work: s.Work, Format: s.Format.String(), Threads: s.Threads, SampleType: s.SampleType,
 			WallNs: s.WallNs, SampledNs: s.SampledNs, OnCPUNs: s.OnCPUNs, IdleNs: s.IdleNs,
 			ProgramNs: s.ProgramNs, GCNs: s.GCNs, Samples: s.Samples, IntervalNs: s.IntervalNs,
-			Symbolication: symbolicationJSON(s.Symbolication),
+			Symbolication: symbolicationJSON(s.Symbolication), NarrowedFromNs: s.NarrowedFromNs,
 		})
 		out.Headline.Busy = append(out.Headline.Busy, s.Busy())
 		out.Headline.GCShare = append(out.Headline.GCShare, s.GCShare())

@@ -628,7 +628,28 @@ func (v *View) HeadlineRows() [][]string {
 	if needsMaps(a.Symbolication) || needsMaps(b.Symbolication) {
 		rows = append(rows, []string{"maps", coverage(a.Symbolication), coverage(b.Symbolication), ""})
 	}
+	if len(r.Options.Narrowing) > 0 {
+		rows = append(rows, []string{"narrowed", narrowedOf(a), narrowedOf(b), strings.Join(CleanAll(r.Options.Narrowing), " ")})
+	}
 	return rows
+}
+
+// narrowedOf says how much of a side's on-CPU time narrowing kept, as
+// pprof's "Showing nodes accounting for X of Y".
+func narrowedOf(s SideSummary) string {
+	if s.NarrowedFromNs <= 0 {
+		return "-"
+	}
+	return Duration(float64(s.OnCPUNs)) + " of " + Duration(float64(s.NarrowedFromNs)) + " (" + Share(float64(s.OnCPUNs), float64(s.NarrowedFromNs)) + ")"
+}
+
+// CleanAll returns each string cleaned (Clean).
+func CleanAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = Clean(s)
+	}
+	return out
 }
 
 func (v *View) oneSideHeadline() [][]string {
@@ -647,6 +668,9 @@ func (v *View) oneSideHeadline() [][]string {
 	rows = append(rows,
 		[]string{"GC", Duration(float64(s.GCNs)), Share(float64(s.GCNs), float64(s.OnCPUNs)) + " of on-CPU"},
 		[]string{"samples", Count(s.Samples), "mean interval " + Duration(float64(s.IntervalNs))})
+	if s.NarrowedFromNs > 0 || len(v.r.Options.Narrowing) > 0 {
+		rows = append(rows, []string{"narrowed", narrowedOf(s), strings.Join(CleanAll(v.r.Options.Narrowing), " ")})
+	}
 	if sy := s.Symbolication; sy != nil && sy.Scripts > 0 {
 		switch {
 		case !needsMaps(sy):

@@ -29,7 +29,8 @@ var allowed = map[string][]string{
 	"tui":          {module + "/analyze", module + "/diff", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
 	"export":       {module + "/analyze", module + "/diff", "github.com/google/pprof/profile"},
 	"flamegraph":   {module + "/diff"},
-	"cmd/profdiff": {module + "/analyze", module + "/diff", module + "/export", module + "/flamegraph", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term"},
+	"narrow":       {module + "/analyze"},
+	"cmd/profdiff": {module + "/analyze", module + "/diff", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term"},
 }
 
 // forbiddenStd are standard packages no profdiff package may import:

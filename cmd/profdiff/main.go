@@ -31,6 +31,7 @@ import (
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/flamegraph"
+	"github.com/profdiff/profdiff/narrow"
 	"github.com/profdiff/profdiff/symbolicate"
 	"github.com/profdiff/profdiff/tui"
 )
@@ -116,6 +117,14 @@ type options struct {
 	help         bool
 	maxInputSize string
 	foldedUnit   string
+	focus        string
+	ignore       string
+	hide         string
+	show         string
+	showFrom     string
+	pruneFrom    string
+	window       string
+	trimIdle     bool
 	frameShare   float64
 	foldedEvery  string
 	cpuProfile   string
@@ -172,6 +181,14 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.BoolVar(&o.noSourceMaps, "no-sourcemaps", false, "do not apply source maps: report frames as the profiler recorded them")
 	fs.BoolVar(&o.allowMixed, "allow-mixed-formats", false, "compare sides of different formats (a .cpuprofile against a pprof), whose names and packages rarely match")
 	fs.BoolVar(&o.list, "list", false, "list the profiles a file holds (threads of a trace, sample types of a pprof) and exit")
+	fs.StringVar(&o.focus, "focus", "", "keep only samples with a frame matching `RE` (a regular expression on the function name, package, file or file:line), as pprof -focus")
+	fs.StringVar(&o.ignore, "ignore", "", "drop samples with a frame matching `RE`, as pprof -ignore")
+	fs.StringVar(&o.hide, "hide", "", "remove frames matching `RE` from stacks, their time going to their caller, as pprof -hide")
+	fs.StringVar(&o.show, "show", "", "keep only frames matching `RE` in stacks, as pprof -show")
+	fs.StringVar(&o.showFrom, "show-from", "", "cut each stack above its first frame matching `RE`, which becomes a root, as pprof -show_from")
+	fs.StringVar(&o.pruneFrom, "prune-from", "", "cut stacks below their first frame matching `RE`, its callees' time becoming its own, as pprof -prune_from")
+	fs.StringVar(&o.window, "window", "", "keep the samples taken between FROM and TO after the start of each run (`FROM..TO`: 2s..12s, ..30s, 500ms..); not for pprof, which records no sample times")
+	fs.BoolVar(&o.trimIdle, "trim-idle", false, "drop the idle samples before the first and after the last busy one of each run, so that wall and busy time describe the work")
 	fs.Float64Var(&o.frameShare, "min-frame-share", 0.01, "leave call-tree frames under this share of on-CPU time on every side (`PCT`, percent) out of the flame graph, paths and UI tree, as pprof's -nodefraction; their time stays in their callers'")
 	fs.StringVar(&o.foldedUnit, "folded-unit", "samples", "what the counts of folded-stack input are: samples (taken every --folded-interval), or times in ns, us or ms")
 	fs.StringVar(&o.foldedEvery, "folded-interval", "10ms", "the sampling interval of folded-stack input counted in samples (`DURATION`: perf -F 999 is 1ms, py-spy and async-profiler 10ms)")
@@ -219,6 +236,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	popts := analyze.ParseOptions{Thread: o.thread, SampleType: o.sampleType, MaxInputSize: maxSize,
 		FoldedUnit: o.foldedUnit, FoldedIntervalNs: int64(every)}
+	filters, err := narrowFilters(o)
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
 	sides, err := sidesFromArgs(fs.Args(), o)
 	if err != nil {
 		return usageError(stderr, "%v", err)
@@ -250,6 +271,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
+	dopts.Narrowing = filters.Describe()
 	syms := make([]*symbolicate.Symbolicator, len(sides))
 	for i := range sides {
 		maps, dirs := o.sourceMaps, o.sourceMapDirs
@@ -294,7 +316,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return finish(stderr, o.output, stdout, func(out io.Writer) error { return list(out, sides[0].files[0], popts) }, false)
 	}
 	tui := o.format == "tui"
-	ds, profiles, err := readSides(sides, stdin, syms, popts, o)
+	ds, profiles, err := readSides(sides, stdin, syms, popts, filters, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
 		return exitUsage
@@ -572,7 +594,7 @@ func needsTree(sides int, format string) bool {
 // readSides reads every run (in parallel, bounded by the cores), maps it
 // through its side's source maps and aggregates it, with the caller ->
 // callee edges and the call tree the comparison joins.
-func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, o options) ([]diff.Side, [][]*analyze.Profile, error) {
+func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, filters *narrow.Filters, o options) ([]diff.Side, [][]*analyze.Profile, error) {
 	type job struct{ side, run int }
 	var jobs []job
 	tables := make([][]*analyze.Table, len(sides))
@@ -613,8 +635,20 @@ func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicato
 			if sym := syms[j.side]; sym != nil {
 				sym.Apply(p) // one at a time: the sides may share it
 			}
-			tables[j.side][j.run] = analyze.Aggregate(p, analyze.AggregateOptions{ReadPackageJSON: true, Edges: true,
+			var before int64
+			if filters.Active() {
+				// Names and packages are matched as the report shows them.
+				analyze.AttributePackages(p, true)
+				before = narrow.OnCPU(p)
+				if err := filters.Apply(p); err != nil {
+					errs[i] = fmt.Errorf("%s: %w", p.File, err)
+					return
+				}
+			}
+			t := analyze.Aggregate(p, analyze.AggregateOptions{ReadPackageJSON: true, Edges: true,
 				Tree: needsTree(len(sides), o.format), NodeFunctions: keep})
+			t.Summary.NarrowedFromNs = before
+			tables[j.side][j.run] = t
 			if keep {
 				profiles[j.side][j.run] = p
 			}

@@ -109,3 +109,53 @@ func TestExportsAndFoldedInput(t *testing.T) {
 		t.Errorf("--folded-unit days: exit %d, %q", code, errs)
 	}
 }
+
+// TestNarrowing: the router comparison narrowed to handle still finds
+// path-to-regexp better, and says so with the share kept; ignoring
+// path-to-regexp leaves no real change in a package; bad filters exit 2
+// naming the flag.
+func TestNarrowing(t *testing.T) {
+	before, after := fixture("node-router-unbundled-before.cpuprofile"), fixture("node-router-unbundled-after.cpuprofile")
+	code, out, errs := runCLI("--format", "json", "--focus", "handle", before, after)
+	if code != 0 || !onlyWarnings(errs) {
+		t.Fatalf("exit %d, %q", code, errs)
+	}
+	var rep struct {
+		Narrowing []string
+		Sides     []struct {
+			OnCPU  int64 `json:"on_cpu_ns"`
+			Before int64 `json:"narrowed_from_on_cpu_ns"`
+		}
+		Packages []struct {
+			Package string
+			Self    struct{ Verdict string }
+		}
+	}
+	json.Unmarshal([]byte(out), &rep)
+	if len(rep.Narrowing) != 1 || rep.Sides[0].Before <= rep.Sides[0].OnCPU || rep.Sides[0].OnCPU == 0 {
+		t.Errorf("narrowing %v, sides %+v", rep.Narrowing, rep.Sides)
+	}
+	verdict := map[string]string{}
+	for _, p := range rep.Packages {
+		verdict[p.Package] = p.Self.Verdict
+	}
+	if verdict["path-to-regexp"] != "better" {
+		t.Errorf("--focus handle: path-to-regexp %s", verdict["path-to-regexp"])
+	}
+	_, out, _ = runCLI("--format", "json", "--ignore", "path-to-regexp", before, after)
+	json.Unmarshal([]byte(out), &rep)
+	for _, p := range rep.Packages {
+		if p.Self.Verdict != "~" || p.Package == "path-to-regexp" {
+			t.Errorf("--ignore path-to-regexp: %s %s", p.Package, p.Self.Verdict)
+		}
+	}
+	for _, args := range [][]string{{"--focus", "("}, {"--window", "3s..1s"}, {"--window", "1s..2s", fixture("go-router-before.pprof")}} {
+		if len(args) == 2 {
+			args = append(args, before)
+		}
+		code, _, errs := runCLI(args...)
+		if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "--") {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+}

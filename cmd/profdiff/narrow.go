@@ -1,0 +1,35 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/profdiff/profdiff/narrow"
+)
+
+// narrowFilters compiles the narrowing flags; errors name the flag.
+func narrowFilters(o options) (*narrow.Filters, error) {
+	f := &narrow.Filters{TrimIdle: o.trimIdle}
+	for _, p := range []struct {
+		flag, re string
+		dst      **regexp.Regexp
+	}{{"focus", o.focus, &f.Focus}, {"ignore", o.ignore, &f.Ignore}, {"hide", o.hide, &f.Hide},
+		{"show", o.show, &f.Show}, {"show-from", o.showFrom, &f.ShowFrom}, {"prune-from", o.pruneFrom, &f.PruneFrom}} {
+		if p.re == "" {
+			continue
+		}
+		re, err := regexp.Compile(p.re)
+		if err != nil {
+			return nil, fmt.Errorf("--%s %q: %v", p.flag, p.re, err)
+		}
+		*p.dst = re
+	}
+	if o.window != "" {
+		w, err := narrow.ParseWindow(o.window)
+		if err != nil {
+			return nil, fmt.Errorf("--window %q: %v", o.window, err)
+		}
+		f.Window = w
+	}
+	return f, nil
+}

@@ -1,0 +1,440 @@
+// Package narrow narrows a profile to the question asked, before it is
+// aggregated, so that every output answers the same narrowed question:
+// sample filters with pprof's names and meanings (focus, ignore, hide,
+// show, show-from, prune-from), a time window, and trimming of idle time
+// at the ends. It works on a profile after symbolication and package
+// attribution, so that patterns match original names and packages.
+package narrow
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/profdiff/profdiff/analyze"
+)
+
+// Filters is what narrows a profile. Regular expressions match a frame's
+// function name, its package, its file, or "file:line".
+type Filters struct {
+	// Focus keeps only samples with a matching frame on the stack.
+	Focus *regexp.Regexp
+	// Ignore drops samples with a matching frame on the stack.
+	Ignore *regexp.Regexp
+	// Hide removes matching frames from stacks: their time goes to their
+	// caller.
+	Hide *regexp.Regexp
+	// Show keeps only matching frames (hides the others).
+	Show *regexp.Regexp
+	// ShowFrom cuts each stack above its first (outermost) matching
+	// frame, which becomes a root; samples without one are dropped.
+	ShowFrom *regexp.Regexp
+	// PruneFrom cuts stacks below their lowest matching frame, whose
+	// subtree's time becomes its own (pprof's PruneFrom).
+	PruneFrom *regexp.Regexp
+	// Window keeps the samples taken in [From, To) nanoseconds from the
+	// start of the profile; nil for none.
+	Window *Window
+	// TrimIdle drops the leading and trailing samples where the thread
+	// was off the CPU (idle, or V8's (program)).
+	TrimIdle bool
+}
+
+// Window is a time range from the start of a run, in nanoseconds; To < 0
+// means to the end.
+type Window struct{ From, To int64 }
+
+// Active reports whether any filter is set.
+func (f *Filters) Active() bool {
+	return f.Focus != nil || f.Ignore != nil || f.Hide != nil || f.Show != nil || f.ShowFrom != nil || f.PruneFrom != nil || f.Window != nil || f.TrimIdle
+}
+
+// Describe lists the filters as flags, in the order they apply.
+func (f *Filters) Describe() []string {
+	var out []string
+	add := func(flag string, re *regexp.Regexp) {
+		if re != nil {
+			out = append(out, fmt.Sprintf("--%s %s", flag, re.String()))
+		}
+	}
+	if f.Window != nil {
+		out = append(out, "--window "+f.Window.String())
+	}
+	if f.TrimIdle {
+		out = append(out, "--trim-idle")
+	}
+	add("focus", f.Focus)
+	add("ignore", f.Ignore)
+	add("hide", f.Hide)
+	add("show", f.Show)
+	add("show-from", f.ShowFrom)
+	add("prune-from", f.PruneFrom)
+	return out
+}
+
+// String writes a window as FROM..TO.
+func (w Window) String() string {
+	to := ""
+	if w.To >= 0 {
+		to = fmtDuration(w.To)
+	}
+	from := ""
+	if w.From > 0 {
+		from = fmtDuration(w.From)
+	}
+	return from + ".." + to
+}
+
+func fmtDuration(ns int64) string {
+	switch {
+	case ns%1e9 == 0:
+		return strconv.FormatInt(ns/1e9, 10) + "s"
+	case ns%1e6 == 0:
+		return strconv.FormatInt(ns/1e6, 10) + "ms"
+	}
+	return strconv.FormatFloat(float64(ns)/1e6, 'f', -1, 64) + "ms"
+}
+
+// ParseWindow reads FROM..TO: each a number with a unit (s, ms, us; a bare
+// number is seconds), either end open ("..30s", "500ms..").
+func ParseWindow(s string) (*Window, error) {
+	from, to, ok := strings.Cut(s, "..")
+	if !ok {
+		return nil, errors.New("expected FROM..TO, such as 2s..12s, ..30s or 500ms..")
+	}
+	w := &Window{To: -1}
+	var err error
+	if from != "" {
+		if w.From, err = parseTime(from); err != nil {
+			return nil, err
+		}
+	}
+	if to != "" {
+		if w.To, err = parseTime(to); err != nil {
+			return nil, err
+		}
+		if w.To <= w.From {
+			return nil, fmt.Errorf("%s..%s is empty: TO must come after FROM", from, to)
+		}
+	}
+	return w, nil
+}
+
+func parseTime(s string) (int64, error) {
+	unit := 1e9
+	num := s
+	for _, u := range []struct {
+		suffix string
+		mult   float64
+	}{{"ms", 1e6}, {"us", 1e3}, {"µs", 1e3}, {"ns", 1}, {"s", 1e9}} {
+		if strings.HasSuffix(s, u.suffix) {
+			unit, num = u.mult, strings.TrimSuffix(s, u.suffix)
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || v < 0 || v*unit > 1e18 {
+		return 0, fmt.Errorf("%q is not a time such as 2s, 500ms or 1.5", s)
+	}
+	return int64(v * unit), nil
+}
+
+// matcher decides, per frame, whether a pattern matches it.
+type matcher struct {
+	p   *analyze.Profile
+	re  *regexp.Regexp
+	hit []int8 // per frame: 0 unknown, 1 no, 2 yes
+}
+
+func newMatcher(p *analyze.Profile, re *regexp.Regexp) *matcher {
+	if re == nil {
+		return nil
+	}
+	return &matcher{p: p, re: re, hit: make([]int8, len(p.Frames))}
+}
+
+// node reports whether node n's frame matches; pkg is the package its time
+// goes to (a regular expression's is its caller's).
+func (m *matcher) node(n int32, pkg string) bool {
+	fi := m.p.Nodes[n].Frame
+	f := &m.p.Frames[fi]
+	if f.Kind == analyze.KindRoot {
+		return false
+	}
+	if f.Kind.InheritsPackage() {
+		// Its package depends on the caller: not cached.
+		return m.re.MatchString(f.Name) || m.re.MatchString(pkg) || m.matchFile(f)
+	}
+	if m.hit[fi] == 0 {
+		m.hit[fi] = 1
+		if m.re.MatchString(f.Name) || m.re.MatchString(f.Package) || m.matchFile(f) {
+			m.hit[fi] = 2
+		}
+	}
+	return m.hit[fi] == 2
+}
+
+func (m *matcher) matchFile(f *analyze.Frame) bool {
+	if f.File == "" {
+		return false
+	}
+	return m.re.MatchString(f.File) || m.re.MatchString(f.File+":"+strconv.Itoa(int(f.Line)))
+}
+
+// Apply narrows p in place. It returns an error for a window on a profile
+// that records no sample times.
+func (f *Filters) Apply(p *analyze.Profile) error {
+	if !f.Active() {
+		return nil
+	}
+	if (f.Window != nil || f.TrimIdle) && !p.HasTimestamps {
+		return fmt.Errorf("%s records no sample times, so --window and --trim-idle do not apply", p.Format.Describe())
+	}
+	keep := make([]bool, len(p.Samples))
+	for i := range keep {
+		keep[i] = true
+	}
+	if f.Window != nil {
+		f.window(p, keep)
+	}
+	if f.TrimIdle {
+		trimIdle(p, keep)
+	}
+	if f.Focus != nil || f.Ignore != nil || f.Hide != nil || f.Show != nil || f.ShowFrom != nil || f.PruneFrom != nil {
+		f.restack(p, keep)
+	}
+	n := len(p.Samples)
+	out := p.Samples[:0]
+	for i, s := range p.Samples {
+		if keep[i] && s.Node >= 0 {
+			out = append(out, s)
+		}
+	}
+	p.Samples = out
+	if n > 0 {
+		// The samples taken (pprof counts several a sample) in proportion.
+		p.SampleCount = p.SampleCount * int64(len(out)) / int64(n)
+	}
+	return nil
+}
+
+// window keeps the samples in the window and sets the wall time to the
+// window's span within the run.
+func (f *Filters) window(p *analyze.Profile, keep []bool) {
+	w := *f.Window
+	end := p.WallNs
+	if n := len(p.Samples); n > 0 && p.Samples[n-1].Time > end {
+		end = p.Samples[n-1].Time
+	}
+	to := w.To
+	if to < 0 || to > end {
+		to = end
+	}
+	for i, s := range p.Samples {
+		if s.Time < w.From || (w.To >= 0 && s.Time >= w.To) {
+			keep[i] = false
+		}
+	}
+	p.WallNs = max(to-w.From, 0)
+}
+
+// trimIdle drops the samples off the CPU ((idle), and V8's (program))
+// before the first and after the last busy one, and sets the wall time to
+// the busy span.
+func trimIdle(p *analyze.Profile, keep []bool) {
+	busy := func(i int) bool {
+		return keep[i] && p.Frames[p.Nodes[p.Samples[i].Node].Frame].Kind.OnCPU()
+	}
+	first, last := -1, -1
+	for i := range p.Samples {
+		if busy(i) {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	for i := range p.Samples {
+		if i < first || i > last || first < 0 {
+			keep[i] = false
+		}
+	}
+	if first >= 0 {
+		p.WallNs = p.Samples[last].Time - p.Samples[first].Time + p.Samples[last].Weight
+	} else {
+		p.WallNs = 0
+	}
+}
+
+// restack applies the stack filters: it builds a new call tree from the
+// old one in one pass over the nodes (parents come before children in the
+// walk), maps each sample to its new node or drops it, and keeps line
+// ticks where a node's own frame stays its leaf.
+func (f *Filters) restack(p *analyze.Profile, keep []bool) {
+	focus, ignore := newMatcher(p, f.Focus), newMatcher(p, f.Ignore)
+	hide, show := newMatcher(p, f.Hide), newMatcher(p, f.Show)
+	from, prune := newMatcher(p, f.ShowFrom), newMatcher(p, f.PruneFrom)
+	nn := len(p.Nodes)
+	type state struct {
+		newNode int32  // the node's node in the new tree; -1: none (dropped)
+		pkg     string // the package its time goes to
+		focused bool   // a focus match on the path
+		ignored bool   // an ignore match on the path
+		started bool   // show-from: a match at or above
+	}
+	st := make([]state, nn)
+	var nodes []analyze.Node
+	children := map[[2]int32]int32{}
+	child := func(parent, frame int32) int32 {
+		k := [2]int32{parent, frame}
+		if c, ok := children[k]; ok {
+			return c
+		}
+		c := int32(len(nodes))
+		children[k] = c
+		nodes = append(nodes, analyze.Node{Frame: frame, Parent: parent})
+		return c
+	}
+	same := make([]bool, nn) // the node's frame is its new node's frame
+	for _, n := range preorder(p.Nodes) {
+		nd := p.Nodes[n]
+		fr := &p.Frames[nd.Frame]
+		if nd.Parent < 0 {
+			// A root stays a root (V8's "(root)"; Go's outermost frames).
+			st[n] = state{newNode: child(-1, nd.Frame), pkg: fr.Package}
+			if fr.Kind != analyze.KindRoot {
+				f.rootFrame(&st[n].focused, &st[n].ignored, &st[n].started, focus, ignore, from, n, fr.Package)
+				if from != nil && !st[n].started {
+					st[n].newNode = -1
+				}
+				if hide != nil && hide.node(n, fr.Package) || show != nil && !show.node(n, fr.Package) {
+					st[n].newNode = -1
+				}
+			}
+			same[n] = st[n].newNode >= 0
+			continue
+		}
+		ps := st[nd.Parent]
+		s := ps
+		if fr.Kind.InheritsPackage() || fr.Package == "" {
+			s.pkg = ps.pkg
+		} else {
+			s.pkg = fr.Package
+		}
+		if focus != nil && !s.focused && focus.node(n, s.pkg) {
+			s.focused = true
+		}
+		if ignore != nil && !s.ignored && ignore.node(n, s.pkg) {
+			s.ignored = true
+		}
+		visible := !(hide != nil && hide.node(n, s.pkg)) && !(show != nil && !show.node(n, s.pkg))
+		startsHere := from != nil && !ps.started && from.node(n, s.pkg)
+		switch {
+		case from != nil && !ps.started && !startsHere:
+			s.newNode = -1 // above the first show-from match
+		case startsHere:
+			s.started = true
+			s.newNode = child(-1, nd.Frame) // re-rooted
+			same[n] = true
+		case !visible:
+			s.newNode = ps.newNode // hidden: its time goes to its caller
+		case ps.newNode < 0:
+			s.newNode = child(-1, nd.Frame) // the callers are all hidden
+			same[n] = true
+		default:
+			s.newNode = child(ps.newNode, nd.Frame)
+			same[n] = true
+		}
+		st[n] = s
+	}
+	// Prune-from: each new node's lowest matching frame at or above it,
+	// where its samples go (the frames below are cut).
+	var lowest []int32
+	if prune != nil {
+		pm := newMatcher(&analyze.Profile{Frames: p.Frames, Nodes: nodes}, f.PruneFrom)
+		lowest = make([]int32, len(nodes))
+		pkg := make([]string, len(nodes)) // the package a node's time goes to
+		for i, nd := range nodes {        // parents were made before their children
+			lowest[i] = -1
+			fr := &p.Frames[nd.Frame]
+			pkg[i] = fr.Package
+			if nd.Parent >= 0 {
+				lowest[i] = lowest[nd.Parent]
+				if fr.Kind.InheritsPackage() || fr.Package == "" {
+					pkg[i] = pkg[nd.Parent]
+				}
+			}
+			if pm.node(int32(i), pkg[i]) {
+				lowest[i] = int32(i)
+			}
+		}
+	}
+	moved := func(n int32) int32 {
+		if lowest != nil && lowest[n] >= 0 {
+			return lowest[n]
+		}
+		return n
+	}
+	for i, smp := range p.Samples {
+		s := st[smp.Node]
+		switch {
+		case focus != nil && !s.focused, ignore != nil && s.ignored, s.newNode < 0:
+			keep[i] = false
+		default:
+			p.Samples[i].Node = moved(s.newNode)
+		}
+	}
+	var ticks []analyze.LineTick
+	for _, lt := range p.LineTicks {
+		if s := st[lt.Node]; same[lt.Node] && s.newNode >= 0 && moved(s.newNode) == s.newNode {
+			lt.Node = s.newNode
+			ticks = append(ticks, lt)
+		}
+	}
+	p.LineTicks = ticks
+	p.Nodes = nodes
+}
+
+// rootFrame sets the path flags of a root node that is a frame of its own.
+func (f *Filters) rootFrame(focused, ignored, started *bool, focus, ignore, from *matcher, n int32, pkg string) {
+	*focused = focus != nil && focus.node(n, pkg)
+	*ignored = ignore != nil && ignore.node(n, pkg)
+	*started = from != nil && from.node(n, pkg)
+}
+
+// preorder lists the nodes parents first, whatever their order in the
+// profile.
+func preorder(nodes []analyze.Node) []int32 {
+	kids := make([][]int32, len(nodes))
+	var roots []int32
+	for i, n := range nodes {
+		if n.Parent >= 0 {
+			kids[n.Parent] = append(kids[n.Parent], int32(i))
+		} else {
+			roots = append(roots, int32(i))
+		}
+	}
+	out := make([]int32, 0, len(nodes))
+	stack := append([]int32(nil), roots...)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		out = append(out, n)
+		stack = append(stack, kids[n]...)
+	}
+	return out
+}
+
+// OnCPU returns the on-CPU time of p's samples: all but idle and V8's
+// (program).
+func OnCPU(p *analyze.Profile) int64 {
+	var t int64
+	for _, s := range p.Samples {
+		if p.Frames[p.Nodes[s.Node].Frame].Kind.OnCPU() {
+			t += s.Weight
+		}
+	}
+	return t
+}
