@@ -17,7 +17,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -762,13 +761,6 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a size", s)
 	}
 	return n * mult, nil
-}
-
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
 }
 
 // writeMemProfile writes the allocations profdiff made (a heap profile read
