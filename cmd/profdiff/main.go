@@ -108,6 +108,7 @@ first), 2 bad usage or unreadable input.
 type options struct {
 	format       string
 	output       string
+	jsonOutput   string
 	top          int
 	thread       string
 	sampleType   string
@@ -156,6 +157,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.SortFlags = false
 	fs.StringVarP(&o.format, "format", "f", "", "output format: tui, an interactive explorer (the default when standard input and output are a terminal), text (the default otherwise), markdown, json, html (an offline flame graph page); or for other tools: pprof (gzipped profile.proto, a pprof diff for two sides), speedscope, folded (flamegraph.pl)")
 	fs.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` instead of standard output")
+	fs.StringVar(&o.jsonOutput, "json-output", "", "also write the comparison as JSON to `FILE`, from the same run (for CI: markdown to post, JSON to read)")
 	fs.IntVarP(&o.top, "top", "n", 20, "rows per table in text output (0 for all); JSON always has every row")
 	fs.StringArrayVar(&o.before, "before", nil, "a profile of the BEFORE side (repeatable: repeated runs); with --after, instead of BEFORE AFTER")
 	fs.StringArrayVar(&o.after, "after", nil, "a profile of the AFTER side (repeatable)")
@@ -344,6 +346,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return finish(stderr, o.output, stdout, func(out io.Writer) error {
+		if o.jsonOutput != "" {
+			if err := writeJSONFile(o.jsonOutput, rep); err != nil {
+				return err
+			}
+		}
 		switch o.format {
 		case "json":
 			return diff.WriteJSON(out, rep)
@@ -377,6 +384,22 @@ func finish(stderr io.Writer, path string, stdout io.Writer, write func(io.Write
 		return exitRule
 	}
 	return exitOK
+}
+
+// writeJSONFile writes the comparison as JSON to path.
+func writeJSONFile(path string, rep *diff.Report) error {
+	if path == "-" {
+		return errors.New("--json-output takes a file, not -")
+	}
+	out, closeOut, err := openOutput(path, nil)
+	if err != nil {
+		return err
+	}
+	err = diff.WriteJSON(out, rep)
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // isTerminal reports whether f is a terminal (not just any character

@@ -72,3 +72,21 @@ func TestVersionFromCheckout(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONOutputBeside: --json-output writes the same comparison as JSON
+// beside the markdown, from one run, and the exit status still follows
+// --fail-on.
+func TestJSONOutputBeside(t *testing.T) {
+	dir := t.TempDir()
+	md, js := filepath.Join(dir, "r.md"), filepath.Join(dir, "r.json")
+	code, _, errs := runCLI("--format", "markdown", "-o", md, "--json-output", js, "--fail-on", "package:path-to-regexp<+10%",
+		fixture("node-router-unbundled-before.cpuprofile"), fixture("node-router-unbundled-after.cpuprofile"))
+	if code != exitRule {
+		t.Errorf("exit %d, want %d (a broken rule); stderr %q", code, exitRule, errs)
+	}
+	m, _ := os.ReadFile(md)
+	j, _ := os.ReadFile(js)
+	if !strings.Contains(string(m), "profdiff") || !strings.Contains(string(j), `"headline"`) || !strings.Contains(string(j), `"broken": true`) {
+		t.Errorf("markdown %d bytes, JSON %d bytes:\n%.300s", len(m), len(j), j)
+	}
+}
