@@ -1,0 +1,579 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The tests run action.yml's steps as GitHub's runner would: each step's
+// env: block evaluated (inputs, step outputs), its run: body given to bash
+// with GitHub's variables and a faked event payload, actions (setup-go,
+// upload-artifact) simulated. gh on PATH is this test binary, which records
+// the calls and keeps the pull request's comments in a file.
+
+func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "gh" {
+		os.Exit(ghStub(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// stubState is what the stub gh knows: the pull request's comments and
+// the head of each pull request.
+type stubState struct {
+	Comments []stubComment     `json:"comments"`
+	NextID   int64             `json:"next_id"`
+	Heads    map[string]string `json:"heads"`
+}
+
+type stubComment struct {
+	ID   int64  `json:"id"`
+	Body string `json:"body"`
+}
+
+// ghStub answers gh api calls from GH_STUB_STATE and logs them to
+// GH_STUB_LOG, one JSON array of arguments a line.
+func ghStub(args []string) int {
+	logf, _ := os.OpenFile(os.Getenv("GH_STUB_LOG"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	b, _ := json.Marshal(args)
+	fmt.Fprintf(logf, "%s\n", b)
+	logf.Close()
+	if os.Getenv("GH_TOKEN") == "" {
+		fmt.Fprintln(os.Stderr, "gh: no GH_TOKEN")
+		return 4
+	}
+	var st stubState
+	sb, _ := os.ReadFile(os.Getenv("GH_STUB_STATE"))
+	_ = json.Unmarshal(sb, &st)
+	if len(args) == 0 || args[0] != "api" {
+		return 1
+	}
+	method, input, path := "GET", "", ""
+	for i := 1; i < len(args); i++ {
+		switch args[i] {
+		case "--paginate":
+		case "--method":
+			i++
+			method = args[i]
+		case "--input":
+			i++
+			input = args[i]
+		default:
+			path = args[i]
+		}
+	}
+	var body struct {
+		Body string `json:"body"`
+	}
+	if input != "" {
+		ib, err := os.ReadFile(input)
+		if err != nil || json.Unmarshal(ib, &body) != nil {
+			fmt.Fprintln(os.Stderr, "gh: bad --input")
+			return 1
+		}
+	}
+	save := func() {
+		sb, _ := json.Marshal(st)
+		_ = os.WriteFile(os.Getenv("GH_STUB_STATE"), sb, 0o644)
+	}
+	answer := func(c stubComment) {
+		json.NewEncoder(os.Stdout).Encode(map[string]any{"id": c.ID, "body": c.Body, "html_url": fmt.Sprintf("https://github.com/o/r/pull/7#issuecomment-%d", c.ID)})
+	}
+	switch {
+	case method == "GET" && regexp.MustCompile(`^repos/o/r/issues/7/comments`).MatchString(path):
+		// One page per comment, as --paginate concatenates pages.
+		if len(st.Comments) == 0 {
+			fmt.Println("[]")
+		}
+		for _, c := range st.Comments {
+			b, _ := json.Marshal([]stubComment{c})
+			fmt.Println(string(b))
+		}
+	case method == "POST" && path == "repos/o/r/issues/7/comments":
+		st.NextID++
+		c := stubComment{ID: 1000 + st.NextID, Body: body.Body}
+		st.Comments = append(st.Comments, c)
+		save()
+		answer(c)
+	case method == "PATCH" && strings.HasPrefix(path, "repos/o/r/issues/comments/"):
+		for i, c := range st.Comments {
+			if fmt.Sprint(c.ID) == strings.TrimPrefix(path, "repos/o/r/issues/comments/") {
+				st.Comments[i].Body = body.Body
+				save()
+				answer(st.Comments[i])
+				return 0
+			}
+		}
+		fmt.Fprintln(os.Stderr, "gh: HTTP 404")
+		return 1
+	case method == "GET" && strings.HasPrefix(path, "repos/o/r/pulls/"):
+		fmt.Printf(`{"head":{"sha":%q}}`+"\n", st.Heads[strings.TrimPrefix(path, "repos/o/r/pulls/")])
+	default:
+		fmt.Fprintf(os.Stderr, "gh stub: unexpected %s %s\n", method, path)
+		return 1
+	}
+	return 0
+}
+
+// actionFile is the part of action.yml the runner reads.
+type actionFile struct {
+	Inputs map[string]struct {
+		Default string `yaml:"default"`
+	} `yaml:"inputs"`
+	Outputs map[string]struct {
+		Value string `yaml:"value"`
+	} `yaml:"outputs"`
+	Runs struct {
+		Using string `yaml:"using"`
+		Steps []struct {
+			ID    string            `yaml:"id"`
+			Name  string            `yaml:"name"`
+			If    string            `yaml:"if"`
+			Uses  string            `yaml:"uses"`
+			Shell string            `yaml:"shell"`
+			Run   string            `yaml:"run"`
+			Env   map[string]string `yaml:"env"`
+			With  map[string]string `yaml:"with"`
+		} `yaml:"steps"`
+	} `yaml:"runs"`
+}
+
+// runner runs action.yml's steps in one job: the build step runs once
+// and its outputs are reused, as later steps of a job would.
+type runner struct {
+	t        *testing.T
+	root     string // the action's checkout (GITHUB_ACTION_PATH)
+	temp     string // RUNNER_TEMP
+	bin      string // PATH entry holding gh
+	built    map[string]string
+	state    string
+	log      string
+	action   actionFile
+	uploaded []string // paths the upload-artifact step was given
+}
+
+func newRunner(t *testing.T) *runner {
+	t.Helper()
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
+	b, err := os.ReadFile(filepath.Join(root, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{t: t, root: root, temp: t.TempDir(), bin: t.TempDir()}
+	if err := yaml.Unmarshal(b, &r.action); err != nil {
+		t.Fatalf("action.yml: %v", err)
+	}
+	if r.action.Runs.Using != "composite" {
+		t.Fatalf("action.yml runs using %q, want composite", r.action.Runs.Using)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(self, filepath.Join(r.bin, "gh")); err != nil {
+		t.Fatal(err)
+	}
+	r.state, r.log = filepath.Join(r.temp, "gh-state.json"), filepath.Join(r.temp, "gh-calls.log")
+	return r
+}
+
+// result is one run of the action.
+type result struct {
+	status  int               // the job's step status: 0 or the failing step's
+	outputs map[string]string // the action's outputs
+	summary string
+	calls   [][]string // gh calls of this run
+	stderr  string
+}
+
+var exprPattern = regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
+
+// run runs the action's steps with inputs for a pull_request-like event.
+func (r *runner) run(eventName string, event any, inputs map[string]string) result {
+	t := r.t
+	t.Helper()
+	for k := range inputs {
+		if _, ok := r.action.Inputs[k]; !ok {
+			t.Fatalf("action.yml has no input %q", k)
+		}
+	}
+	dir := t.TempDir()
+	evPath := filepath.Join(dir, "event.json")
+	eb, _ := json.Marshal(event)
+	if err := os.WriteFile(evPath, eb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	summary := filepath.Join(dir, "summary.md")
+	os.Remove(r.log)
+	steps := map[string]map[string]string{}
+	lookup := func(expr string) string {
+		switch {
+		case strings.HasPrefix(expr, "inputs."):
+			k := strings.TrimPrefix(expr, "inputs.")
+			in, ok := r.action.Inputs[k]
+			if !ok {
+				t.Fatalf("unknown input %s", expr)
+			}
+			if v, ok := inputs[k]; ok {
+				return v
+			}
+			if in.Default == "${{ github.token }}" {
+				return "ghs_faketoken"
+			}
+			return in.Default
+		case strings.HasPrefix(expr, "steps."):
+			p := strings.Split(expr, ".")
+			if len(p) != 4 || p[2] != "outputs" {
+				t.Fatalf("unsupported expression %q", expr)
+			}
+			return steps[p[1]][p[3]]
+		case expr == "github.action_path":
+			return r.root
+		case expr == "github.action_ref":
+			return "v0-test"
+		case expr == "github.token":
+			return "ghs_faketoken"
+		}
+		t.Fatalf("unsupported expression %q", expr)
+		return ""
+	}
+	eval := func(s string) string {
+		return exprPattern.ReplaceAllStringFunc(s, func(m string) string { return lookup(exprPattern.FindStringSubmatch(m)[1]) })
+	}
+	// cond evaluates the if: forms action.yml uses: terms joined by ||,
+	// each LHS == 'literal' or LHS != 'literal'.
+	cond := func(s string) bool {
+		if s == "" {
+			return true
+		}
+		for _, term := range strings.Split(s, "||") {
+			m := regexp.MustCompile(`^\s*([a-z0-9_.-]+)\s*(==|!=)\s*'([^']*)'\s*$`).FindStringSubmatch(term)
+			if m == nil {
+				t.Fatalf("unsupported if: %q", s)
+			}
+			if (lookup(m[1]) == m[3]) == (m[2] == "==") {
+				return true
+			}
+		}
+		return false
+	}
+	res := result{outputs: map[string]string{}}
+	var stderr strings.Builder
+	for _, st := range r.action.Runs.Steps {
+		if !cond(st.If) {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(st.Uses, "actions/setup-go@"):
+			continue // Go is here
+		case strings.HasPrefix(st.Uses, "actions/upload-artifact@"):
+			r.uploaded = append(r.uploaded, eval(st.With["path"]))
+			if eval(st.With["name"]) == "" {
+				t.Errorf("upload-artifact without a name")
+			}
+			steps[st.ID] = map[string]string{"artifact-url": "https://github.com/o/r/actions/runs/1/artifacts/9"}
+			continue
+		case st.Uses != "":
+			t.Fatalf("step %q uses %s, which this runner does not simulate", st.Name, st.Uses)
+		}
+		if strings.Contains(st.Run, "${{") {
+			t.Fatalf("step %q interpolates an expression into its script; pass it through env:", st.Name)
+		}
+		if st.ID == "build" && r.built != nil && inputs["version"] == "" {
+			steps["build"] = r.built
+			continue
+		}
+		out := filepath.Join(dir, "output-"+st.ID)
+		env := append(os.Environ(),
+			"PATH="+r.bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+			"GITHUB_ACTION_PATH="+r.root, "GITHUB_OUTPUT="+out, "GITHUB_STEP_SUMMARY="+summary,
+			"GITHUB_EVENT_NAME="+eventName, "GITHUB_EVENT_PATH="+evPath, "GITHUB_REPOSITORY=o/r",
+			"GITHUB_SERVER_URL=https://github.com", "GITHUB_RUN_ID=1", "GITHUB_SHA=feedfacefeedfacefeedfacefeedfacefeedface",
+			"RUNNER_TEMP="+r.temp, "GH_STUB_STATE="+r.state, "GH_STUB_LOG="+r.log)
+		for k, v := range st.Env {
+			env = append(env, k+"="+eval(v))
+		}
+		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", st.Run)
+		cmd.Dir = dir
+		cmd.Env = env
+		var so, se strings.Builder
+		cmd.Stdout, cmd.Stderr = &so, &se
+		err := cmd.Run()
+		stderr.WriteString(se.String())
+		steps[st.ID] = readOutputs(t, out)
+		if st.ID == "build" {
+			if err != nil && inputs["version"] == "" {
+				t.Fatalf("build step: %v\n%s", err, se.String())
+			}
+			if inputs["version"] == "" {
+				r.built = steps["build"]
+			}
+		}
+		if err != nil {
+			res.status = cmd.ProcessState.ExitCode()
+			break
+		}
+	}
+	for k, o := range r.action.Outputs {
+		res.outputs[k] = eval(o.Value)
+	}
+	sb, _ := os.ReadFile(summary)
+	res.summary = string(sb)
+	res.stderr = stderr.String()
+	if lb, err := os.ReadFile(r.log); err == nil {
+		for _, l := range strings.Split(strings.TrimSpace(string(lb)), "\n") {
+			var c []string
+			_ = json.Unmarshal([]byte(l), &c)
+			res.calls = append(res.calls, c)
+		}
+	}
+	return res
+}
+
+// readOutputs parses a $GITHUB_OUTPUT file, with NAME<<DELIM values.
+func readOutputs(t *testing.T, path string) map[string]string {
+	out := map[string]string{}
+	f, err := os.Open(path)
+	if err != nil {
+		return out
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		l := sc.Text()
+		if k, delim, ok := strings.Cut(l, "<<"); ok && !strings.Contains(k, "=") {
+			var v []string
+			for sc.Scan() && sc.Text() != delim {
+				v = append(v, sc.Text())
+			}
+			out[k] = strings.Join(v, "\n")
+			continue
+		}
+		k, v, ok := strings.Cut(l, "=")
+		if !ok {
+			t.Errorf("malformed output line %q", l)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// comments returns the stub's comments.
+func (r *runner) comments() []stubComment {
+	var st stubState
+	b, _ := os.ReadFile(r.state)
+	_ = json.Unmarshal(b, &st)
+	return st.Comments
+}
+
+// methods lists the methods of the run's gh api calls.
+func (res result) methods() []string {
+	var m []string
+	for _, c := range res.calls {
+		method := "GET"
+		if i := slices.Index(c, "--method"); i >= 0 {
+			method = c[i+1]
+		}
+		m = append(m, method)
+	}
+	return m
+}
+
+func fixture(name string) string {
+	p, _ := filepath.Abs(filepath.Join("..", "..", "testdata", name))
+	return p
+}
+
+// prEvent is a pull_request payload, from the repository o/r or a fork.
+func prEvent(headRepo string) map[string]any {
+	return map[string]any{"pull_request": map[string]any{
+		"number": 7,
+		"base":   map[string]any{"sha": "1111111111111111111111111111111111111111", "repo": map[string]any{"full_name": "o/r"}},
+		"head":   map[string]any{"sha": "2222222222222222222222222222222222222222", "repo": map[string]any{"full_name": headRepo}},
+	}}
+}
+
+func TestActionSameRepoThenFork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds profdiff")
+	}
+	r := newRunner(t)
+	ab := map[string]string{
+		"before": fixture("node-router-unbundled-before.cpuprofile"),
+		"after":  fixture("node-router-unbundled-after.cpuprofile"),
+	}
+
+	// 1. A pull request from the same repository: one comment, created.
+	res := r.run("pull_request", prEvent("o/r"), ab)
+	if res.status != 0 {
+		t.Fatalf("first run: status %d\n%s", res.status, res.stderr)
+	}
+	if got := res.methods(); !slices.Equal(got, []string{"GET", "POST"}) {
+		t.Errorf("first run: gh calls %v, want a listing then one POST", res.calls)
+	}
+	cs := r.comments()
+	if len(cs) != 1 || !strings.HasPrefix(cs[0].Body, "<!-- profdiff: default -->\n") {
+		t.Fatalf("first run: comments %+v", cs)
+	}
+	body := cs[0].Body
+	for _, want := range []string{"`1111111`", "`2222222`", "(base, 1 run)", "(head, 1 run)", "### profdiff", "<sub>profdiff ", "path-to-regexp"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("comment lacks %q:\n%.600s", want, body)
+		}
+	}
+	if !regexp.MustCompile(`<sub>profdiff [^<]*[0-9a-f]{7}`).MatchString(body) && !strings.Contains(body, "<sub>profdiff v") {
+		t.Errorf("the footer does not name profdiff's version: %q", body[strings.LastIndex(body, "<sub>"):])
+	}
+	if len(body) >= commentLimit {
+		t.Errorf("comment of %d bytes", len(body))
+	}
+	if !strings.Contains(res.summary, "### profdiff") || strings.Count(res.summary, "### profdiff") != 1 {
+		t.Errorf("the job summary lacks the report:\n%.300s", res.summary)
+	}
+	if res.outputs["verdict"] == "" || res.outputs["on-cpu-delta-pct"] == "" || res.outputs["status"] != "0" || res.outputs["broken-rules"] != "" {
+		t.Errorf("outputs %v", res.outputs)
+	}
+	if st, err := os.Stat(res.outputs["report"]); err != nil || st.Size() == 0 {
+		t.Errorf("report %q: %v", res.outputs["report"], err)
+	}
+	if res.outputs["comment-url"] == "" {
+		t.Errorf("no comment-url output: %v", res.outputs)
+	}
+	if len(r.uploaded) != 0 {
+		t.Errorf("uploaded %v without html or a fork", r.uploaded)
+	}
+
+	// 2. A second push: the same comment is edited, no second one; a broken
+	// rule fails the action after posting, with exit status 1.
+	in := map[string]string{"fail-on": "on-cpu>+50%\npackage:path-to-regexp<+10%", "html": "true"}
+	for k, v := range ab {
+		in[k] = v
+	}
+	res = r.run("pull_request", prEvent("o/r"), in)
+	if res.status != 1 {
+		t.Errorf("a broken rule: status %d, want 1\n%s", res.status, res.stderr)
+	}
+	if got := res.methods(); !slices.Equal(got, []string{"GET", "PATCH"}) {
+		t.Errorf("second run: gh calls %v, want a listing then one PATCH", res.calls)
+	}
+	cs = r.comments()
+	if len(cs) != 1 || cs[0].Body == body || !strings.Contains(cs[0].Body, "rule(s) broken") {
+		t.Errorf("second run: %d comments, first %.300q", len(cs), cs[0].Body)
+	}
+	if res.outputs["broken-rules"] != "package:path-to-regexp<+10%" || res.outputs["status"] != "1" {
+		t.Errorf("outputs %v", res.outputs)
+	}
+	// html: the HTML report uploaded and linked where this profdiff
+	// writes one, else a note in the comment.
+	if html := res.outputs["html"]; html != "" {
+		if !slices.Contains(r.uploaded, res.outputs["report-dir"]) || !strings.Contains(cs[0].Body, "[report artifact](https://") {
+			t.Errorf("html: uploaded %v, comment footer %q", r.uploaded, cs[0].Body[strings.LastIndex(cs[0].Body, "<sub>"):])
+		}
+	} else if !strings.Contains(cs[0].Body, "HTML report could not be written") {
+		t.Errorf("html: no report and no note")
+	}
+
+	// 3. on-change with an A/A pair, under another name: nothing created.
+	aa := map[string]string{"before": ab["before"], "after": ab["before"], "comment": "on-change", "name": "aa"}
+	res = r.run("pull_request", prEvent("o/r"), aa)
+	if res.status != 0 || slices.Contains(res.methods(), "POST") || slices.Contains(res.methods(), "PATCH") {
+		t.Errorf("on-change A/A: status %d, gh calls %v\n%s", res.status, res.calls, res.stderr)
+	}
+	if len(r.comments()) != 1 || res.outputs["verdict"] != "~" {
+		t.Errorf("on-change A/A: comments %d, verdict %q", len(r.comments()), res.outputs["verdict"])
+	}
+
+	// 4. A fork: nothing posted, no failure, the report left as an
+	// artifact, the summary says why.
+	res = r.run("pull_request", prEvent("someone/r"), ab)
+	if res.status != 0 || len(res.calls) != 0 {
+		t.Errorf("fork: status %d, gh calls %v\n%s", res.status, res.calls, res.stderr)
+	}
+	dir := res.outputs["report-dir"]
+	if !slices.Contains(r.uploaded, dir) {
+		t.Errorf("fork: uploaded %v, want the report directory %q", r.uploaded, dir)
+	}
+	for _, f := range []string{"comment.md", "meta.json", "report.md", "report.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("fork: %v", err)
+		}
+	}
+	if !strings.Contains(res.summary, "fork") || !strings.Contains(res.summary, "### profdiff") {
+		t.Errorf("fork: summary %.400s", res.summary)
+	}
+
+	// 5. The workflow_run workflow posts the fork's report, on its own pull
+	// request only.
+	post := map[string]string{"post-report": dir}
+	wr := map[string]any{"workflow_run": map[string]any{"id": 1, "event": "pull_request", "head_sha": "2222222222222222222222222222222222222222"}}
+	os.WriteFile(r.state, []byte(`{"heads":{"7":"3333333333333333333333333333333333333333"}}`), 0o644)
+	res = r.run("workflow_run", wr, post)
+	if res.status != 0 || len(r.comments()) != 0 {
+		t.Errorf("workflow_run for another head: status %d, comments %v, calls %v", res.status, r.comments(), res.calls)
+	}
+	os.WriteFile(r.state, []byte(`{"heads":{"7":"2222222222222222222222222222222222222222"}}`), 0o644)
+	res = r.run("workflow_run", wr, post)
+	if cs := r.comments(); res.status != 0 || len(cs) != 1 || !strings.HasPrefix(cs[0].Body, "<!-- profdiff: default -->") {
+		t.Errorf("workflow_run: status %d, comments %v, calls %v\n%s", res.status, cs, res.calls, res.stderr)
+	}
+}
+
+// TestActionInputsRunNothing: inputs holding command substitutions and
+// backticks reach profdiff as text, and no shell runs them.
+func TestActionInputsRunNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds profdiff")
+	}
+	r := newRunner(t)
+	pwned := filepath.Join(t.TempDir(), "pwned")
+	evil := "$(touch " + pwned + ")"
+	tick := "`touch " + pwned + "`"
+	for i, in := range []map[string]string{
+		{"before": evil, "after": tick},
+		{"before": fixture("node-router-unbundled-before.cpuprofile"), "after": fixture("node-router-unbundled-after.cpuprofile"),
+			"args": evil + " " + tick, "fail-on": evil + "\n" + tick, "work-unit": tick, "sourcemaps-before": evil},
+		{"before": fixture("node-router-unbundled-before.cpuprofile"), "after": fixture("node-router-unbundled-after.cpuprofile"), "name": evil},
+		{"before": fixture("node-router-unbundled-before.cpuprofile"), "after": fixture("node-router-unbundled-after.cpuprofile"), "version": tick},
+		{"post-report": evil, "name": tick},
+	} {
+		res := r.run("pull_request", prEvent("o/r"), in)
+		if _, err := os.Stat(pwned); err == nil {
+			t.Fatalf("case %d: an input ran a command", i)
+		}
+		t.Logf("case %d: status %d", i, res.status)
+	}
+}
+
+// TestCut keeps a long report under GitHub's comment limit with the
+// <details> it cut through closed.
+func TestCut(t *testing.T) {
+	md := "### profdiff\n\n<details><summary>all</summary>\n\n" + strings.Repeat("| a | b |\n", 20000) + "</details>\n"
+	got := cut(md, commentBudget, "the rest is elsewhere")
+	if len(got) > commentBudget || !strings.HasSuffix(strings.TrimSpace(got), "the rest is elsewhere._") || strings.Count(got, "<details>") != strings.Count(got, "</details>") {
+		t.Errorf("cut: %d bytes, ends %q", len(got), got[len(got)-200:])
+	}
+	if cut("short", 100, "x") != "short" {
+		t.Error("cut a short report")
+	}
+}
+
+func TestSplitArgs(t *testing.T) {
+	got, err := splitArgs(`--alpha 0.01  --by 'file' "--min-delta" "1 pp" $(x) ` + "`y`")
+	want := []string{"--alpha", "0.01", "--by", "file", "--min-delta", "1 pp", "$(x)", "`y`"}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("splitArgs: %q %v", got, err)
+	}
+	if _, err := splitArgs(`'open`); err == nil {
+		t.Error("an unclosed quote passed")
+	}
+}

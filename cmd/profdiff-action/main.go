@@ -1,0 +1,44 @@
+// Command profdiff-action is the logic of profdiff's GitHub Action
+// (action.yml at the repository root). It reads the action's inputs from
+// INPUT_* environment variables, never from interpolated script text, and
+// the workflow's context from GitHub's GITHUB_* variables and event payload.
+//
+//	profdiff-action compare   run profdiff once (markdown and JSON), write the
+//	                          job summary, the step outputs and the comment
+//	profdiff-action post      create or edit the pull request's comment that
+//	                          starts with <!-- profdiff: NAME --> through gh api
+//
+// compare writes everything a later step needs into a report directory
+// (report.md, report.json, comment.md, meta.json, and report.html when asked
+// for), so that a pull request from a fork, whose token cannot comment, can
+// upload that directory as an artifact for a workflow_run workflow to post
+// with "post". profdiff itself has no network code; the comment goes
+// through the gh CLI that GitHub's runners have.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+}
+
+// run dispatches on the subcommand and returns the exit status.
+func run(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "usage: profdiff-action compare|post (inputs come from INPUT_* environment variables)")
+		return 2
+	}
+	env := environment{getenv: getenv, stdout: stdout, stderr: stderr}
+	switch args[0] {
+	case "compare":
+		return env.compare()
+	case "post":
+		return env.post()
+	}
+	fmt.Fprintf(stderr, "profdiff-action: unknown command %q: use compare or post\n", args[0])
+	return 2
+}

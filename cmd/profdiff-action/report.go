@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+)
+
+// jsonReport is the part of profdiff's JSON (version 2) the action reads.
+type jsonReport struct {
+	Version int `json:"version"`
+	Sides   []struct {
+		Name string `json:"name"`
+		Runs int    `json:"runs"`
+	} `json:"sides"`
+	Headline struct {
+		OnCPU   *measure `json:"on_cpu"`
+		PerWork *measure `json:"per_work"`
+	} `json:"headline"`
+	Packages []struct {
+		Self  measure `json:"self"`
+		Total measure `json:"total"`
+	} `json:"packages"`
+	Rules []struct {
+		Rule      string   `json:"rule"`
+		Broken    bool     `json:"broken"`
+		Offenders []string `json:"offenders"`
+	} `json:"rules"`
+}
+
+// measure is one judged change.
+type measure struct {
+	DeltaPct *float64 `json:"delta_pct"`
+	Verdict  string   `json:"verdict"`
+}
+
+// real reports whether a verdict says the change is not noise.
+func real(verdict string) bool { return verdict != "" && verdict != "~" }
+
+// readReport reads profdiff's JSON.
+func readReport(path string) (*jsonReport, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r jsonReport
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if r.Version != 2 || len(r.Sides) != 2 || r.Headline.OnCPU == nil {
+		return nil, fmt.Errorf("%s: not a comparison of two sides in profdiff's JSON version 2", path)
+	}
+	return &r, nil
+}
+
+// headline is the measure the verdict is about: on-CPU per unit of work
+// when the work was given, else on-CPU per run.
+func (r *jsonReport) headline() *measure {
+	if r.Headline.PerWork != nil {
+		return r.Headline.PerWork
+	}
+	return r.Headline.OnCPU
+}
+
+// verdict is the headline verdict: better, worse or ~.
+func (r *jsonReport) verdict() string { return r.headline().Verdict }
+
+// onCPUDeltaPct is the headline's relative change, signed, one decimal.
+func (r *jsonReport) onCPUDeltaPct() string {
+	h := r.headline()
+	if h.DeltaPct == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*h.DeltaPct, 'f', 1, 64)
+}
+
+// broken lists the --fail-on rules that broke, with their offenders.
+func (r *jsonReport) broken() []string {
+	var out []string
+	for _, rule := range r.Rules {
+		if rule.Broken {
+			out = append(out, rule.Rule)
+		}
+	}
+	return out
+}
+
+// changed reports whether the comparison found a real change: in the
+// headline, in a package's self or total time, or a broken rule.
+func (r *jsonReport) changed() bool {
+	if real(r.Headline.OnCPU.Verdict) || (r.Headline.PerWork != nil && real(r.Headline.PerWork.Verdict)) || len(r.broken()) > 0 {
+		return true
+	}
+	for _, p := range r.Packages {
+		if real(p.Self.Verdict) || real(p.Total.Verdict) {
+			return true
+		}
+	}
+	return false
+}
