@@ -160,6 +160,7 @@ type runner struct {
 	log      string
 	action   actionFile
 	uploaded []string // paths the upload-artifact step was given
+	cwd      string   // the job's working directory (GITHUB_WORKSPACE); a new one per run when empty
 }
 
 func newRunner(t *testing.T) *runner {
@@ -305,6 +306,9 @@ func (r *runner) run(eventName string, event any, inputs map[string]string) resu
 		}
 		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", st.Run)
 		cmd.Dir = dir
+		if r.cwd != "" {
+			cmd.Dir = r.cwd
+		}
 		cmd.Env = env
 		var so, se strings.Builder
 		cmd.Stdout, cmd.Stderr = &so, &se
