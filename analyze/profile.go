@@ -221,6 +221,11 @@ type Symbolication struct {
 	Missing       []string // scripts without a usable map, busiest first
 	OnCPUJSNs     int64
 	OnCPUMappedNs int64
+	// Minified are the scripts without a map that look minified, busiest
+	// first; UnmappedMinifiedNs is their on-CPU self time: time under
+	// the minifier's names, which two builds choose differently.
+	Minified           []string
+	UnmappedMinifiedNs int64
 }
 
 // Add accumulates another profile's coverage (runs of one side).
@@ -237,4 +242,10 @@ func (s *Symbolication) Add(o *Symbolication) {
 	}
 	s.OnCPUJSNs += o.OnCPUJSNs
 	s.OnCPUMappedNs += o.OnCPUMappedNs
+	for _, m := range o.Minified {
+		if !slices.Contains(s.Minified, m) {
+			s.Minified = append(s.Minified, m)
+		}
+	}
+	s.UnmappedMinifiedNs += o.UnmappedMinifiedNs
 }

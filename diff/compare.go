@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/profdiff/profdiff/analyze"
 )
@@ -241,16 +242,16 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 	}
 	opts = opts.withDefaults()
 	r := &Report{Options: opts}
+	var tables []*analyze.Table
 	for _, s := range sides {
 		sum, err := summarize(s)
 		if err != nil {
 			return nil, err
 		}
 		r.Sides = append(r.Sides, sum)
-		for _, t := range s.Tables {
-			r.Warnings = append(r.Warnings, prefixed(t.File, t.Warnings)...)
-		}
+		tables = append(tables, s.Tables...)
 	}
+	r.Warnings = runWarnings(tables)
 	r.PerWork = len(sides) == 2 && sides[0].Work > 0 && sides[1].Work > 0
 	if len(sides) == 1 && sides[0].Work > 0 {
 		r.PerWork = true
@@ -336,7 +337,7 @@ func summarize(s Side) (SideSummary, error) {
 	sum.NarrowedFromNs /= n
 	if sy := sum.Symbolication; sy != nil {
 		// Per run, like the rest of the headline.
-		sy.OnCPUJSNs, sy.OnCPUMappedNs = sy.OnCPUJSNs/n, sy.OnCPUMappedNs/n
+		sy.OnCPUJSNs, sy.OnCPUMappedNs, sy.UnmappedMinifiedNs = sy.OnCPUJSNs/n, sy.OnCPUMappedNs/n, sy.UnmappedMinifiedNs/n
 	}
 	return sum, nil
 }
@@ -352,10 +353,35 @@ func add(dst *analyze.Summary, s analyze.Summary) {
 	dst.Samples += s.Samples
 }
 
-func prefixed(file string, ws []string) []string {
-	out := make([]string, len(ws))
-	for i, w := range ws {
-		out[i] = file + ": " + w
+// runWarnings says each run's warnings, naming its file; a warning that
+// several runs give in the same words is said once, naming them (ten runs
+// of one bundle without its map gave ten near-identical lines).
+func runWarnings(tables []*analyze.Table) []string {
+	var order []string
+	files := map[string][]string{}
+	for _, t := range tables {
+		for _, w := range t.Warnings {
+			if files[w] == nil {
+				order = append(order, w)
+			}
+			if !slices.Contains(files[w], t.File) {
+				files[w] = append(files[w], t.File)
+			}
+		}
+	}
+	out := make([]string, 0, len(order))
+	for _, w := range order {
+		fs := files[w]
+		switch {
+		case len(fs) == 1:
+			out = append(out, fs[0]+": "+w)
+		case len(fs) == len(tables):
+			out = append(out, fmt.Sprintf("all %d runs: %s", len(fs), w))
+		case len(fs) <= 3:
+			out = append(out, strings.Join(fs, ", ")+": "+w)
+		default:
+			out = append(out, fmt.Sprintf("%d runs (%s, … %s): %s", len(fs), fs[0], fs[len(fs)-1], w))
+		}
 	}
 	return out
 }

@@ -46,6 +46,10 @@ type jsonSymbolication struct {
 	Missing       []string `json:"missing"`
 	OnCPUJSNs     int64    `json:"on_cpu_js_ns"`
 	OnCPUMappedNs int64    `json:"on_cpu_mapped_ns"`
+	// Minified are the scripts without a map that look minified, and
+	// UnmappedMinifiedNs their on-CPU time.
+	Minified           []string `json:"minified,omitempty"`
+	UnmappedMinifiedNs int64    `json:"unmapped_minified_ns,omitempty"`
 }
 
 func symbolicationJSON(s *analyze.Symbolication) *jsonSymbolication {
@@ -53,7 +57,7 @@ func symbolicationJSON(s *analyze.Symbolication) *jsonSymbolication {
 		return nil
 	}
 	return &jsonSymbolication{Scripts: s.Scripts, MappedScripts: s.MappedScripts, Missing: append([]string{}, s.Missing...),
-		OnCPUJSNs: s.OnCPUJSNs, OnCPUMappedNs: s.OnCPUMappedNs}
+		OnCPUJSNs: s.OnCPUJSNs, OnCPUMappedNs: s.OnCPUMappedNs, Minified: s.Minified, UnmappedMinifiedNs: s.UnmappedMinifiedNs}
 }
 
 // jsonSide is a side's headline; with several runs, each number is the

@@ -3,6 +3,7 @@ package diff
 import (
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -355,5 +356,37 @@ func TestUnmappedBundlePositionsAreNotNewOrGone(t *testing.T) {
 	}
 	if aliases == 0 {
 		t.Errorf("no alias kept")
+	}
+}
+
+// TestWarningsOnceAndUnmappedShare: a warning every run gives is said
+// once ("all 4 runs"), one run's names its file; time in minified code
+// without a map is a headline row with its share and the script's name.
+func TestWarningsOnceAndUnmappedShare(t *testing.T) {
+	mk := func(file string, warnings ...string) *analyze.Table {
+		tab := synthetic(6, fn("parse", 20), 100, 100, 800, analyze.Key{}, 0)
+		tab.File, tab.Warnings = file, warnings
+		tab.Symbolication = &analyze.Symbolication{Scripts: 1, OnCPUJSNs: tab.Summary.OnCPUNs, Missing: []string{"/srv/dist/app.min.js"},
+			Minified: []string{"/srv/dist/app.min.js"}, UnmappedMinifiedNs: tab.Summary.OnCPUNs / 2}
+		return tab
+	}
+	const noMap = "no source map for /srv/dist/app.min.js"
+	r, err := Compare([]Side{{Name: "before", Tables: []*analyze.Table{mk("b1", noMap), mk("b2", noMap, "1 negative time deltas were clamped to 0")}},
+		{Name: "after", Tables: []*analyze.Table{mk("a1", noMap), mk("a2", noMap)}}}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"all 4 runs: " + noMap, "b2: 1 negative time deltas were clamped to 0"}
+	if !slices.Equal(r.Warnings[:2], want) {
+		t.Errorf("warnings %q", r.Warnings)
+	}
+	var row []string
+	for _, h := range NewView(r).HeadlineRows() {
+		if h[0] == "unmapped" {
+			row = h
+		}
+	}
+	if row == nil || row[1] != "50.0%" || !strings.Contains(row[3], "app.min.js") || strings.Contains(row[3], "/srv") {
+		t.Errorf("unmapped row %q", row)
 	}
 }

@@ -628,10 +628,43 @@ func (v *View) HeadlineRows() [][]string {
 	if needsMaps(a.Symbolication) || needsMaps(b.Symbolication) {
 		rows = append(rows, []string{"maps", coverage(a.Symbolication), coverage(b.Symbolication), ""})
 	}
+	if unmapped(a) > 0 || unmapped(b) > 0 {
+		rows = append(rows, []string{"unmapped", Share(unmapped(a), float64(a.OnCPUNs)), Share(unmapped(b), float64(b.OnCPUNs)),
+			"minified, no map: " + minifiedNames(a, b)})
+	}
 	if len(r.Options.Narrowing) > 0 {
 		rows = append(rows, []string{"narrowed", narrowedOf(a), narrowedOf(b), strings.Join(CleanAll(r.Options.Narrowing), " ")})
 	}
 	return rows
+}
+
+// unmapped is a side's on-CPU time per run in minified scripts without a
+// map.
+func unmapped(s SideSummary) float64 {
+	if s.Symbolication == nil {
+		return 0
+	}
+	return float64(s.Symbolication.UnmappedMinifiedNs)
+}
+
+// minifiedNames names the minified scripts without a map of the sides by
+// their file names, the busiest first, up to three.
+func minifiedNames(sides ...SideSummary) string {
+	var names []string
+	for _, s := range sides {
+		if s.Symbolication == nil {
+			continue
+		}
+		for _, m := range s.Symbolication.Minified {
+			if b := path.Base(m); !slices.Contains(names, b) {
+				names = append(names, b) // the warnings give the whole path
+			}
+		}
+	}
+	if len(names) > 3 {
+		return strings.Join(CleanAll(names[:3]), ", ") + fmt.Sprintf(" and %d more", len(names)-3)
+	}
+	return strings.Join(CleanAll(names), ", ")
 }
 
 // narrowedOf says how much of a side's on-CPU time narrowing kept, as
@@ -670,6 +703,9 @@ func (v *View) oneSideHeadline() [][]string {
 		[]string{"samples", Count(s.Samples), "mean interval " + Duration(float64(s.IntervalNs))})
 	if s.NarrowedFromNs > 0 || len(v.r.Options.Narrowing) > 0 {
 		rows = append(rows, []string{"narrowed", narrowedOf(s), strings.Join(CleanAll(v.r.Options.Narrowing), " ")})
+	}
+	if u := unmapped(s); u > 0 {
+		rows = append(rows, []string{"unmapped", Share(u, float64(s.OnCPUNs)), "of on-CPU time in minified code without a map: " + minifiedNames(s)})
 	}
 	if sy := s.Symbolication; sy != nil && sy.Scripts > 0 {
 		switch {

@@ -161,6 +161,10 @@ func (s *Symbolicator) Apply(p *analyze.Profile) {
 	for _, m := range miss {
 		cov.Missing = append(cov.Missing, m.script)
 	}
+	for _, m := range minified {
+		cov.Minified = append(cov.Minified, m.script)
+		cov.UnmappedMinifiedNs += m.ns
+	}
 	p.Symbolication = cov
 	// Warn when little was mapped and it matters: maps were asked for or
 	// found, or scripts without one look minified (name those).
