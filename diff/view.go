@@ -709,6 +709,8 @@ func (v *View) oneSideHeadline() [][]string {
 	}
 	if sy := s.Symbolication; sy != nil && sy.Scripts > 0 {
 		switch {
+		case sy.MappedScripts == 0 && sy.UnmappedMinifiedNs > 0:
+			rows = append(rows, []string{"maps", "-", "no script mapped: the code is as written, but for the minified above"})
 		case !needsMaps(sy):
 			rows = append(rows, []string{"maps", "-", "no bundles: no script needed a map"})
 		case sy.OnCPUJSNs == 0:

@@ -180,16 +180,30 @@ func (s *Symbolicator) Apply(p *analyze.Profile) {
 				names = append(names, fmt.Sprintf("and %d more", len(name)-3))
 				break
 			}
-			names = append(names, m.script)
+			names = append(names, m.script) // the headline gives each side's share
 		}
 		share := 100 * float64(cov.OnCPUMappedNs) / float64(cov.OnCPUJSNs)
-		if len(names) == 0 {
+		switch {
+		case cov.MappedScripts == 0 && !asked && len(minified) > 0:
+			// Nothing was bundled or mapped: the code is as written, but for
+			// minified scripts shipped as they are (a library's .min.js).
+			p.Warnings = append(p.Warnings, fmt.Sprintf("no bundle was mapped, but %s %s minified and without a source map, so %s the minifier's: point --sourcemaps at the folder holding %s and its .map if it has one",
+				strings.Join(names, ", "), plural(len(minified), "looks", "look"), plural(len(minified), "its names are", "their names are"), plural(len(minified), "it", "them")))
+		case len(names) == 0:
 			p.Warnings = append(p.Warnings, fmt.Sprintf("only %.1f%% of JavaScript on-CPU time was mapped to original sources: the maps found do not cover the rest of their scripts (is each map the one its bundle was built with?)", share))
-		} else {
+		default:
 			p.Warnings = append(p.Warnings, fmt.Sprintf("only %.1f%% of JavaScript on-CPU time was mapped to original sources; no source map for %s: point --sourcemaps at the folder holding the bundle and its .map, or name it with --sourcemap SCRIPT=MAP",
 				share, strings.Join(names, ", ")))
 		}
 	}
+}
+
+// plural picks the word for n things.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // looksMinified reports whether a script's functions start far along their
