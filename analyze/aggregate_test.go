@@ -351,3 +351,20 @@ func TestTreeMatchesBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestGoAssemblyPackages: Go assembly functions have no package in their
+// name; their file says it.
+func TestGoAssemblyPackages(t *testing.T) {
+	for file, want := range map[string]string{
+		"/usr/local/go/src/internal/bytealg/equal_amd64.s":              "internal/bytealg",
+		"/usr/local/go/src/runtime/asm_amd64.s":                         "runtime",
+		"/root/go/pkg/mod/golang.org/x/sys@v0.47.0/cpu/cpu_x86.s":       "golang.org/x/sys/cpu",
+		"/home/me/go/pkg/mod/github.com/klauspost/compress@v1.17.0/x.s": "github.com/klauspost/compress",
+		"/work/app/internal/fast/sum_amd64.s":                           "fast",
+	} {
+		f := Frame{Kind: KindCode, Go: true, Name: "memeqbody", File: file}
+		if got := newPackageNamer(false).frame(&f); got != want {
+			t.Errorf("%s: %q, want %q", file, got, want)
+		}
+	}
+}

@@ -55,7 +55,12 @@ func (n *packageNamer) frame(f *Frame) string {
 		return ""
 	}
 	if f.Go {
-		return GoPackage(f.Name)
+		if pkg := GoPackage(f.Name); pkg != PackageNative || f.File == "" {
+			return pkg
+		}
+		// Assembly (memeqbody, gcWriteBarrier) has no package qualifier:
+		// its file says whose it is.
+		return goFilePackage(f.File)
 	}
 	if f.Generated != nil {
 		return n.original(f.File, f.Generated.File)
@@ -112,6 +117,33 @@ func GoPackage(name string) string {
 		return PackageNative
 	}
 	return name[:slash+1+dot]
+}
+
+// goFilePackage returns the import path of a Go source file's package from
+// its path: below GOROOT's src/ ("/usr/local/go/src/internal/bytealg/
+// equal_amd64.s" gives "internal/bytealg"), below the module cache with
+// the version left out ("…/pkg/mod/golang.org/x/sys@v0.1.0/cpu/x.s" gives
+// "golang.org/x/sys/cpu"), else the directory's name.
+func goFilePackage(file string) string {
+	file = strings.ReplaceAll(file, "\\", "/")
+	dir := file[:max(strings.LastIndexByte(file, '/'), 0)]
+	if i := strings.LastIndex(dir, "/pkg/mod/"); i >= 0 {
+		rest := dir[i+len("/pkg/mod/"):]
+		if at := strings.IndexByte(rest, '@'); at >= 0 {
+			if slash := strings.IndexByte(rest[at:], '/'); slash >= 0 {
+				return rest[:at] + rest[at+slash:]
+			}
+			return rest[:at]
+		}
+		return rest
+	}
+	if i := strings.LastIndex(dir, "/src/"); i >= 0 {
+		return dir[i+len("/src/"):]
+	}
+	if dir == "" {
+		return PackageNative
+	}
+	return dir[strings.LastIndexByte(dir, '/')+1:]
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
