@@ -174,9 +174,11 @@ func fileLocation(p string) mapLocation {
 	return mapLocation{file: abs, base: filepath.Dir(abs), key: "file:" + abs}
 }
 
+// fileExists reports whether p is a regular file: a FIFO or a device
+// would block or never end when read.
 func fileExists(p string) bool {
 	st, err := os.Stat(p)
-	return err == nil && !st.IsDir()
+	return err == nil && st.Mode().IsRegular()
 }
 
 // fromScript reads a local script's sourceMappingURL (else looks for
@@ -253,10 +255,18 @@ func (s *Symbolicator) allowed(p, scriptDir string) bool {
 			roots = append(roots, r.To)
 		}
 	}
+	// Symbolic links are followed first: one inside a root that points
+	// outside it is outside.
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		p = real
+	}
 	for _, r := range roots {
 		abs, err := filepath.Abs(r)
 		if err != nil {
 			continue
+		}
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
 		}
 		if rel, err := filepath.Rel(abs, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
 			return true
@@ -293,6 +303,11 @@ func (s *Symbolicator) load(loc mapLocation) *loadedMap {
 }
 
 func readLimited(p string, limit int64) ([]byte, error) {
+	if st, err := os.Stat(p); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", p)
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err

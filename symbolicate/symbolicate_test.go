@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/profdiff/profdiff/analyze"
 )
@@ -439,5 +441,45 @@ func TestAnotherBuildAtTheRecordedPath(t *testing.T) {
 	New(Options{Dirs: []string{corpus(t, "node-router-ab/bundle-before")}}).Apply(p)
 	if got, w := names(p), names(want); !slices.Equal(got, w) || len(w) < 100 {
 		t.Errorf("the side's folder given: %d mapped frames, want the %d of the before build's map", len(got), len(w))
+	}
+}
+
+// TestMapsThatAreNotFiles: a script whose sourceMappingURL names /dev/zero,
+// a FIFO, or a symbolic link to a file outside its folder gets no map (and
+// reading does not block on the FIFO); a FIFO where the script should be is
+// not opened.
+func TestMapsThatAreNotFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe.map")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink("/etc/passwd", filepath.Join(dir, "link.map"))
+	for _, ref := range []string{"/dev/zero", "pipe.map", "link.map"} {
+		script := filepath.Join(dir, "s-"+strings.TrimSuffix(filepath.Base(ref), ".map")+".js")
+		os.WriteFile(script, []byte("function a(){}\n//# sourceMappingURL="+ref+"\n"), 0o644)
+		done := make(chan *loadedMap)
+		go func() {
+			lm, _ := New(Options{}).mapFor(script, nil, nil)
+			done <- lm
+		}()
+		select {
+		case lm := <-done:
+			if lm != nil {
+				t.Errorf("%s: a map was loaded", ref)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: reading blocked", ref)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.js"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan bool)
+	go func() { _, _ = New(Options{}).mapFor(filepath.Join(dir, "fifo.js"), nil, nil); done <- true }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a FIFO as the script blocked")
 	}
 }

@@ -438,6 +438,10 @@ func (m Model) footer(rows []line) string {
 	f := fmt.Sprintf(" %d/%d", at, n)
 	if s.kind == kindCalls && m.sourceShown() {
 		f += fmt.Sprintf("   source line %d", s.srcLine)
+	} else if s.kind == kindCalls && m.in.SourceWhy != nil {
+		if why := m.in.SourceWhy(m.report().Functions[s.fnRow].Key.File); why != "" {
+			f += "   source not shown: " + diff.Clean(why)
+		}
 	}
 	if m.status != "" {
 		f += "   " + m.status

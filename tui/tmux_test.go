@@ -127,7 +127,10 @@ func TestTmux(t *testing.T) {
 		if !strings.Contains(sc, "all 2 runs:") || !strings.Contains(sc, "marked.esm.js looks minified") {
 			t.Errorf("the warnings overlay lacks a warning:\n%s", sc)
 		}
-		s.keys("esc", "Escape", "q")
+		// Escape and q sent at once read as alt+q: one, then the other.
+		s.keys("esc", "Escape")
+		s.wait("esc", "tab view")
+		s.keys("esc", "q")
 		s.wait("esc", "EXIT=0")
 	})
 

@@ -38,6 +38,9 @@ type Input struct {
 	// Source returns the text of a file named by a function row (from a
 	// source map's sourcesContent or from disk); nil for none.
 	Source func(file string) (string, bool)
+	// SourceWhy says why Source has no text for a file ("outside the
+	// profile's folders"); nil or "" for no reason to give.
+	SourceWhy func(file string) string
 	// WriteHTML writes the HTML report of what the explorer shows and
 	// returns the file's path; nil when this build cannot write one.
 	WriteHTML func() (path string, err error)

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -317,7 +318,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return finish(stderr, o.output, stdout, func(out io.Writer) error { return list(out, sides[0].files[0], popts) }, false)
 	}
 	tui := o.format == "tui"
-	ds, profiles, err := readSides(sides, stdin, syms, popts, filters, o)
+	ds, profiles, scriptDirs, err := readSides(sides, stdin, syms, popts, filters, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
 		return exitUsage
@@ -335,7 +336,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if tui {
-		return explore(rep, o.sortMetric(), syms, stderr)
+		dirs := append(append(append(slices.Clone(o.sourceMapDirs), o.sourceDirsBefore...), o.sourceDirsAfter...), scriptDirs...)
+		return explore(rep, o.sortMetric(), syms, newSourceFiles(dirs), stderr)
 	}
 	color := o.output == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
 	if (o.output != "" && o.output != "-") || !isTerminal(stdout) {
@@ -567,7 +569,7 @@ func (o options) workOf(i int) float64 {
 }
 
 // explore runs the interactive explorer on the terminal.
-func explore(rep *diff.Report, sort diff.Metric, syms []*symbolicate.Symbolicator, stderr io.Writer) int {
+func explore(rep *diff.Report, sort diff.Metric, syms []*symbolicate.Symbolicator, disk *sourceFiles, stderr io.Writer) int {
 	in := tui.Input{Report: rep, Sort: sort, Color: os.Getenv("NO_COLOR") == ""}
 	in.Source = func(file string) (string, bool) {
 		for i := len(syms) - 1; i >= 0; i-- { // the AFTER side's maps first: the newer source
@@ -577,12 +579,19 @@ func explore(rep *diff.Report, sort diff.Metric, syms []*symbolicate.Symbolicato
 				}
 			}
 		}
-		if st, err := os.Stat(file); err == nil && st.Mode().IsRegular() && st.Size() < 16<<20 {
-			if b, err := os.ReadFile(file); err == nil {
-				return string(b), true
+		text, why := disk.read(file)
+		return text, why == ""
+	}
+	in.SourceWhy = func(file string) string {
+		for i := len(syms) - 1; i >= 0; i-- {
+			if syms[i] != nil {
+				if _, ok := syms[i].Source(file); ok {
+					return ""
+				}
 			}
 		}
-		return "", false
+		_, why := disk.read(file)
+		return why
 	}
 	in.WriteHTML = func() (string, error) {
 		f, err := os.CreateTemp("", "profdiff-*.html")
@@ -616,7 +625,9 @@ func needsTree(sides int, format string) bool {
 // readSides reads every run (in parallel, bounded by the cores), maps it
 // through its side's source maps and aggregates it, with the caller ->
 // callee edges and the call tree the comparison joins.
-func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, filters *narrow.Filters, o options) ([]diff.Side, [][]*analyze.Profile, error) {
+func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, filters *narrow.Filters, o options) ([]diff.Side, [][]*analyze.Profile, []string, error) {
+	var mu sync.Mutex
+	dirs := map[string]bool{} // the folders of the profiles' scripts
 	type job struct{ side, run int }
 	var jobs []job
 	tables := make([][]*analyze.Table, len(sides))
@@ -654,6 +665,17 @@ func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicato
 				errs[i] = err
 				return
 			}
+			local := map[string]bool{}
+			for _, f := range p.Frames {
+				if f.Kind == analyze.KindCode && strings.HasPrefix(f.File, "/") {
+					local[filepath.Dir(f.File)] = true
+				}
+			}
+			mu.Lock()
+			for d := range local {
+				dirs[d] = true
+			}
+			mu.Unlock()
 			if sym := syms[j.side]; sym != nil {
 				sym.Apply(p) // one at a time: the sides may share it
 			}
@@ -679,14 +701,14 @@ func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicato
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	var ds []diff.Side
 	for si, s := range sides {
 		ds = append(ds, diff.Side{Name: s.name, Tables: tables[si], Work: o.workOf(si)})
 	}
-	return ds, profiles, nil
+	return ds, profiles, slices.Sorted(maps.Keys(dirs)), nil
 }
 
 // symbolicateOptions turns the source-map flags into options.

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// maxSourceFile bounds a source file the explorer reads from disk.
+const maxSourceFile = 16 << 20
+
+// sourceFiles reads source files for the explorer's source pane, only
+// where the user's own files are: regular files under the folders of the
+// profile's scripts, the given --sourcemaps folders or the current
+// directory, after following symbolic links. A map's sources can name
+// any path ("../../../../etc/passwd", "/proc/self/environ"); those are
+// not read, and the pane says why.
+type sourceFiles struct {
+	roots []string // absolute, symbolic links resolved
+}
+
+// newSourceFiles returns a reader rooted at dirs and the current
+// directory.
+func newSourceFiles(dirs []string) *sourceFiles {
+	s := &sourceFiles{}
+	if wd, err := os.Getwd(); err == nil {
+		dirs = append(dirs, wd)
+	}
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
+		}
+		if !seen[abs] && abs != "/" {
+			seen[abs] = true
+			s.roots = append(s.roots, abs)
+		}
+	}
+	return s
+}
+
+// read returns a file's text, or why it is not read.
+func (s *sourceFiles) read(file string) (text, why string) {
+	if file == "" || strings.Contains(file, "://") {
+		return "", ""
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return "", ""
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", "" // not on this machine: nothing to say
+	}
+	inside := false
+	for _, r := range s.roots {
+		if rel, err := filepath.Rel(r, real); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			inside = true
+			break
+		}
+	}
+	if !inside {
+		return "", fmt.Sprintf("%s is outside the profile's script folders, the --sourcemaps folders and the current directory", real)
+	}
+	st, err := os.Stat(real)
+	switch {
+	case err != nil:
+		return "", ""
+	case !st.Mode().IsRegular():
+		return "", real + " is not a regular file"
+	case st.Size() > maxSourceFile:
+		return "", fmt.Sprintf("%s is over %d MiB", real, maxSourceFile>>20)
+	}
+	b, err := os.ReadFile(real)
+	if err != nil {
+		return "", err.Error()
+	}
+	return string(b), ""
+}
