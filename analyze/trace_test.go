@@ -9,10 +9,10 @@ import (
 	"testing"
 )
 
-// traceWant are a trace profile's numbers as computed independently by a
-// short Python script (DevTools semantics: chunks concatenated per process
-// and profile id, each sample weighs the next time delta, the last the
-// median, negative deltas clamped), in nanoseconds.
+// traceWant are a trace profile's numbers as computed independently by
+// testdata/gen-chrome-traces/expected.py (chunks concatenated per process
+// and profile id; samples in the order of their timestamps, each weighing
+// the time to the next, the last the median step), in nanoseconds.
 type traceWant struct {
 	pid, tid                              int64
 	samples                               int64
@@ -21,12 +21,12 @@ type traceWant struct {
 
 var chromeTraces = map[string][]traceWant{
 	"chrome156-multi-process.trace.json.gz": {
-		{pid: 5546, tid: 5546, samples: 5369, sampled: 1969168000, onCPU: 945765000, idle: 741291000, program: 282112000, gcTime: 132839000},
-		{pid: 5541, tid: 5541, samples: 4692, sampled: 1680773000, onCPU: 1228423000, idle: 311277000, program: 141073000, gcTime: 2629000},
+		{pid: 5546, tid: 5546, samples: 5369, sampled: 1947019000, onCPU: 936930000, idle: 730065000, program: 280024000, gcTime: 132839000},
+		{pid: 5541, tid: 5541, samples: 4692, sampled: 1673880000, onCPU: 1228411000, idle: 307486000, program: 137983000, gcTime: 2629000},
 	},
 	"chrome156-multi-thread.trace.json.gz": {
-		{pid: 5380, tid: 5380, samples: 9624, sampled: 2595412000, onCPU: 1231997000, idle: 1239685000, program: 123730000, gcTime: 63551000},
-		{pid: 5380, tid: 5431, samples: 9752, sampled: 2427696000, onCPU: 824049000, idle: 1601114000, program: 2533000, gcTime: 2166000},
+		{pid: 5380, tid: 5380, samples: 9624, sampled: 2589390000, onCPU: 1231061000, idle: 1236053000, program: 122276000, gcTime: 63551000},
+		{pid: 5380, tid: 5431, samples: 9752, sampled: 2425309000, onCPU: 821662000, idle: 1601114000, program: 2533000, gcTime: 2159000},
 	},
 	"speedscope-chrome69-simple-trace.json.gz": {
 		// The chunks come from tid 3115 (the sampler); the profile is of 775.
@@ -109,7 +109,7 @@ func TestListTraceProfiles(t *testing.T) {
 	if len(infos) != 2 {
 		t.Fatalf("%d profiles, want 2", len(infos))
 	}
-	if infos[0].Default || !infos[1].Default || infos[1].OnCPUNs != 1228423000 {
+	if infos[0].Default || !infos[1].Default || infos[1].OnCPUNs != 1228411000 {
 		t.Errorf("infos = %+v", infos)
 	}
 }

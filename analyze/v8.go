@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -692,7 +693,7 @@ func (rp *rawProfile) weigh(p *Profile, idx *idIndex) error {
 	}
 	clamped := make([]int64, ns)
 	negative := 0
-	var sum, t int64
+	var sum, t, clampedSum int64
 	for i, d := range rp.deltas {
 		if d > maxDeltaMicros || d < -maxDeltaMicros {
 			return fmt.Errorf("timeDeltas[%d] is %d µs, beyond any real profile", i, d)
@@ -701,14 +702,39 @@ func (rp *rawProfile) weigh(p *Profile, idx *idIndex) error {
 		p.Samples[i].Time = t * 1000
 		if d < 0 {
 			negative++
-			d = 0
+			clampedSum += max(d, 0)
+		} else {
+			clampedSum += d
 		}
 		clamped[i] = d
-		sum += d
 	}
 	p.HasTimestamps = true
 	if negative > 0 {
-		p.Warnings = append(p.Warnings, fmt.Sprintf("%d negative time deltas were clamped to 0", negative))
+		// Samples recorded out of order (V8 merges its sampler's ticks
+		// late; traces interleave chunks): put them in the order of their
+		// timestamps, so that each weighs the time to the next one taken
+		// and the weights add up to the span of the timestamps. Clamping
+		// each negative delta to 0 instead adds time.
+		slices.SortStableFunc(p.Samples, func(a, b Sample) int { return cmp.Compare(a.Time, b.Time) })
+		prev := p.Samples[0].Time / 1000
+		for i := range p.Samples {
+			cur := p.Samples[i].Time / 1000
+			if i == 0 {
+				clamped[0] = max(cur, 0) // from the start to the first sample
+			} else {
+				clamped[i] = cur - prev
+			}
+			prev = cur
+		}
+		var ordered int64
+		for _, d := range clamped {
+			ordered += d
+		}
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%d samples were out of order (negative time deltas): ordered by their timestamps, which span %s; clamping the deltas to 0 would have added %s",
+			negative, fmtMicros(ordered), fmtMicros(clampedSum-ordered)))
+	}
+	for _, d := range clamped {
+		sum += d
 	}
 	for i := 0; i+1 < ns; i++ {
 		p.Samples[i].Weight = clamped[i+1] * 1000
@@ -719,6 +745,14 @@ func (rp *rawProfile) weigh(p *Profile, idx *idIndex) error {
 		p.WallNs = sum * 1000
 	}
 	return nil
+}
+
+// fmtMicros writes microseconds, as milliseconds from 1 ms.
+func fmtMicros(us int64) string {
+	if us < 1000 {
+		return fmt.Sprintf("%d µs", us)
+	}
+	return fmt.Sprintf("%.1f ms", float64(us)/1000)
 }
 
 // medianTimes1000 returns 1000 × the median of v (the mean of the middle two

@@ -93,13 +93,22 @@ func TestSampleWeightIsTheGapAfter(t *testing.T) {
 	}
 }
 
-func TestNegativeDeltasClampAndWarn(t *testing.T) {
+// TestNegativeDeltasOrderAndWarn: samples whose deltas go back in time
+// are put in the order of their timestamps (10, 5, 25, 24 µs become 5, 10,
+// 24, 25), so that the weights add up to the timestamps' span (25 µs), not
+// the 30 µs that clamping the deltas to 0 gave; the warning says so.
+func TestNegativeDeltasOrderAndWarn(t *testing.T) {
 	p := parseString(t, cpuprofile(basicNodes, []int{3, 3, 3, 3}, []int{10, -5, 20, -1}, 0, 100))
-	if got, want := weights(p), []int64{0, 20e3, 0, 5e3}; !slices.Equal(got, want) {
-		t.Errorf("weights = %v, want %v (median of 10,0,20,0 is 5)", got, want)
+	if got, want := weights(p), []int64{5e3, 14e3, 1e3, 5e3}; !slices.Equal(got, want) {
+		t.Errorf("weights = %v, want %v (the last: the median of 5,5,14,1)", got, want)
 	}
-	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "2 negative time deltas") {
-		t.Errorf("warnings = %q, want one counting 2 negative deltas", p.Warnings)
+	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "2 samples were out of order") || !strings.Contains(p.Warnings[0], "would have added 5 µs") {
+		t.Errorf("warnings = %q", p.Warnings)
+	}
+	for i := 1; i < len(p.Samples); i++ {
+		if p.Samples[i].Time < p.Samples[i-1].Time {
+			t.Errorf("sample %d before its predecessor", i)
+		}
 	}
 }
 

@@ -48,7 +48,15 @@ def read(path):
             parent[c] = n['id']
         if 'parent' in n:
             parent[n['id']] = n['parent']
-    deltas = [max(d, 0) for d in p['timeDeltas']]
+    # Samples in the order of their timestamps (the running sum of the
+    # deltas, which can go back): each weighs the step to the next one.
+    times, t = [], 0
+    for d in p['timeDeltas']:
+        t += d
+        times.append(t)
+    order = sorted(range(len(times)), key=lambda i: times[i])  # stable
+    samples = [p['samples'][i] for i in order]
+    deltas = [max(times[order[0]], 0)] + [times[order[i]] - times[order[i - 1]] for i in range(1, len(order))]
     srt = sorted(deltas)
     n = len(srt)
     med = srt[n // 2] * 1000 if n % 2 else (srt[n // 2 - 1] + srt[n // 2]) * 500
@@ -82,7 +90,7 @@ def read(path):
     selfs = {'f': {}, 'p': {}}
     totals = {'f': {}, 'p': {}}
     on = 0
-    for nid, w in zip(p['samples'], weights):
+    for nid, w in zip(samples, weights):
         if nodes[nid]['callFrame']['functionName'] in ('(idle)', '(program)'):
             continue
         on += w
@@ -145,7 +153,12 @@ for fs in (before, after):
     tot = cnt = 0
     for f in fs:
         p = json.load(open(f))
-        tot += sum(max(d, 0) for d in p['timeDeltas']) * 1000
+        t, times = 0, []
+        for d in p['timeDeltas']:
+            t += d
+            times.append(t)
+        times.sort()
+        tot += max(times[0], 0) * 1000 + (times[-1] - times[0]) * 1000  # the steps' sum
         cnt += len(p['timeDeltas'])
     interval.append(tot // cnt)
 
