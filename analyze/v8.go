@@ -730,8 +730,12 @@ func (rp *rawProfile) weigh(p *Profile, idx *idIndex) error {
 		for _, d := range clamped {
 			ordered += d
 		}
-		p.Warnings = append(p.Warnings, fmt.Sprintf("%d samples were out of order (negative time deltas): ordered by their timestamps, which span %s; clamping the deltas to 0 would have added %s",
-			negative, fmtMicros(ordered), fmtMicros(clampedSum-ordered)))
+		what := fmt.Sprintf("%d samples were", negative)
+		if negative == 1 {
+			what = "1 sample was"
+		}
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%s out of order (a negative time delta): ordered by their timestamps, which span %s; clamping the deltas to 0 would have added %s",
+			what, fmtMicros(ordered), fmtMicros(clampedSum-ordered)))
 	}
 	for _, d := range clamped {
 		sum += d
