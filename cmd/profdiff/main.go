@@ -243,6 +243,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageError(stderr, "%v", err)
 	}
 	sides, err := sidesFromArgs(fs.Args(), o)
+	if err == nil {
+		err = checkStdin(sides)
+	}
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
@@ -315,7 +318,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if len(sides) != 1 || len(sides[0].files) != 1 {
 			return usageError(stderr, "--list takes one file")
 		}
-		return finish(stderr, o.output, stdout, func(out io.Writer) error { return list(out, sides[0].files[0], popts) }, false)
+		return finish(stderr, o.output, stdout, func(out io.Writer) error { return list(out, sides[0].files[0], stdin, popts) }, false)
 	}
 	tui := o.format == "tui"
 	ds, profiles, scriptDirs, err := readSides(sides, stdin, syms, popts, filters, o)
@@ -736,8 +739,8 @@ func symbolicateOptions(maps, dirs, pathMaps []string) (symbolicate.Options, err
 	return opts, nil
 }
 
-func list(out io.Writer, file string, popts analyze.ParseOptions) error {
-	infos, err := analyze.ListFile(file, popts)
+func list(out io.Writer, file string, stdin io.Reader, popts analyze.ParseOptions) error {
+	infos, err := listProfiles(file, stdin, popts)
 	if err != nil {
 		return err
 	}
