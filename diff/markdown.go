@@ -59,7 +59,7 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 	} else {
 		s := r.Sides[0]
 		fmt.Fprintf(&head, "### profdiff: %s\n\n", EscapeMarkdown(sideName(s)))
-		head.WriteString("| measure | value | |\n|---|---:|---|\n")
+		head.WriteString("| measure | value | detail |\n|---|---:|---|\n")
 		for _, l := range v.HeadlineRows() {
 			fmt.Fprintf(&head, "| %s | %s | %s |\n", EscapeMarkdown(l[0]), EscapeMarkdown(l[1]), EscapeMarkdown(l[2]))
 		}
