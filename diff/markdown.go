@@ -59,7 +59,7 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 	} else {
 		s := r.Sides[0]
 		fmt.Fprintf(&head, "### profdiff: %s\n\n", EscapeMarkdown(sideName(s)))
-		head.WriteString("| measure | value | |\n|---|---:|---|\n")
+		head.WriteString("| measure | value | detail |\n|---|---:|---|\n")
 		for _, l := range v.HeadlineRows() {
 			fmt.Fprintf(&head, "| %s | %s | %s |\n", EscapeMarkdown(l[0]), EscapeMarkdown(l[1]), EscapeMarkdown(l[2]))
 		}
@@ -205,9 +205,11 @@ func markdownLegend(v *View, sort Metric) string {
 // EscapeMarkdown makes a name or path from a profile inert in GitHub
 // markdown: it cannot break a table cell or start HTML, a link, an
 // autolink, a mention (@user), an issue reference (#123), a code span,
-// emphasis or math. Line breaks become spaces and bidirectional controls
-// U+FFFD.
+// emphasis or math. Control characters, line breaks and bidirectional
+// controls are first shown as escapes by Clean (\x1b, \n, \u202e), as the
+// text output shows them.
 func EscapeMarkdown(s string) string {
+	s = Clean(s) // controls and bidi overrides as visible escapes, as in text
 	var b strings.Builder
 	for i, r := range s {
 		switch {
@@ -235,11 +237,6 @@ func EscapeMarkdown(s string) string {
 			b.WriteString(":&#8203;")
 		case r == '.' && i >= 3 && strings.HasSuffix(strings.ToLower(s[:i]), "www"):
 			b.WriteString("&#8203;.")
-		case r < 0x20 || r == 0x7f:
-			b.WriteByte(' ')
-		case (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c:
-			// Bidirectional controls could make a name read as another.
-			b.WriteRune('\uFFFD')
 		default:
 			b.WriteRune(r)
 		}

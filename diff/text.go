@@ -203,6 +203,9 @@ func capitalize(s string) string {
 
 // count writes "10 of 96 functions" or "7 functions".
 func count(shown, all int, what string) string {
+	if all == 1 {
+		what = strings.TrimSuffix(what, "s") // "1 package", not "1 packages"
+	}
 	if shown < all {
 		return fmt.Sprintf("%d of %d %s", shown, all, what)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -30,7 +31,14 @@ func writeExport(w io.Writer, format string, ds []diff.Side, profiles [][]*analy
 	case "pprof":
 		return export.WritePprof(w, sides)
 	case "speedscope":
-		return export.WriteSpeedscope(w, sides, "profdiff "+version())
+		// JSON of the profile's names: C1 and bidi controls escaped, as
+		// in --format json.
+		var b bytes.Buffer
+		if err := export.WriteSpeedscope(&b, sides, "profdiff "+version()); err != nil {
+			return err
+		}
+		_, err := w.Write(diff.EscapeJSON(b.Bytes()))
+		return err
 	}
 	return export.WriteFolded(w, sides)
 }

@@ -209,7 +209,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet(&o)
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "profdiff: %v (see profdiff --help)\n", err)
+		fmt.Fprintf(stderr, "profdiff: %s (see profdiff --help)\n", oneLine(err))
 		return exitUsage
 	}
 	if o.help {
@@ -243,6 +243,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageError(stderr, "%v", err)
 	}
 	sides, err := sidesFromArgs(fs.Args(), o)
+	if err == nil {
+		err = checkStdin(sides)
+	}
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
@@ -315,7 +318,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if len(sides) != 1 || len(sides[0].files) != 1 {
 			return usageError(stderr, "--list takes one file")
 		}
-		return finish(stderr, o.output, stdout, func(out io.Writer) error { return list(out, sides[0].files[0], popts) }, false)
+		return finish(stderr, o.output, stdout, func(out io.Writer) error { return list(out, sides[0].files[0], stdin, popts) }, false)
 	}
 	tui := o.format == "tui"
 	ds, profiles, scriptDirs, err := readSides(sides, stdin, syms, popts, filters, o)
@@ -736,8 +739,8 @@ func symbolicateOptions(maps, dirs, pathMaps []string) (symbolicate.Options, err
 	return opts, nil
 }
 
-func list(out io.Writer, file string, popts analyze.ParseOptions) error {
-	infos, err := analyze.ListFile(file, popts)
+func list(out io.Writer, file string, stdin io.Reader, popts analyze.ParseOptions) error {
+	infos, err := listProfiles(file, stdin, popts)
 	if err != nil {
 		return err
 	}
@@ -774,18 +777,22 @@ func openOutput(path string, stdout io.Writer) (io.Writer, func() error, error) 
 	return f, f.Close, nil
 }
 
+// usageError writes a one-line error, through diff.Clean, and returns
+// exit status 2.
 func usageError(stderr io.Writer, format string, args ...any) int {
-	fmt.Fprintf(stderr, "profdiff: %s\n", fmt.Sprintf(format, args...))
+	fmt.Fprintf(stderr, "profdiff: %s\n", diff.Clean(fmt.Sprintf(format, args...)))
 	return exitUsage
 }
 
-// oneLine keeps an error to one line.
+// oneLine keeps an error to one line, through diff.Clean: errors quote
+// their input (file names, thread names, sample types, flag values), and no
+// control character or bidi override from it may reach the terminal.
 func oneLine(err error) string {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
-		return fmt.Sprintf("%s: %v", pe.Path, pe.Err)
+		return diff.Clean(fmt.Sprintf("%s: %v", pe.Path, pe.Err))
 	}
-	return strings.Join(strings.Fields(err.Error()), " ")
+	return diff.Clean(strings.Join(strings.Fields(err.Error()), " "))
 }
 
 // parseSize reads "4GiB", "512MiB", "100000".
@@ -819,6 +826,6 @@ func writeMemProfile(path string, stderr io.Writer) {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "profdiff: %v\n", err)
+		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
 	}
 }
