@@ -730,11 +730,11 @@ func (rp *rawProfile) weigh(p *Profile, idx *idIndex) error {
 		for _, d := range clamped {
 			ordered += d
 		}
-		what := fmt.Sprintf("%d samples were", negative)
+		what := fmt.Sprintf("%d samples were out of order (negative time deltas)", negative)
 		if negative == 1 {
-			what = "1 sample was"
+			what = "1 sample was out of order (a negative time delta)"
 		}
-		p.Warnings = append(p.Warnings, fmt.Sprintf("%s out of order (a negative time delta): ordered by their timestamps, which span %s; clamping the deltas to 0 would have added %s",
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%s: ordered by their timestamps, which span %s; clamping the deltas to 0 would have added %s",
 			what, fmtMicros(ordered), fmtMicros(clampedSum-ordered)))
 	}
 	for _, d := range clamped {
