@@ -477,14 +477,13 @@ func TestActionSameRepoThenFork(t *testing.T) {
 	if res.outputs["broken-rules"] != "package:path-to-regexp<+10%" || res.outputs["status"] != "1" {
 		t.Errorf("outputs %v", res.outputs)
 	}
-	// html: the HTML report uploaded and linked where this profdiff
-	// writes one, else a note in the comment.
-	if html := res.outputs["html"]; html != "" {
-		if !slices.Contains(r.uploaded, res.outputs["report-dir"]) || !strings.Contains(cs[0].Body, "[report artifact](https://") {
-			t.Errorf("html: uploaded %v, comment footer %q", r.uploaded, cs[0].Body[strings.LastIndex(cs[0].Body, "<sub>"):])
-		}
-	} else if !strings.Contains(cs[0].Body, "HTML report could not be written") {
-		t.Errorf("html: no report and no note")
+	// html: profdiff has --format html, so the HTML page is written into
+	// the report directory, uploaded with it and linked from the comment.
+	html := res.outputs["html"]
+	if page, err := os.ReadFile(html); html == "" || err != nil || !strings.Contains(strings.ToLower(string(page[:min(len(page), 200)])), "<!doctype html") {
+		t.Errorf("html: output %q, %v, comment %q", html, err, cs[0].Body[strings.LastIndex(cs[0].Body, "<sub>"):])
+	} else if filepath.Dir(html) != res.outputs["report-dir"] || !slices.Contains(r.uploaded, res.outputs["report-dir"]) || !strings.Contains(cs[0].Body, "[report artifact](https://") {
+		t.Errorf("html: uploaded %v, comment footer %q", r.uploaded, cs[0].Body[strings.LastIndex(cs[0].Body, "<sub>"):])
 	}
 
 	// 3. on-change with an A/A pair, under another name: nothing created.
