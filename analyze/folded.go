@@ -52,26 +52,39 @@ func looksFolded(head []byte) bool {
 }
 
 // readFolded reads folded stacks into a profile.
+//
+// A comment line before the first stack that says "unit=ns", "unit=us",
+// "unit=ms" or "unit=samples" (profdiff --format folded writes one) sets
+// the unit, unless opts.FoldedUnitSet.
 func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
+	unit := opts.FoldedUnit
 	unitNs := float64(0)
-	switch opts.FoldedUnit {
-	case "", FoldedSamples:
-		unitNs = float64(opts.FoldedIntervalNs)
-		if unitNs <= 0 {
-			unitNs = DefaultFoldedIntervalNs
+	p := &Profile{Format: FormatFolded}
+	setUnit := func(u string) error {
+		switch u {
+		case "", FoldedSamples:
+			unitNs = float64(opts.FoldedIntervalNs)
+			if unitNs <= 0 {
+				unitNs = DefaultFoldedIntervalNs
+			}
+		case FoldedNs:
+			unitNs = 1
+		case FoldedUs:
+			unitNs = 1e3
+		case FoldedMs:
+			unitNs = 1e6
+		default:
+			return fmt.Errorf("folded unit %q: choose samples, ns, us or ms", u)
 		}
-	case FoldedNs:
-		unitNs = 1
-	case FoldedUs:
-		unitNs = 1e3
-	case FoldedMs:
-		unitNs = 1e6
-	default:
-		return nil, fmt.Errorf("folded unit %q: choose samples, ns, us or ms", opts.FoldedUnit)
+		unit = u
+		p.IntervalNs = int64(unitNs)
+		if unit != "" && unit != FoldedSamples {
+			p.IntervalNs = 0 // counts are times: the interval is not known
+		}
+		return nil
 	}
-	p := &Profile{Format: FormatFolded, IntervalNs: int64(unitNs)}
-	if opts.FoldedUnit != "" && opts.FoldedUnit != FoldedSamples {
-		p.IntervalNs = 0 // counts are times: the interval is not known
+	if err := setUnit(unit); err != nil {
+		return nil, err
 	}
 	p.Frames = []Frame{{Kind: KindRoot, Name: "(root)"}}
 	p.Nodes = []Node{{Frame: 0, Parent: -1}}
@@ -83,7 +96,13 @@ func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
 	for sc.Scan() {
 		lineNo++
 		line := strings.TrimRight(sc.Text(), "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if strings.HasPrefix(line, "#") {
+			if _, u, ok := strings.Cut(line, "unit="); ok && len(p.Samples) == 0 && !opts.FoldedUnitSet {
+				_ = setUnit(strings.Fields(u + " ")[0]) // an unknown unit leaves the default
+			}
 			continue
 		}
 		i := strings.LastIndexByte(line, ' ')
@@ -127,7 +146,7 @@ func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
 		w := int64(wf)
 		p.Samples = append(p.Samples, Sample{Node: node, Weight: w})
 		p.WallNs += w
-		if opts.FoldedUnit == "" || opts.FoldedUnit == FoldedSamples {
+		if unit == "" || unit == FoldedSamples {
 			p.SampleCount += int64(count)
 		} else {
 			p.SampleCount++

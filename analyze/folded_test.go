@@ -78,3 +78,21 @@ func TestFoldedPackages(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldedUnitComment: "# ... unit=us" before the stacks sets the unit,
+// unless the user chose one.
+func TestFoldedUnitComment(t *testing.T) {
+	in := "# profdiff folded stacks: profile, unit=us per_run 0\na;b 1500\n"
+	for _, c := range []struct {
+		opts ParseOptions
+		want int64
+	}{{ParseOptions{}, 1.5e6}, {ParseOptions{FoldedUnit: FoldedNs, FoldedUnitSet: true}, 1500}, {ParseOptions{FoldedUnit: FoldedMs}, 1.5e6}} {
+		p, err := Parse(strings.NewReader(in), c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Aggregate(p, AggregateOptions{}).Summary.OnCPUNs; got != c.want {
+			t.Errorf("%+v: on-CPU %d, want %d", c.opts, got, c.want)
+		}
+	}
+}

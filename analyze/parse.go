@@ -28,6 +28,10 @@ type ParseOptions struct {
 	// FoldedUnit says what a folded-stack file's counts are: samples
 	// (the default, each FoldedIntervalNs long), or times in ns, us or ms.
 	FoldedUnit string
+	// FoldedUnitSet says the user chose FoldedUnit: it then wins over a
+	// "# ... unit=us" comment at the top of the file (as profdiff's own
+	// folded output has).
+	FoldedUnitSet bool
 	// FoldedIntervalNs is the interval of a folded file's samples; 0
 	// means DefaultFoldedIntervalNs.
 	FoldedIntervalNs int64

@@ -17,7 +17,8 @@ import (
 // of Brendan Gregg's flamegraph.pl. With two sides, each line has two
 // values, before and after, the differential form difffolded.pl writes
 // and flamegraph.pl reads. A name that two functions share is written
-// "name (file:line)"; names lose ';' and control characters.
+// "name (file:line)"; names lose ';' and control characters. A first
+// comment line says "unit=us", which profdiff's folded reader honours.
 func WriteFolded(w io.Writer, sides []Side) error {
 	// Names first: which are shared by different functions.
 	keysOf := map[string]map[analyze.Key]bool{}
@@ -70,6 +71,20 @@ func WriteFolded(w io.Writer, sides []Side) error {
 	}
 	slices.Sort(order)
 	bw := bufio.NewWriter(w)
+	// A first comment line tells profdiff's folded reader the unit, so
+	// that the file reads back as the same times without flags. It ends
+	// in a zero count per side, so that flamegraph.pl and difffolded.pl,
+	// which know no comments, read it as an empty stack instead of
+	// warning about it.
+	names := make([]string, len(sides))
+	per := "per_run"
+	for i, s := range sides {
+		names[i] = cleanName(strings.ReplaceAll(s.Name, " ", "_"), ";")
+		if s.Work > 0 {
+			per = "per_unit_of_work"
+		}
+	}
+	fmt.Fprintf(bw, "# profdiff folded stacks: %s, unit=us %s%s\n", strings.Join(names, " "), per, strings.Repeat(" 0", len(sides)))
 	for _, k := range order {
 		if !slices.ContainsFunc(values[k], func(v float64) bool { return math.Round(v) != 0 }) {
 			continue // under half a microsecond on every side

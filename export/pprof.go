@@ -71,7 +71,10 @@ func (b *pprofBuilder) function(k analyze.Key) *pprofile.Function {
 	f := b.functions[k]
 	if f == nil {
 		n := name(k)
-		f = &pprofile.Function{ID: uint64(len(b.p.Function) + 1), Name: n, SystemName: n, Filename: k.File, StartLine: int64(k.Line)}
+		// SystemName stays empty: pprof demangles a function whose system
+		// name equals its name as if it were C++, which turns V8's
+		// "RegExp: ^(?:\/users..." frames into one "RegExp: ^$".
+		f = &pprofile.Function{ID: uint64(len(b.p.Function) + 1), Name: n, Filename: k.File, StartLine: int64(k.Line)}
 		b.functions[k] = f
 		b.p.Function = append(b.p.Function, f)
 	}

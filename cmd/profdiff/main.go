@@ -237,7 +237,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageError(stderr, "--folded-unit %q: choose samples, ns, us or ms", o.foldedUnit)
 	}
 	popts := analyze.ParseOptions{Thread: o.thread, SampleType: o.sampleType, MaxInputSize: maxSize,
-		FoldedUnit: o.foldedUnit, FoldedIntervalNs: int64(every)}
+		FoldedUnit: o.foldedUnit, FoldedUnitSet: fs.Changed("folded-unit"), FoldedIntervalNs: int64(every)}
 	filters, err := narrowFilters(o)
 	if err != nil {
 		return usageError(stderr, "%v", err)
