@@ -3,8 +3,10 @@ package narrow
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/profdiff/profdiff/analyze"
 )
@@ -14,6 +16,14 @@ import (
 // window is the measure From itself.
 type MarkWindow struct {
 	From, To string
+
+	mu   sync.Mutex
+	used []usedWindow // the window found in each run, for the report
+}
+
+type usedWindow struct {
+	file string
+	w    Window
 }
 
 // ParseMarkWindow reads A..B (two marks or measures) or M (one measure).
@@ -26,7 +36,7 @@ func ParseMarkWindow(s string) (*MarkWindow, error) {
 }
 
 // String writes the window as it is given.
-func (mw MarkWindow) String() string {
+func (mw *MarkWindow) String() string {
 	if mw.To == "" {
 		return mw.From
 	}
@@ -36,7 +46,7 @@ func (mw MarkWindow) String() string {
 // Resolve finds the window in p's marks: from the first mark or measure
 // named From to the end of the first named To that ends after it starts.
 // The error names the flag and what is missing.
-func (mw MarkWindow) Resolve(p *analyze.Profile) (Window, error) {
+func (mw *MarkWindow) Resolve(p *analyze.Profile) (Window, error) {
 	if p.Format != analyze.FormatTrace {
 		return Window{}, fmt.Errorf("--window-marks: %s records no User Timing marks; they are read from Chrome traces", p.Format.Describe())
 	}
@@ -69,7 +79,7 @@ func (mw MarkWindow) Resolve(p *analyze.Profile) (Window, error) {
 	if mw.To != "" {
 		b, ok := find(mw.To, a.Start)
 		if _, any := find(mw.To, math.MinInt64); !ok && any {
-			return Window{}, fmt.Errorf("--window-marks: the window %s is empty: %s comes before %s", mw, mw.To, mw.From)
+			return Window{}, fmt.Errorf("--window-marks: the window %s is empty: %s comes before %s", mw.String(), mw.To, mw.From)
 		}
 		if !ok {
 			return Window{}, missing(mw.To)
@@ -77,11 +87,27 @@ func (mw MarkWindow) Resolve(p *analyze.Profile) (Window, error) {
 		w.To = b.End
 	}
 	if w.To <= w.From {
-		return Window{}, fmt.Errorf("--window-marks: the window %s is empty (%s..%s from the profile's start)", mw, fmtDuration(w.From), fmtDuration(w.To))
+		return Window{}, fmt.Errorf("--window-marks: the window %s is empty (%s..%s from the profile's start)", mw.String(), fmtDuration(w.From), fmtDuration(w.To))
 	}
 	if w.To <= 0 {
-		return Window{}, fmt.Errorf("--window-marks: %s ends before the profile starts", mw)
+		return Window{}, fmt.Errorf("--window-marks: %s ends before the profile starts", mw.String())
 	}
 	w.From = max(w.From, 0)
+	mw.mu.Lock()
+	mw.used = append(mw.used, usedWindow{p.File, w})
+	mw.mu.Unlock()
 	return w, nil
+}
+
+// Used lists the window found in each run resolved so far, by file name:
+// "(FILE: FROM..TO)", from the run's start.
+func (mw *MarkWindow) Used() []string {
+	mw.mu.Lock()
+	defer mw.mu.Unlock()
+	var out []string
+	for _, u := range mw.used {
+		out = append(out, fmt.Sprintf("(%s: %s)", filepath.Base(u.file), u.w))
+	}
+	slices.Sort(out)
+	return out
 }

@@ -44,6 +44,9 @@ func TestWindowMarks(t *testing.T) {
 		if f.Window != nil {
 			t.Errorf("Apply changed the shared filters: %+v", f.Window)
 		}
+		if used := mw.Used(); len(used) != 1 || used[0] != "(chromium-user-timing.trace.json.gz: 504.841ms..1105.246ms)" {
+			t.Errorf("%s: windows used %q", spec, used)
+		}
 		got := analyze.Aggregate(p, analyze.AggregateOptions{}).Summary
 		if got.OnCPUNs != want || want < 550e6 || want > 650e6 || got.WallNs != b-a {
 			t.Errorf("%s: on-CPU %d (by hand %d), wall %d (marks %d..%d)", spec, got.OnCPUNs, want, got.WallNs, a, b)

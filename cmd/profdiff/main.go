@@ -325,6 +325,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
 		return exitUsage
 	}
+	if filters.WindowMarks != nil { // the window each run's marks gave
+		dopts.Narrowing = append(dopts.Narrowing, filters.WindowMarks.Used()...)
+	}
 	if len(ds) == 2 && !o.allowMixed {
 		a, b := ds[0].Tables[0], ds[1].Tables[0]
 		if a.Format != b.Format {

@@ -22,7 +22,7 @@ func TestWindowMarksFlag(t *testing.T) {
 		t.Fatalf("exit %d, %v, %s", code, err, errs)
 	}
 	// The page worked 600 ms between the marks.
-	if s := rep.Sides[0]; len(rep.Narrowing) != 1 || rep.Narrowing[0] != "--window-marks A..B" || s.WallNs < 590e6 || s.WallNs > 610e6 || s.OnCPUNs < 550e6 || s.OnCPUNs > 610e6 {
+	if s := rep.Sides[0]; len(rep.Narrowing) != 2 || rep.Narrowing[0] != "--window-marks A..B" || rep.Narrowing[1] != "(chromium-user-timing.trace.json.gz: 504.841ms..1105.246ms)" || s.WallNs < 590e6 || s.WallNs > 610e6 || s.OnCPUNs < 550e6 || s.OnCPUNs > 610e6 {
 		t.Errorf("narrowing %v, sides %+v", rep.Narrowing, rep.Sides)
 	}
 	for _, c := range []struct {
