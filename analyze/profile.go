@@ -202,6 +202,12 @@ type Profile struct {
 	// count sample type, which can exceed len(Samples)).
 	SampleCount int64
 
+	// Marks are the User Timing marks and measures a Chrome trace recorded
+	// in the profiled thread's process (performance.mark and measure, and
+	// Chrome's navigation timing marks), in file order; nil for other
+	// formats.
+	Marks []Mark
+
 	// Warnings are problems that were worked around while reading, such as
 	// negative time deltas.
 	Warnings []string
@@ -209,6 +215,14 @@ type Profile struct {
 	// Symbolication reports how much of the profile source maps covered;
 	// nil when symbolication did not run.
 	Symbolication *Symbolication
+}
+
+// Mark is a User Timing mark or measure, timed in nanoseconds from the
+// profile's start like Sample.Time (negative before it). A mark has End ==
+// Start; a measure spans Start..End.
+type Mark struct {
+	Name       string
+	Start, End int64
 }
 
 // Symbolication says how much of a profile's JavaScript was mapped back to

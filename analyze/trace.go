@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 )
@@ -33,13 +34,31 @@ type traceReader struct {
 	procs    map[int64]string    // pid -> process name
 	warnings []string
 	events   int
+	marks    []traceMark             // User Timing marks and measures, in file order
+	measures map[traceMeasureKey]int // open measures (async begin) -> index in marks
 
 	// per-event scratch, reused
 	chunkLines bool // the chunk carried lines
+	cat        []byte
+	ph         byte
+	dur        float64
 	name       []byte
 	id         []byte
 	argStr     []byte
 	chunk      rawProfile
+}
+
+// traceMark is a User Timing mark (ph R, I, i, n) or measure (async b/e or
+// a complete X event) of the category blink.user_timing, in trace time (µs).
+type traceMark struct {
+	pid        int64
+	name       string
+	start, end float64
+}
+
+type traceMeasureKey struct {
+	pid      int64
+	name, id string
 }
 
 type traceProfileKey struct {
@@ -49,11 +68,12 @@ type traceProfileKey struct {
 
 func newTraceReader(s *jsonScanner) *traceReader {
 	return &traceReader{
-		s:       s,
-		in:      newFrameInterner(),
-		open:    map[traceProfileKey]*traceProfile{},
-		threads: map[[2]int64]string{},
-		procs:   map[int64]string{},
+		s:        s,
+		in:       newFrameInterner(),
+		open:     map[traceProfileKey]*traceProfile{},
+		threads:  map[[2]int64]string{},
+		procs:    map[int64]string{},
+		measures: map[traceMeasureKey]int{},
 	}
 }
 
@@ -78,6 +98,7 @@ func (t *traceReader) readEvent() {
 	t.name = t.name[:0]
 	t.id = t.id[:0]
 	t.argStr = t.argStr[:0]
+	t.cat, t.ph, t.dur = t.cat[:0], 0, 0
 	t.chunk.reset()
 	t.chunkLines = false
 	var pid, tid int64
@@ -110,6 +131,26 @@ func (t *traceReader) readEvent() {
 			if !s.isNull() {
 				ts = s.readFloat()
 			}
+		case "cat":
+			if s.peek() == '"' {
+				t.cat = append(t.cat, s.readString()...)
+			} else {
+				s.skipValue()
+			}
+		case "ph":
+			if s.peek() == '"' {
+				if ph := s.readString(); len(ph) > 0 {
+					t.ph = ph[0]
+				}
+			} else {
+				s.skipValue()
+			}
+		case "dur":
+			if s.peek() == '-' || (s.peek() >= '0' && s.peek() <= '9') {
+				t.dur = s.readFloat()
+			} else {
+				s.skipValue()
+			}
 		case "args":
 			hasData = t.readArgs()
 		default:
@@ -121,6 +162,9 @@ func (t *traceReader) readEvent() {
 	}
 	if s.err != nil {
 		return
+	}
+	if isUserTiming(t.cat) {
+		t.userTiming(pid, ts)
 	}
 	switch string(t.name) {
 	case "thread_name":
@@ -158,6 +202,43 @@ func (t *traceReader) readEvent() {
 		}
 		t.appendChunk(tp)
 		t.profiles = append(t.profiles, tp)
+	}
+}
+
+// isUserTiming reports whether a category list names blink.user_timing.
+func isUserTiming(cat []byte) bool {
+	for len(cat) > 0 {
+		c := cat
+		if i := bytes.IndexByte(cat, ','); i >= 0 {
+			c, cat = cat[:i], cat[i+1:]
+		} else {
+			cat = nil
+		}
+		if string(c) == "blink.user_timing" {
+			return true
+		}
+	}
+	return false
+}
+
+// userTiming keeps a User Timing mark or measure (performance.mark,
+// performance.measure, and the navigation timing marks Chrome records).
+func (t *traceReader) userTiming(pid int64, ts float64) {
+	name := string(t.name)
+	switch t.ph {
+	case 'R', 'I', 'i', 'n':
+		t.marks = append(t.marks, traceMark{pid: pid, name: name, start: ts, end: ts})
+	case 'X':
+		t.marks = append(t.marks, traceMark{pid: pid, name: name, start: ts, end: ts + max(t.dur, 0)})
+	case 'b', 'B':
+		t.measures[traceMeasureKey{pid, name, string(t.id)}] = len(t.marks)
+		t.marks = append(t.marks, traceMark{pid: pid, name: name, start: ts, end: ts})
+	case 'e', 'E':
+		k := traceMeasureKey{pid, name, string(t.id)}
+		if i, ok := t.measures[k]; ok && ts >= t.marks[i].start {
+			t.marks[i].end = ts
+			delete(t.measures, k)
+		}
 	}
 }
 
@@ -326,6 +407,12 @@ func (t *traceReader) finish(file string) ([]*Profile, error) {
 		p.Warnings = append(p.Warnings, t.warnings...)
 		if tp.noProfileEvent {
 			p.Warnings = append(p.Warnings, fmt.Sprintf("ProfileChunk with id %s in process %d has no Profile event; its thread is taken from the chunk", tp.id, tp.pid))
+		}
+		for _, m := range t.marks {
+			if m.pid == tp.pid {
+				p.Marks = append(p.Marks, Mark{Name: m.name,
+					Start: int64((m.start - float64(tp.rp.startTime)) * 1000), End: int64((m.end - float64(tp.rp.startTime)) * 1000)})
+			}
 		}
 		out = append(out, p)
 	}

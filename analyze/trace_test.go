@@ -178,3 +178,34 @@ func TestManyTinyProfilesInATrace(t *testing.T) {
 		t.Errorf("%d warnings on the chosen profile, e.g. %q", len(p.Warnings), p.Warnings[:3])
 	}
 }
+
+// A trace keeps its User Timing marks and measures, timed from the
+// profile's start: the page marked A, worked 600 ms, marked B and measured
+// M from A to B (timestamps read off the trace's events).
+func TestTraceKeepsUserTimingMarks(t *testing.T) {
+	p, err := ParseFile(fixture("chromium-user-timing.trace.json.gz"), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const start = 30299267971 // the Profile event's startTime, µs
+	want := map[string]Mark{
+		"A": {Name: "A", Start: (30299772812 - start) * 1000, End: (30299772812 - start) * 1000},
+		"B": {Name: "B", Start: (30300373217 - start) * 1000, End: (30300373217 - start) * 1000},
+		"M": {Name: "M", Start: (30299772812 - start) * 1000, End: (30300373217 - start) * 1000},
+	}
+	got := map[string]Mark{}
+	for _, m := range p.Marks {
+		if _, ok := want[m.Name]; ok {
+			got[m.Name] = m
+		}
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("mark %s = %+v, want %+v (all: %+v)", name, got[name], w, p.Marks)
+		}
+	}
+	v8, err := ParseFile(fixture("node-router-unbundled-before.cpuprofile"), ParseOptions{})
+	if err != nil || v8.Marks != nil {
+		t.Errorf("a .cpuprofile has marks: %v %v", v8.Marks, err)
+	}
+}

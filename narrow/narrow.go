@@ -37,6 +37,10 @@ type Filters struct {
 	// Window keeps the samples taken in [From, To) nanoseconds from the
 	// start of the profile; nil for none.
 	Window *Window
+	// WindowMarks keeps, in a Chrome trace, the samples taken between two
+	// User Timing marks or measures, found in each run; nil for none. Not
+	// with Window.
+	WindowMarks *MarkWindow
 	// TrimIdle drops the leading and trailing samples where the thread
 	// was off the CPU (idle, or V8's (program)).
 	TrimIdle bool
@@ -48,7 +52,7 @@ type Window struct{ From, To int64 }
 
 // Active reports whether any filter is set.
 func (f *Filters) Active() bool {
-	return f.Focus != nil || f.Ignore != nil || f.Hide != nil || f.Show != nil || f.ShowFrom != nil || f.PruneFrom != nil || f.Window != nil || f.TrimIdle
+	return f.Focus != nil || f.Ignore != nil || f.Hide != nil || f.Show != nil || f.ShowFrom != nil || f.PruneFrom != nil || f.Window != nil || f.WindowMarks != nil || f.TrimIdle
 }
 
 // Describe lists the filters as flags, in the order they apply.
@@ -61,6 +65,9 @@ func (f *Filters) Describe() []string {
 	}
 	if f.Window != nil {
 		out = append(out, "--window "+f.Window.String())
+	}
+	if f.WindowMarks != nil {
+		out = append(out, "--window-marks "+f.WindowMarks.String())
 	}
 	if f.TrimIdle {
 		out = append(out, "--trim-idle")
@@ -188,6 +195,17 @@ func (m *matcher) matchFile(f *analyze.Frame) bool {
 func (f *Filters) Apply(p *analyze.Profile) error {
 	if !f.Active() {
 		return nil
+	}
+	if f.WindowMarks != nil {
+		// The marks fall at other times in each run: resolve them here,
+		// on a copy, since the filters are shared between runs.
+		w, err := f.WindowMarks.Resolve(p)
+		if err != nil {
+			return err
+		}
+		g := *f
+		g.WindowMarks, g.Window = nil, &w
+		return g.Apply(p)
 	}
 	if (f.Window != nil || f.TrimIdle) && !p.HasTimestamps {
 		return fmt.Errorf("%s records no sample times, so --window and --trim-idle do not apply", p.Format.Describe())

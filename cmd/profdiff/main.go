@@ -125,6 +125,7 @@ type options struct {
 	showFrom     string
 	pruneFrom    string
 	window       string
+	windowMarks  string
 	trimIdle     bool
 	frameShare   float64
 	foldedEvery  string
@@ -190,6 +191,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.showFrom, "show-from", "", "cut each stack above its first frame matching `RE`, which becomes a root, as pprof -show_from")
 	fs.StringVar(&o.pruneFrom, "prune-from", "", "cut stacks below their first frame matching `RE`, its callees' time becoming its own, as pprof -prune_from")
 	fs.StringVar(&o.window, "window", "", "keep the samples taken between FROM and TO after the start of each run (`FROM..TO`: 2s..12s, ..30s, 500ms..); not for pprof, which records no sample times")
+	fs.StringVar(&o.windowMarks, "window-marks", "", "in a Chrome trace, keep the samples between two User Timing marks or measures (`A..B`, from performance.mark), or within one measure M")
 	fs.BoolVar(&o.trimIdle, "trim-idle", false, "drop the idle samples before the first and after the last busy one of each run, so that wall and busy time describe the work")
 	fs.Float64Var(&o.frameShare, "min-frame-share", 0.01, "leave call-tree frames under this share of on-CPU time on every side (`PCT`, percent) out of the flame graph, paths and UI tree, as pprof's -nodefraction; their time stays in their callers'")
 	fs.StringVar(&o.foldedUnit, "folded-unit", "samples", "what the counts of folded-stack input are: samples (taken every --folded-interval), or times in ns, us or ms")
@@ -325,6 +327,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
 		return exitUsage
+	}
+	if filters.WindowMarks != nil { // the window each run's marks gave
+		dopts.Narrowing = append(dopts.Narrowing, filters.WindowMarks.Used()...)
 	}
 	if len(ds) == 2 && !o.allowMixed {
 		a, b := ds[0].Tables[0], ds[1].Tables[0]

@@ -31,5 +31,15 @@ func narrowFilters(o options) (*narrow.Filters, error) {
 		}
 		f.Window = w
 	}
+	if o.windowMarks != "" {
+		if o.window != "" {
+			return nil, fmt.Errorf("--window-marks and --window: give one window")
+		}
+		mw, err := narrow.ParseMarkWindow(o.windowMarks)
+		if err != nil {
+			return nil, fmt.Errorf("--window-marks: %v", err)
+		}
+		f.WindowMarks = mw
+	}
 	return f, nil
 }
