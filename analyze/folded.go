@@ -179,10 +179,34 @@ func clip(s string) string {
 
 // foldedFrame makes a frame of a folded stack's name. A trailing
 // " (file:line)" (py-spy, rbspy) or "_[k]" (perf's kernel frames) is taken
-// apart; the package comes from the name where it says one: Go's
+// apart, and so is profdiff's trailing " [package]", which names the
+// package; else the package comes from the name where it says one: Go's
 // import-path.Func, C++ and Rust's module::func, Java's package.Class.method,
 // else from the file, else "(unknown)".
 func foldedFrame(name string) Frame {
+	// profdiff's own "name [package]".
+	pkg := ""
+	if i := strings.LastIndex(name, " ["); i > 0 && strings.HasSuffix(name, "]") {
+		if p := name[i+2 : len(name)-1]; p != "" && !strings.ContainsAny(p, " []") && !strings.HasPrefix(p, "abi:") {
+			pkg, name = p, name[:i]
+		}
+	}
+	f := foldedFrameName(name)
+	switch pkg {
+	case "":
+	case PackageGC:
+		f.Kind, f.Package = KindGC, PackageGC
+	case PackageNative:
+		f.Kind, f.Package = KindNative, PackageNative
+	default:
+		f.Package = pkg
+	}
+	return f
+}
+
+// foldedFrameName makes a frame of a folded stack's name without
+// profdiff's " [package]".
+func foldedFrameName(name string) Frame {
 	f := Frame{Kind: KindCode, Name: name}
 	if strings.HasSuffix(name, ")") {
 		if i := strings.LastIndex(name, " ("); i > 0 {
