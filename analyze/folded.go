@@ -34,9 +34,20 @@ const maxFoldedLine = 16 << 20
 // looksFolded reports whether the start of an input is a folded-stack
 // line: printable text whose first line ends in a space and a number.
 func looksFolded(head []byte) bool {
-	line, _, _ := bytes.Cut(head, []byte("\n"))
+	if bytes.IndexByte(head, 0) >= 0 {
+		return false
+	}
+	line, rest, _ := bytes.Cut(head, []byte("\n"))
 	line = bytes.TrimRight(line, "\r")
-	if len(line) < 3 || bytes.IndexByte(head, 0) >= 0 {
+	// Comments (perf report's header) and blank lines come first.
+	for (len(bytes.TrimSpace(line)) == 0 || line[0] == '#') && len(rest) > 0 {
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		line = bytes.TrimRight(line, "\r")
+	}
+	if perfReportEntry(string(line)) {
+		return true // perf report --stdio -g folded
+	}
+	if len(line) < 3 {
 		return false
 	}
 	i := bytes.LastIndexByte(line, ' ')
@@ -51,7 +62,8 @@ func looksFolded(head []byte) bool {
 	return true
 }
 
-// readFolded reads folded stacks into a profile.
+// readFolded reads folded stacks into a profile; perf report --stdio -g
+// folded's "count stack" lines under its percentage lines read too.
 //
 // A comment line before the first stack that says "unit=ns", "unit=us",
 // "unit=ms" or "unit=samples" (profdiff --format folded writes one) sets
@@ -104,6 +116,12 @@ func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
 				_ = setUnit(strings.Fields(u + " ")[0]) // an unknown unit leaves the default
 			}
 			continue
+		}
+		if perfReportEntry(line) {
+			continue
+		}
+		if st, n, ok := countFirst(line); ok {
+			line = st + " " + n // perf report -g folded: "count stack"
 		}
 		i := strings.LastIndexByte(line, ' ')
 		if i <= 0 {
@@ -179,10 +197,34 @@ func clip(s string) string {
 
 // foldedFrame makes a frame of a folded stack's name. A trailing
 // " (file:line)" (py-spy, rbspy) or "_[k]" (perf's kernel frames) is taken
-// apart; the package comes from the name where it says one: Go's
+// apart, and so is profdiff's trailing " [package]", which names the
+// package; else the package comes from the name where it says one: Go's
 // import-path.Func, C++ and Rust's module::func, Java's package.Class.method,
 // else from the file, else "(unknown)".
 func foldedFrame(name string) Frame {
+	// profdiff's own "name [package]".
+	pkg := ""
+	if i := strings.LastIndex(name, " ["); i > 0 && strings.HasSuffix(name, "]") {
+		if p := name[i+2 : len(name)-1]; p != "" && !strings.ContainsAny(p, " []") && !strings.HasPrefix(p, "abi:") {
+			pkg, name = p, name[:i]
+		}
+	}
+	f := foldedFrameName(name)
+	switch pkg {
+	case "":
+	case PackageGC:
+		f.Kind, f.Package = KindGC, PackageGC
+	case PackageNative:
+		f.Kind, f.Package = KindNative, PackageNative
+	default:
+		f.Package = pkg
+	}
+	return f
+}
+
+// foldedFrameName makes a frame of a folded stack's name without
+// profdiff's " [package]".
+func foldedFrameName(name string) Frame {
 	f := Frame{Kind: KindCode, Name: name}
 	if strings.HasSuffix(name, ")") {
 		if i := strings.LastIndex(name, " ("); i > 0 {
@@ -225,4 +267,33 @@ func foldedFrame(name string) Frame {
 		f.Package = PackageUnknown
 	}
 	return f
+}
+
+// perfReportEntry reports whether a line is one of perf report's entry
+// lines ("    79.66%  prog  prog  [.] slow"), which head each symbol's
+// stacks in "perf report --stdio -g folded" output.
+func perfReportEntry(line string) bool {
+	f := strings.Fields(line)
+	if len(f) < 2 || !strings.HasSuffix(f[0], "%") {
+		return false
+	}
+	_, err := strconv.ParseFloat(strings.TrimSuffix(f[0], "%"), 64)
+	return err == nil
+}
+
+// countFirst splits perf report's "count stack" lines (the count first);
+// ok is false for lines that end in their count.
+func countFirst(line string) (stack, num string, ok bool) {
+	if i := strings.LastIndexByte(line, ' '); i > 0 && isNumber(line[i+1:]) {
+		return "", "", false
+	}
+	trimmed := strings.TrimLeft(line, " \t")
+	sp := strings.IndexAny(trimmed, " \t")
+	if sp <= 0 {
+		return "", "", false
+	}
+	if _, err := strconv.ParseUint(trimmed[:sp], 10, 64); err != nil {
+		return "", "", false
+	}
+	return strings.TrimSpace(trimmed[sp:]), trimmed[:sp], true
 }

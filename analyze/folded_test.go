@@ -96,3 +96,33 @@ func TestFoldedUnitComment(t *testing.T) {
 		}
 	}
 }
+
+// TestPerfReportFolded reads perf report --stdio --no-children -g
+// folded,0,caller,count as perf wrote it (header, entry lines, then
+// "count stack" lines; recorded here from a C program).
+func TestPerfReportFolded(t *testing.T) {
+	in := `# To display the perf.data header info, please use --header/--header-only options.
+#
+#
+# Total Lost Samples: 0
+#
+# Samples: 949  of event 'cpu-clock'
+# Event count (approx.): 949949949
+#
+# Overhead  Command  Shared Object      Symbol                         
+# ........  .......  .................  ...............................
+#
+    79.66%  w        w                  [.] slow
+756 __libc_start_call_main;slow
+    19.49%  w        w                  [.] fast
+185 __libc_start_call_main;fast
+`
+	p, err := Parse(strings.NewReader(in), ParseOptions{FoldedIntervalNs: 1e6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := Aggregate(p, AggregateOptions{})
+	if tab.Summary.OnCPUNs != 941e6 || tab.Functions[0].Key.Function != "slow" || tab.Functions[0].Self != 756e6 {
+		t.Fatalf("summary %+v, top %+v", tab.Summary, tab.Functions[0])
+	}
+}

@@ -188,6 +188,19 @@ func TestFoldedRoundTrip(t *testing.T) {
 	if len(got) < len(want)/2 {
 		t.Errorf("%d functions back of %d", len(got), len(want))
 	}
+	// Each frame carries its package: the package rows come back too.
+	pk := map[string]int64{}
+	for _, row := range back.Packages {
+		pk[row.Key.Package] = row.Self
+	}
+	for _, row := range r.Table.Packages {
+		if math.Abs(float64(pk[row.Key.Package]-row.Self)) > tol+1e3 {
+			t.Errorf("package %s: self %d back, %d", row.Key.Package, pk[row.Key.Package], row.Self)
+		}
+	}
+	if len(back.Packages) != len(r.Table.Packages) {
+		t.Errorf("%d packages back, %d", len(back.Packages), len(r.Table.Packages))
+	}
 }
 
 // label is the name a function has in the folded output of r.

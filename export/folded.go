@@ -17,7 +17,8 @@ import (
 // of Brendan Gregg's flamegraph.pl. With two sides, each line has two
 // values, before and after, the differential form difffolded.pl writes
 // and flamegraph.pl reads. A name that two functions share is written
-// "name (file:line)"; names lose ';' and control characters. A first
+// "name (file:line)"; each frame ends in its package, "name [package]";
+// names lose ';' and control characters. A first
 // comment line says "unit=us", which profdiff's folded reader honours.
 func WriteFolded(w io.Writer, sides []Side) error {
 	// Names first: which are shared by different functions.
@@ -38,7 +39,13 @@ func WriteFolded(w io.Writer, sides []Side) error {
 		if len(keysOf[n]) > 1 && k.File != "" {
 			n = fmt.Sprintf("%s (%s:%d)", n, k.File, k.Line)
 		}
-		return cleanName(n, ";")
+		n = cleanName(n, ";")
+		if k.Package != "" {
+			// The package, which the name alone rarely says (JavaScript),
+			// so that the stacks read back with the report's packages.
+			n += " [" + cleanName(strings.ReplaceAll(k.Package, " ", "_"), ";[]") + "]"
+		}
+		return n
 	}
 	values := map[string][]float64{}
 	var order []string
