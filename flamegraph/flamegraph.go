@@ -45,8 +45,15 @@ type data struct {
 	Sides    []string   `json:"sides"`
 	Headline [][]string `json:"headline"`
 	Warnings []string   `json:"warnings"`
-	// Functions of the tree: name, package, location.
-	Functions [][3]string `json:"functions"`
+	// Functions of the tree: name, package, location; and each one's
+	// judged change over all its calls (comparisons), as the node arrays.
+	Functions      [][3]string `json:"functions"`
+	FnSelfVerdict  []int8      `json:"fnSelfVerdict,omitempty"`
+	FnTotalVerdict []int8      `json:"fnTotalVerdict,omitempty"`
+	FnSelfPct      []*float64  `json:"fnSelfPct,omitempty"`
+	FnTotalPct     []*float64  `json:"fnTotalPct,omitempty"`
+	FnSelfP        []*float64  `json:"fnSelfP,omitempty"`
+	FnTotalP       []*float64  `json:"fnTotalP,omitempty"`
 	// Nodes, as parallel arrays (parents before children).
 	Parent   []int32     `json:"parent"`
 	Function []int32     `json:"function"`
@@ -116,8 +123,16 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 			if !ok {
 				id = int32(len(d.Functions))
 				fnIndex[n.Function] = id
-				k := r.Functions[n.Function].Key
-				d.Functions = append(d.Functions, [3]string{v.RowName(&r.Functions[n.Function]), diff.Clean(k.Package), v.Location(k)})
+				row := &r.Functions[n.Function]
+				d.Functions = append(d.Functions, [3]string{v.RowName(row), diff.Clean(row.Key.Package), v.Location(row.Key)})
+				if d.Compared {
+					d.FnSelfVerdict = append(d.FnSelfVerdict, verdictCodes[row.Self.Change.Verdict])
+					d.FnTotalVerdict = append(d.FnTotalVerdict, verdictCodes[row.Total.Change.Verdict])
+					d.FnSelfPct = append(d.FnSelfPct, num(row.Self.Change.DeltaPct))
+					d.FnTotalPct = append(d.FnTotalPct, num(row.Total.Change.DeltaPct))
+					d.FnSelfP = append(d.FnSelfP, num(row.Self.Change.P))
+					d.FnTotalP = append(d.FnTotalP, num(row.Total.Change.P))
+				}
 			}
 			fn = id
 		}
@@ -267,6 +282,7 @@ const pageHTML = `<header>
 <div id="controls">
 <label>width <select id="width"></select></label>
 <label>colour <select id="metric"><option value="total">total time</option><option value="self">self time</option></select></label>
+<label>judge <select id="judge"><option value="function">each function over all its calls</option><option value="path">each frame on its own call path</option></select></label>
 <label>palette <select id="palette"><option value="rb">red / blue</option><option value="ob">orange / blue (colour-blind safe)</option></select></label>
 <label>search <input id="search" type="search" placeholder="function, package or file (regexp)"></label>
 <span id="match"></span>

@@ -118,6 +118,7 @@
   if (!D.compared) {
     $("metric").parentElement.hidden = true;
     $("palette").parentElement.hidden = true;
+    $("judge").parentElement.hidden = true;
   }
   const value = (i) => {
     const m = widthSel.value;
@@ -154,13 +155,24 @@
     }
     return ((h >>> 0) % 360);
   }
+  // A frame's judged change: its function's over all its calls (so that a
+  // function that moved under a new caller is one change, not a gone
+  // frame and a new one), or the frame's own on its call path.
+  function judged(i, metric) {
+    if (i === 0 || D.function[i] < 0) return [0, null, null];
+    const self = metric === "self";
+    if ($("judge").value === "path") {
+      return self ? [D.selfVerdict[i], D.selfPct[i], D.selfP[i]] : [D.totalVerdict[i], D.totalPct[i], D.totalP[i]];
+    }
+    const f = D.function[i];
+    return self ? [D.fnSelfVerdict[f], D.fnSelfPct[f], D.fnSelfP[f]] : [D.fnTotalVerdict[f], D.fnTotalPct[f], D.fnTotalP[f]];
+  }
   let scale = 100; // the |Δ%| of full colour: the largest real change, up to 100%
   function computeScale() {
     const m = $("metric").value;
     let mx = 0;
     for (let i = 1; i < N; i++) {
-      const v = (m === "self" ? D.selfVerdict : D.totalVerdict)[i];
-      const p = (m === "self" ? D.selfPct : D.totalPct)[i];
+      const [v, p] = judged(i, m);
       if ((v === 1 || v === 2) && p !== null) mx = Math.max(mx, Math.abs(p));
     }
     scale = Math.min(100, Math.max(mx, 10));
@@ -170,9 +182,7 @@
       const pkg = fnOf(i)[1];
       return i === 0 ? "hsl(0,0%,80%)" : "hsl(" + hashHue(pkg) + ",55%,72%)";
     }
-    const m = $("metric").value;
-    const v = (m === "self" ? D.selfVerdict : D.totalVerdict)[i];
-    const p = (m === "self" ? D.selfPct : D.totalPct)[i];
+    const [v, p] = judged(i, $("metric").value);
     if (v === 0 || v === undefined) return "hsl(0,0%,82%)";
     const ob = $("palette").value === "ob";
     const slower = v === 2 || v === 3;
@@ -212,7 +222,7 @@
     const gn = el("span", null, "swatch gone");
     lg.appendChild(gn);
     lg.appendChild(el("span", "gone"));
-    lg.appendChild(el("span", "colour: change of " + m + " time " + D.per + ", after the noise test"));
+    lg.appendChild(el("span", "colour: change of " + m + " time " + D.per + ", after the noise test, of " + ($("judge").value === "path" ? "each frame on its call path" : "each frame's function over all its calls")));
   }
 
   // Layout and drawing.
@@ -268,7 +278,7 @@
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.font = "11px system-ui, sans-serif";
     ctx.textBaseline = "middle";
-    let grey = 0, coloured = 0, newCount = 0, goneCount = 0;
+    let grey = 0, coloured = 0, newCount = 0, goneCount = 0, faster = 0, slower = 0;
     for (const [x0, x1, i, d] of items) {
       const y = d * ROW;
       const w = Math.max(x1 - x0 - 1, 0.5);
@@ -289,7 +299,9 @@
       ctx.fillRect(x0, y, w, ROW - 1);
       if (c === "hsl(0,0%,82%)") grey++;
       else coloured++;
-      const v = D.compared ? ($("metric").value === "self" ? D.selfVerdict : D.totalVerdict)[i] : 0;
+      const v = D.compared ? judged(i, $("metric").value)[0] : 0;
+      if (v === 1 || v === 4) faster++;
+      if (v === 2 || v === 3) slower++;
       if (v === 3 || v === 4) {
         // new: dashed frame; gone: struck through.
         ctx.save();
@@ -327,7 +339,7 @@
     }
     for (const r of rects) if (r) r.sort((a, b) => a[0] - b[0]);
     crumbs(ancestors);
-    selftest(items.length, grey, coloured, newCount, goneCount);
+    selftest(items.length, grey, coloured, newCount, goneCount, faster, slower);
   }
   function crumbs(ancestors) {
     const c = $("crumbs");
@@ -379,7 +391,12 @@
       return lines;
     }
     for (const [name, vals, ver, pc, pv] of [["total", D.total, D.totalVerdict, D.totalPct, D.totalP], ["self", D.self, D.selfVerdict, D.selfPct, D.selfP]]) {
-      lines.push(name + ": " + dur(vals[0][i]) + " → " + dur(vals[1][i]) + "  " + sdur(vals[1][i] - vals[0][i]) + " " + pct(pc[i]) + "  " + VERDICT[ver[i]] + "  p " + fmtP(pv[i]));
+      lines.push("this frame's " + name + ": " + dur(vals[0][i]) + " → " + dur(vals[1][i]) + "  " + sdur(vals[1][i] - vals[0][i]) + " " + pct(pc[i]) + "  " + VERDICT[ver[i]] + "  p " + fmtP(pv[i]));
+    }
+    if (D.function[i] >= 0) {
+      const f = D.function[i];
+      lines.push("the function over all its calls: total " + pct(D.fnTotalPct[f]) + " " + VERDICT[D.fnTotalVerdict[f]] + " p " + fmtP(D.fnTotalP[f]) +
+        ", self " + pct(D.fnSelfPct[f]) + " " + VERDICT[D.fnSelfVerdict[f]] + " p " + fmtP(D.fnSelfP[f]));
     }
     lines.push(D.per);
     return lines;
@@ -442,7 +459,7 @@
     draw();
   }
   $("search").addEventListener("input", (e) => search(e.target.value));
-  for (const id of ["width", "metric", "palette"]) {
+  for (const id of ["width", "metric", "palette", "judge"]) {
     $(id).addEventListener("change", () => {
       if (D.compared) computeScale();
       legend();
@@ -458,17 +475,20 @@
     : "";
 
   // What a test in a browser reads back.
-  function selftest(drawn, grey, coloured, newCount, goneCount) {
+  function selftest(drawn, grey, coloured, newCount, goneCount, faster, slower) {
     let bad = false;
     for (const arr of [D.self, D.total]) for (const side of arr) for (const x of side) if (!isFinite(x)) bad = true;
     const text = document.body.innerText || "";
     if (/NaN|Infinity/.test(text)) bad = true;
     $("selftest").textContent = JSON.stringify({
-      nodes: N, drawn: drawn, grey: grey, coloured: coloured, newFrames: newCount, goneFrames: goneCount,
+      nodes: N, drawn: drawn, grey: grey, coloured: coloured, newFrames: newCount, goneFrames: goneCount, faster: faster, slower: slower,
+      judge: $("judge").value,
       rootWidth: D.total.map((t) => t[0]), zoom: zoom, notFinite: bad, tip: N > 1 ? tipText(1) : [],
       resources: performance.getEntriesByType("resource").length,
     });
   }
+  // #judge=path opens judging each frame on its own call path.
+  if (/(^#|&)judge=path(&|$)/.test(location.hash)) $("judge").value = "path";
   window.addEventListener("resize", draw);
   if (D.compared) computeScale();
   legend();
