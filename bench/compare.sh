@@ -43,6 +43,10 @@ if [ ${#files[@]} -eq 0 ]; then
     "$large/go-large.pprof"; do
     [ -f "$f" ] && files+=("$f")
   done
+  if [ ${#files[@]} -eq 0 ]; then
+    echo "bench/compare.sh: no input: it times the corpus's large profiles ($corpus/large, beside this repository as ../shared) and those bench/make-large.sh writes to $large; give files as arguments otherwise" >&2
+    exit 2
+  fi
 fi
 
 for f in "${files[@]}"; do

@@ -4,10 +4,14 @@ pairs (two sets of runs of the same build) and the power on the A/B pairs.
 
 usage: go build -o /tmp/profdiff ./cmd/profdiff && python3 bench/noise.py /tmp/profdiff [../shared/corpus]
 """
-import itertools, json, subprocess, sys
+import itertools, json, os, subprocess, sys
 
+if len(sys.argv) < 2 or not os.access(sys.argv[1], os.X_OK):
+    sys.exit(__doc__.strip() + '\n\nerror: give a built profdiff binary first')
 binp = sys.argv[1]
 corpus = sys.argv[2] if len(sys.argv) > 2 else '../shared/corpus'
+if not os.path.isdir(f'{corpus}/node-router-ab') or not os.path.isdir(f'{corpus}/go-pprof'):
+    sys.exit(f'{corpus}: not the corpus (it needs node-router-ab/ and go-pprof/, in ../shared/corpus beside this repository): give its folder as the second argument')
 R = f'{corpus}/node-router-ab'
 G = f'{corpus}/go-pprof'
 

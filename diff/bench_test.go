@@ -20,7 +20,7 @@ func corpusTables(b *testing.B) []Side {
 		for r := 1; r <= 5; r++ {
 			p := filepath.Join("..", "..", "shared", "corpus", "node-router-ab", fmt.Sprintf("%s-r%d.cpuprofile", name, r))
 			if _, err := os.Stat(p); err != nil {
-				b.Skipf("%s not found: %v", p, err)
+				b.Skipf("%s not found: the corpus lives beside this repository as ../shared/corpus: %v", p, err)
 			}
 			prof, err := analyze.ParseFile(p, analyze.ParseOptions{})
 			if err != nil {
@@ -49,7 +49,7 @@ func BenchmarkCompare(b *testing.B) {
 func BenchmarkCompareLarge(b *testing.B) {
 	p := filepath.Join("..", "..", "shared", "corpus", "large", "tsc-effect-unbundled.cpuprofile")
 	if _, err := os.Stat(p); err != nil {
-		b.Skipf("%s not found: %v", p, err)
+		b.Skipf("%s not found: the corpus lives beside this repository as ../shared/corpus: %v", p, err)
 	}
 	prof, err := analyze.ParseFile(p, analyze.ParseOptions{})
 	if err != nil {

@@ -818,11 +818,11 @@ func tscQueries(tb testing.TB) ([]byte, []Query) {
 	const dir = "../../shared/corpus/large/"
 	data, err := os.ReadFile(dir + "bundle-tsc/tsc.min.js.map")
 	if err != nil {
-		tb.Skipf("corpus absent: %v", err)
+		tb.Skipf("corpus absent (../shared/corpus beside this repository): %v", err)
 	}
 	pb, err := os.ReadFile(dir + "tsc-rxjs-bundled.cpuprofile")
 	if err != nil {
-		tb.Skipf("corpus absent: %v", err)
+		tb.Skipf("corpus absent (../shared/corpus beside this repository): %v", err)
 	}
 	var prof struct {
 		Nodes []struct {

@@ -332,7 +332,7 @@ func BenchmarkApply(b *testing.B) {
 	const dir = "../../shared/corpus/large/"
 	st, err := os.Stat(dir + "bundle-tsc/tsc.min.js.map")
 	if err != nil {
-		b.Skipf("corpus absent: %v", err)
+		b.Skipf("corpus absent (../shared/corpus beside this repository): %v", err)
 	}
 	b.SetBytes(st.Size())
 	b.ReportAllocs()
