@@ -368,3 +368,20 @@ func TestGoAssemblyPackages(t *testing.T) {
 		}
 	}
 }
+
+// TestDevServerPackages: scripts a development server on this machine
+// serves are named from their path, not "127.0.0.1:46355".
+func TestDevServerPackages(t *testing.T) {
+	for url, want := range map[string]string{
+		"http://127.0.0.1:46355/src/x.js":                 PackageApp,
+		"http://localhost:5173/dist/app.min.js":           PackageApp,
+		"http://localhost:5173/widgets/src/a.js":          "widgets",
+		"http://[::1]:3000/static/js/main.js":             PackageApp,
+		"http://localhost:5173/node_modules/lit/index.js": "lit",
+		"https://cdn.example.com/dist/app.js":             "cdn.example.com",
+	} {
+		if got := newPackageNamer(false).script(url); got != want {
+			t.Errorf("%s: %q, want %q", url, got, want)
+		}
+	}
+}

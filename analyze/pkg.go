@@ -19,6 +19,9 @@ const (
 	// PackageUnknown is the package of a folded-stack frame whose name
 	// says none.
 	PackageUnknown = "(unknown)"
+	// PackageApp is the package of code a development server on this
+	// machine serves from the project's own folders (/src/, /dist/).
+	PackageApp = "app"
 )
 
 // packageNamer attributes frames to packages. It reads package.json files
@@ -146,6 +149,21 @@ func goFilePackage(file string) string {
 	return dir[strings.LastIndexByte(dir, '/')+1:]
 }
 
+// servedAssets are folder names a dev server serves built code from, which
+// name no part of the project.
+var servedAssets = map[string]bool{"static": true, "assets": true, "js": true, "public": true, "scripts": true, "chunks": true}
+
+// devServer reports whether a URL's host is this machine (a development
+// server): localhost, a loopback address or 0.0.0.0, with or without a port.
+func devServer(host string) bool {
+	h := host
+	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.HasSuffix(h, "]") {
+		h = h[:i]
+	}
+	h = strings.Trim(h, "[]")
+	return h == "localhost" || strings.HasSuffix(h, ".localhost") || strings.HasPrefix(h, "127.") || h == "::1" || h == "0.0.0.0"
+}
+
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // markers are directory names that usually sit directly below a project's
@@ -226,6 +244,17 @@ func pathPackage(scheme, rest string) string {
 	segs := strings.Split(strings.Trim(rest, "/"), "/")
 	dirs := segs[:len(segs)-1]
 	host := scheme != "" && scheme != "file"
+	if host && len(dirs) > 0 && devServer(dirs[0]) {
+		// A dev server on this machine (http://127.0.0.1:46355/src/x.js):
+		// its host names nothing; the path is the project's, from its
+		// root, which has no name in the URL.
+		for _, d := range dirs[1:] {
+			if d != "" && !markers[d] && !servedAssets[d] && !strings.HasPrefix(d, "@") && !strings.HasPrefix(d, ".") {
+				return d
+			}
+		}
+		return PackageApp
+	}
 	for i, d := range dirs {
 		if markers[d] {
 			if i > 0 {

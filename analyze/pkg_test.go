@@ -24,7 +24,7 @@ func TestScriptPackages(t *testing.T) {
 		{"/srv/node-workload/deploy/src/router.js", "deploy"},
 		{"/Users/alanpierce/code/sucrase/build/src/index.js", "sucrase"},
 		{"/srv/large-tsc/dist/tsc.min.js", "large-tsc"},
-		{"http://127.0.0.1:46355/dist/app.min.js", "127.0.0.1:46355"},
+		{"http://127.0.0.1:46355/dist/app.min.js", PackageApp},
 		{"https://example.com/static/js/main.js", "js"},
 		{"/Users/jlfwong/code/speedscope/sample/programs/javascript/simple.js", "javascript"},
 		{"/app/test.js", "app"},
