@@ -15,6 +15,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/profdiff/profdiff/analyze"
 )
@@ -278,10 +279,20 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 	r.Packages = c.join(func(t *analyze.Table) []analyze.Row { return t.Packages }, nil)
 	c.fnIndex = map[analyze.Key]int32{}
 	r.Functions = c.join(func(t *analyze.Table) []analyze.Row { return t.Functions }, c.fnIndex)
+	// The call tree (the largest part on a deep profile) is merged and
+	// judged beside the rest: both only read the comparison's state.
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r.Tree = c.tree()
+		if len(sides) == 2 {
+			c.judgeTree(r.Tree)
+		}
+	}()
 	r.Files = c.join(func(t *analyze.Table) []analyze.Row { return t.Files }, nil)
 	r.Calls = c.calls()
 	r.Lines = c.lines()
-	r.Tree = c.tree()
 	if len(sides) == 2 {
 		r.Warnings = append(r.Warnings, sideWarnings(r.Sides, sides)...)
 		c.judgeHeadline(&r.Headline.OnCPU, slices.Repeat([]float64{1}, 2))
@@ -294,7 +305,9 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 		c.judgeRows(r.Functions, true)
 		c.judgeRows(r.Files, false)
 		c.judgeCalls(r.Calls)
-		c.judgeTree(r.Tree)
+	}
+	wg.Wait()
+	if len(sides) == 2 {
 		r.Paths, r.PathsDelta = findPaths(r, opts)
 		r.Rules = evaluate(r, opts.Rules)
 	}
