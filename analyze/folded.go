@@ -274,8 +274,8 @@ func foldedFrameName(name string) Frame {
 // stacks in "perf report --stdio -g folded" output.
 func perfReportEntry(line string) bool {
 	f := strings.Fields(line)
-	if len(f) < 2 || !strings.HasSuffix(f[0], "%") {
-		return false
+	if len(f) < 2 || !strings.HasSuffix(f[0], "%") || isNumber(f[len(f)-1]) {
+		return false // a stack ends in its count: "0.5%;main 3" is one
 	}
 	_, err := strconv.ParseFloat(strings.TrimSuffix(f[0], "%"), 64)
 	return err == nil
