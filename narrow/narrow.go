@@ -323,7 +323,9 @@ func (f *Filters) restack(p *analyze.Profile, keep []bool) {
 			// A root stays a root (V8's "(root)"; Go's outermost frames).
 			st[n] = state{newNode: child(-1, nd.Frame), pkg: fr.Package}
 			if fr.Kind != analyze.KindRoot {
-				f.rootFrame(&st[n].focused, &st[n].ignored, &st[n].started, focus, ignore, from, n, fr.Package)
+				st[n].focused = focus != nil && focus.node(n, fr.Package)
+				st[n].ignored = ignore != nil && ignore.node(n, fr.Package)
+				st[n].started = from != nil && from.node(n, fr.Package)
 				if from != nil && !st[n].started {
 					st[n].newNode = -1
 				}
@@ -413,13 +415,6 @@ func (f *Filters) restack(p *analyze.Profile, keep []bool) {
 	}
 	p.LineTicks = ticks
 	p.Nodes = nodes
-}
-
-// rootFrame sets the path flags of a root node that is a frame of its own.
-func (f *Filters) rootFrame(focused, ignored, started *bool, focus, ignore, from *matcher, n int32, pkg string) {
-	*focused = focus != nil && focus.node(n, pkg)
-	*ignored = ignore != nil && ignore.node(n, pkg)
-	*started = from != nil && from.node(n, pkg)
 }
 
 // preorder lists the nodes parents first, whatever their order in the
