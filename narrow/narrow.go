@@ -44,6 +44,9 @@ type Filters struct {
 	// TrimIdle drops the leading and trailing samples where the thread
 	// was off the CPU (idle, or V8's (program)).
 	TrimIdle bool
+	// Then are filters applied after these, in order, each narrowing what
+	// the ones before left (the explorer's f, i and x keys add them).
+	Then []*Filters
 }
 
 // Window is a time range from the start of a run, in nanoseconds; To < 0
@@ -52,7 +55,7 @@ type Window struct{ From, To int64 }
 
 // Active reports whether any filter is set.
 func (f *Filters) Active() bool {
-	return f.Focus != nil || f.Ignore != nil || f.Hide != nil || f.Show != nil || f.ShowFrom != nil || f.PruneFrom != nil || f.Window != nil || f.WindowMarks != nil || f.TrimIdle
+	return f.Focus != nil || f.Ignore != nil || f.Hide != nil || f.Show != nil || f.ShowFrom != nil || f.PruneFrom != nil || f.Window != nil || f.WindowMarks != nil || f.TrimIdle || len(f.Then) > 0
 }
 
 // Describe lists the filters as flags, in the order they apply.
@@ -78,6 +81,9 @@ func (f *Filters) Describe() []string {
 	add("show", f.Show)
 	add("show-from", f.ShowFrom)
 	add("prune-from", f.PruneFrom)
+	for _, t := range f.Then {
+		out = append(out, t.Describe()...)
+	}
 	return out
 }
 
@@ -234,6 +240,11 @@ func (f *Filters) Apply(p *analyze.Profile) error {
 	if n > 0 {
 		// The samples taken (pprof counts several a sample) in proportion.
 		p.SampleCount = p.SampleCount * int64(len(out)) / int64(n)
+	}
+	for _, t := range f.Then {
+		if err := t.Apply(p); err != nil {
+			return err
+		}
 	}
 	return nil
 }

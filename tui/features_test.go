@@ -525,3 +525,37 @@ func TestWriteHTML(t *testing.T) {
 		t.Errorf("a failing writer:\n%s", e.Render())
 	}
 }
+
+// TestNarrowKeys: f, i and x on a function row ask the command to compare
+// again narrowed by the row's function (anchored, quoted), one filter on
+// top of another; u takes the last one back; the new report replaces the
+// old on the tab shown.
+func TestNarrowKeys(t *testing.T) {
+	rep := compareMoved(t)
+	var asked [][]string
+	in := Input{Report: rep, Narrow: func(flags []string) (*diff.Report, error) {
+		asked = append(asked, slices.Clone(flags))
+		return compareMoved(t), nil
+	}}
+	m := sized(New(in), 140, 40)
+	m, _ = press(t, m, "tab") // the functions
+	m, _ = press(t, m, "f")
+	m, _ = press(t, m, "down", "x")
+	m, _ = press(t, m, "u")
+	if len(asked) != 3 || len(asked[0]) != 2 || asked[0][0] != "--focus" || len(asked[1]) != 4 || asked[1][2] != "--hide" || len(asked[2]) != 2 {
+		t.Fatalf("asked %q", asked)
+	}
+	if re := regexp.MustCompile(asked[0][1]); !re.MatchString(rep.Functions[0].Key.Function) && !strings.HasPrefix(asked[0][1], "^") {
+		t.Errorf("pattern %q", asked[0][1])
+	}
+	if !strings.Contains(m.Render(), "narrowed: --focus") {
+		t.Errorf("no narrowing said:\n%s", m.Render())
+	}
+	if m.stack[0].kind != kindFunctions {
+		t.Errorf("the tab shown changed to %v", m.stack[0].kind)
+	}
+	in.Narrow = nil
+	if n, _ := press(t, sized(New(in), 140, 40), "tab", "f"); !strings.Contains(n.Render(), "not available") {
+		t.Errorf("without a narrower:\n%s", n.Render())
+	}
+}

@@ -13,10 +13,12 @@
 package tui
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"regexp"
 	"slices"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -41,6 +43,11 @@ type Input struct {
 	// SourceWhy says why Source has no text for a file ("outside the
 	// profile's folders"); nil or "" for no reason to give.
 	SourceWhy func(file string) string
+	// Narrow, when set, compares again narrowed by flags on top of the
+	// command's own ("--focus", "RE", "--ignore", "RE", ... in order) and
+	// returns the new report: the f, i and x keys add the selected row as
+	// a focus, ignore or hide filter, u takes the last one back.
+	Narrow func(flags []string) (*diff.Report, error)
 	// WriteHTML writes the HTML report of what the explorer shows and
 	// returns the file's path; nil when this build cannot write one.
 	WriteHTML func() (path string, err error)
@@ -117,8 +124,10 @@ type Model struct {
 	ovOffset  int
 	// status is a one-time message in the footer, cleared by the next key.
 	status string
-	keys   keyMap
-	src    *sourceCache
+	// narrowed are the flags the f, i and x keys added, in order.
+	narrowed []string
+	keys     keyMap
+	src      *sourceCache
 }
 
 // keyMap holds the key bindings; the help screen is generated from it.
@@ -127,6 +136,7 @@ type keyMap struct {
 	NextTab, PrevTab, Enter, Back           key.Binding
 	Filter, Sort, Reverse, Total, Noise     key.Binding
 	NextHot, PrevHot, Warnings, HTML, Help  key.Binding
+	Focus, Ignore, Hide, Undo               key.Binding
 	Quit                                    key.Binding
 }
 
@@ -154,6 +164,10 @@ func newKeyMap() keyMap {
 		PrevHot:  b([]string{"["}, "[", "previous hot line"),
 		Warnings: b([]string{"w"}, "w", "list warnings"),
 		HTML:     b([]string{"H"}, "H", "write HTML report"),
+		Focus:    b([]string{"f"}, "f", "focus on row"),
+		Ignore:   b([]string{"i"}, "i", "ignore row"),
+		Hide:     b([]string{"x"}, "x", "hide row frames"),
+		Undo:     b([]string{"u"}, "u", "undo f/i/x"),
 		Help:     b([]string{"?"}, "?", "help"),
 		Quit:     b([]string{"q", "ctrl+c"}, "q", "quit"),
 	}
@@ -164,7 +178,7 @@ func (k keyMap) all() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom,
 		k.NextTab, k.PrevTab, k.Enter, k.Back,
 		k.Filter, k.Sort, k.Reverse, k.Total, k.Noise,
-		k.NextHot, k.PrevHot, k.Warnings, k.HTML, k.Help, k.Quit}
+		k.NextHot, k.PrevHot, k.Warnings, k.HTML, k.Help, k.Quit, k.Focus, k.Ignore, k.Hide, k.Undo}
 }
 
 // New returns the explorer's model, opening on the packages.
@@ -283,6 +297,18 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 	case key.Matches(msg, m.keys.HTML):
 		m.writeHTML()
+	case key.Matches(msg, m.keys.Focus):
+		m.narrowBy("--focus")
+	case key.Matches(msg, m.keys.Ignore):
+		m.narrowBy("--ignore")
+	case key.Matches(msg, m.keys.Hide):
+		m.narrowBy("--hide")
+	case key.Matches(msg, m.keys.Undo):
+		if len(m.narrowed) < 2 {
+			m.status = "nothing to undo: f, i and x narrow by the selected row"
+			break
+		}
+		m.renarrow(m.narrowed[:len(m.narrowed)-2])
 	case key.Matches(msg, m.keys.Up):
 		m.move(-1)
 	case key.Matches(msg, m.keys.Down):
@@ -401,6 +427,53 @@ func (m *Model) writeHTML() {
 		return
 	}
 	m.status = "wrote the HTML report to " + diff.Clean(p)
+}
+
+// narrowBy compares again with the selected row's function, package or
+// file as a focus, ignore or hide pattern.
+func (m *Model) narrowBy(flag string) {
+	if m.in.Narrow == nil {
+		m.status = "narrowing: not available here"
+		return
+	}
+	rows, s := m.rows(), m.top()
+	if s.cursor < 0 || s.cursor >= len(rows) || !rows[s.cursor].selectable() {
+		m.status = "narrowing: select a row first"
+		return
+	}
+	l := rows[s.cursor]
+	var pattern string
+	switch {
+	case l.fn >= 0 && l.key.Function != "":
+		pattern = "^" + regexp.QuoteMeta(l.key.Function) + "$"
+	case l.fn >= 0 && l.key.File != "": // an anonymous function: its place
+		pattern = "^" + regexp.QuoteMeta(fmt.Sprintf("%s:%d", l.key.File, l.key.Line)) + "$"
+	case s.kind == kindFiles && l.key.File != "":
+		pattern = "^" + regexp.QuoteMeta(l.key.File) + "$"
+	case s.kind == kindPackages && l.key.Package != "":
+		pattern = "^" + regexp.QuoteMeta(l.key.Package) + "$"
+	default:
+		m.status = "narrowing: this row names no function, file or package"
+		return
+	}
+	m.renarrow(append(slices.Clone(m.narrowed), flag, pattern))
+}
+
+// renarrow compares again narrowed by flags, and opens the new report on
+// the tab shown.
+func (m *Model) renarrow(flags []string) {
+	rep, err := m.in.Narrow(flags)
+	if err != nil {
+		m.status = "narrowing: " + diff.Clean(err.Error())
+		return
+	}
+	tab := m.stack[0].kind
+	m.in.Report, m.view, m.narrowed = rep, diff.NewView(rep), flags
+	m.stack, m.tabs = []screen{{kind: tab, sortCol: -1}}, map[kind]screen{}
+	m.status = "narrowed: " + diff.Clean(strings.Join(flags, " ")) + " (u undoes)"
+	if len(flags) == 0 {
+		m.status = "no narrowing by the explorer"
+	}
 }
 
 // setFilter applies a filter and puts the cursor on the first row.

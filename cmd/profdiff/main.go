@@ -345,7 +345,29 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if tui {
 		dirs := append(append(append(slices.Clone(o.sourceMapDirs), o.sourceDirsBefore...), o.sourceDirsAfter...), scriptDirs...)
-		return explore(rep, o.sortMetric(), syms, newSourceFiles(dirs), stderr)
+		// The explorer's f, i and x keys: the whole comparison again,
+		// narrowed by their flags after the command's own.
+		renarrow := func(flags []string) (*diff.Report, error) {
+			extra, err := explorerFilters(flags)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range sides {
+				if slices.Contains(s.files, "-") {
+					return nil, errors.New("standard input cannot be read again")
+				}
+			}
+			f := *filters
+			f.Then = append(slices.Clone(f.Then), extra...)
+			ds, _, _, err := readSides(sides, stdin, syms, popts, &f, o)
+			if err != nil {
+				return nil, errors.New(oneLine(err))
+			}
+			opts := dopts
+			opts.Narrowing = f.Describe()
+			return diff.Compare(ds, opts)
+		}
+		return explore(rep, o.sortMetric(), syms, newSourceFiles(dirs), renarrow, stderr)
 	}
 	color := o.output == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
 	if (o.output != "" && o.output != "-") || !isTerminal(stdout) {
@@ -577,8 +599,8 @@ func (o options) workOf(i int) float64 {
 }
 
 // explore runs the interactive explorer on the terminal.
-func explore(rep *diff.Report, sort diff.Metric, syms []*symbolicate.Symbolicator, disk *sourceFiles, stderr io.Writer) int {
-	in := tui.Input{Report: rep, Sort: sort, Color: os.Getenv("NO_COLOR") == ""}
+func explore(rep *diff.Report, sort diff.Metric, syms []*symbolicate.Symbolicator, disk *sourceFiles, renarrow func([]string) (*diff.Report, error), stderr io.Writer) int {
+	in := tui.Input{Report: rep, Sort: sort, Color: os.Getenv("NO_COLOR") == "", Narrow: renarrow}
 	in.Source = func(file string) (string, bool) {
 		for i := len(syms) - 1; i >= 0; i-- { // the AFTER side's maps first: the newer source
 			if syms[i] != nil {

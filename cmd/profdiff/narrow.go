@@ -43,3 +43,28 @@ func narrowFilters(o options) (*narrow.Filters, error) {
 	}
 	return f, nil
 }
+
+// explorerFilters turns the explorer's narrowing flags ("--focus", "RE",
+// ...) into filters applied one after another.
+func explorerFilters(flags []string) ([]*narrow.Filters, error) {
+	var out []*narrow.Filters
+	for i := 0; i+1 < len(flags); i += 2 {
+		re, err := regexp.Compile(flags[i+1])
+		if err != nil {
+			return nil, fmt.Errorf("%s %q: %v", flags[i], flags[i+1], err)
+		}
+		f := &narrow.Filters{}
+		switch flags[i] {
+		case "--focus":
+			f.Focus = re
+		case "--ignore":
+			f.Ignore = re
+		case "--hide":
+			f.Hide = re
+		default:
+			return nil, fmt.Errorf("%s: the explorer narrows by --focus, --ignore and --hide", flags[i])
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
