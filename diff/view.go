@@ -629,7 +629,7 @@ func (v *View) HeadlineRows() [][]string {
 		rows = append(rows, []string{"maps", coverage(a.Symbolication), coverage(b.Symbolication), ""})
 	}
 	if unmapped(a) > 0 || unmapped(b) > 0 {
-		rows = append(rows, []string{"unmapped", Share(unmapped(a), float64(a.OnCPUNs)), Share(unmapped(b), float64(b.OnCPUNs)),
+		rows = append(rows, []string{"unmapped", Share(unmapped(a), readOnCPU(a)), Share(unmapped(b), readOnCPU(b)),
 			"minified, no map: " + minifiedNames(a, b)})
 	}
 	if len(r.Options.Narrowing) > 0 {
@@ -645,6 +645,15 @@ func unmapped(s SideSummary) float64 {
 		return 0
 	}
 	return float64(s.Symbolication.UnmappedMinifiedNs)
+}
+
+// readOnCPU is a side's on-CPU time as read, before any narrowing: what
+// symbolication's figures are shares of.
+func readOnCPU(s SideSummary) float64 {
+	if s.NarrowedFromNs > 0 {
+		return float64(s.NarrowedFromNs)
+	}
+	return float64(s.OnCPUNs)
 }
 
 // minifiedNames names the minified scripts without a map of the sides by
@@ -705,7 +714,7 @@ func (v *View) oneSideHeadline() [][]string {
 		rows = append(rows, []string{"narrowed", narrowedOf(s), strings.Join(CleanAll(v.r.Options.Narrowing), " ")})
 	}
 	if u := unmapped(s); u > 0 {
-		rows = append(rows, []string{"unmapped", Share(u, float64(s.OnCPUNs)), "of on-CPU time in minified code without a map: " + minifiedNames(s)})
+		rows = append(rows, []string{"unmapped", Share(u, readOnCPU(s)), "of on-CPU time in minified code without a map: " + minifiedNames(s)})
 	}
 	if sy := s.Symbolication; sy != nil && sy.Scripts > 0 {
 		switch {

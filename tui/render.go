@@ -303,7 +303,8 @@ func (m Model) headerLines() []string {
 			out = append(out, "before: "+diff.SideLine(r.Sides[0]), "after:  "+diff.SideLine(r.Sides[1]))
 			for _, l := range hl {
 				switch {
-				case strings.HasPrefix(l[0], "on-CPU"), l[0] == "runs", l[0] == "busy", l[0] == "CPU / wall", l[0] == "GC share", l[0] == "maps":
+				case strings.HasPrefix(l[0], "on-CPU"), l[0] == "runs", l[0] == "busy", l[0] == "CPU / wall", l[0] == "GC share", l[0] == "maps",
+					l[0] == "unmapped", l[0] == "narrowed":
 					out = append(out, strings.TrimRight(fmt.Sprintf("%-14s %16s → %-16s %s", l[0], l[1], l[2], l[3]), " "))
 				}
 			}
@@ -315,8 +316,10 @@ func (m Model) headerLines() []string {
 		var parts []string
 		for _, l := range hl {
 			switch l[0] {
-			case "wall", "on-CPU", "GC", "samples", "maps":
+			case "wall", "on-CPU", "GC", "samples", "maps", "unmapped":
 				parts = append(parts, l[0]+" "+l[1])
+			case "narrowed":
+				parts = append(parts, l[0]+" to "+l[1])
 			}
 		}
 		out = append(out, strings.Join(parts, "  "))

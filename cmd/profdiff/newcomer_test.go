@@ -159,3 +159,18 @@ func TestNarrowing(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrowedUnmappedShare: the share of time in unmapped minified code is
+// of the time read, not of the narrowed time (it said 323.5% focused on
+// one function).
+func TestNarrowedUnmappedShare(t *testing.T) {
+	_, out, _ := runCLI("--format", "text", "--focus", "^match$", fixture("node-router-unbundled-before.cpuprofile"), fixture("node-router-unbundled-after.cpuprofile"))
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "unmapped") && (strings.Contains(l, "323.5%") || !strings.Contains(l, "11.2%")) {
+			t.Errorf("unmapped row: %q", l)
+		}
+	}
+	if !strings.Contains(out, "unmapped") {
+		t.Error("no unmapped row")
+	}
+}
