@@ -153,6 +153,20 @@ func goFilePackage(file string) string {
 // name no part of the project.
 var servedAssets = map[string]bool{"static": true, "assets": true, "js": true, "public": true, "scripts": true, "chunks": true}
 
+// NodeScript reports whether a script URL is Node's own: a node: URL, or
+// the bare relative names Node used before them (bootstrap_node.js,
+// internal/timers.js). Node ships them without source maps. Package
+// attribution and symbolication ask the same question here.
+func NodeScript(url string) bool {
+	if strings.HasPrefix(url, "node:") {
+		return true
+	}
+	if strings.Contains(url, ":") || strings.HasPrefix(url, "/") || strings.Contains(url, "\\") || strings.HasPrefix(url, "native ") || url == "" {
+		return false
+	}
+	return !strings.Contains(url, "/") || strings.HasPrefix(url, "internal/")
+}
+
 // devServer reports whether a URL's host is this machine (a development
 // server): localhost, a loopback address or 0.0.0.0, with or without a port.
 func devServer(host string) bool {
@@ -187,23 +201,16 @@ func (n *packageNamer) script(url string) string {
 	if url == "" {
 		return PackageNative
 	}
-	if strings.HasPrefix(url, "node:") {
+	if strings.HasPrefix(url, "native ") {
+		return PackageNative // V8's natives
+	}
+	if NodeScript(url) {
 		return PackageNode
 	}
 	if i := strings.LastIndex(url, "node_modules/"); i >= 0 && (i == 0 || url[i-1] == '/') {
 		return npmName(url[i+len("node_modules/"):])
 	}
 	scheme, rest := splitScheme(url)
-	if scheme == "" && !strings.HasPrefix(rest, "/") && !strings.Contains(rest, "\\") {
-		// A bare relative name: Node's own scripts before node: URLs
-		// (bootstrap_node.js, internal/...), or V8's natives.
-		if strings.HasPrefix(rest, "native ") {
-			return PackageNative
-		}
-		if !strings.Contains(rest, "/") || strings.HasPrefix(rest, "internal/") {
-			return PackageNode
-		}
-	}
 	if (scheme == "" || scheme == "file") && n.readPackageJSON && filepath.IsAbs(rest) {
 		if name := n.packageJSONName(filepath.Dir(rest)); name != "" {
 			return name

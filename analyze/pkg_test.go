@@ -82,3 +82,22 @@ func TestWorkspacePackageFromPackageJSON(t *testing.T) {
 		t.Errorf("without disk reads: got %q, want billing", got)
 	}
 }
+
+// TestNodeScript: one predicate for Node's own scripts, which package
+// attribution and symbolication share (they disagreed on internal/timers.js).
+func TestNodeScript(t *testing.T) {
+	for url, want := range map[string]bool{
+		"node:internal/timers":   true,
+		"internal/timers.js":     true,
+		"bootstrap_node.js":      true,
+		"/srv/app/internal/x.js": false,
+		"file:///srv/app/a.js":   false,
+		"native array.js":        false,
+		"node_modules/x/y.js":    false,
+		"":                       false,
+	} {
+		if got := NodeScript(url); got != want {
+			t.Errorf("%q: %v", url, got)
+		}
+	}
+}

@@ -94,9 +94,7 @@ func isScriptFrame(f *analyze.Frame) bool {
 // isNodeInternal reports whether a script is Node's own (node:fs, or the
 // bare names old Node versions used): it ships without maps and is left out
 // of coverage.
-func isNodeInternal(url string) bool {
-	return strings.HasPrefix(url, "node:") || (!strings.ContainsAny(url, "/\\") && !strings.Contains(url, ":"))
-}
+func isNodeInternal(url string) bool { return analyze.NodeScript(url) }
 
 // Apply maps p's JavaScript frames through their source maps, rewriting
 // them in place, and records coverage in p.Symbolication. Problems with
