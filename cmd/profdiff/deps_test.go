@@ -30,7 +30,7 @@ var allowed = map[string][]string{
 	"export":       {module + "/analyze", module + "/diff", "github.com/google/pprof/profile"},
 	"flamegraph":   {module + "/diff"},
 	"narrow":       {module + "/analyze"},
-	"cmd/profdiff": {module + "/analyze", module + "/diff", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term"},
+	"cmd/profdiff": {module + "/analyze", module + "/diff", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup"},
 }
 
 // forbiddenStd are standard packages no profdiff package may import:

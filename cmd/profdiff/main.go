@@ -27,6 +27,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/pflag"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
@@ -670,15 +671,13 @@ func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicato
 			jobs = append(jobs, job{si, ri})
 		}
 	}
+	// Errors are kept per job, so that the first in the order given is
+	// the one reported, whichever run failed first.
 	errs := make([]error, len(jobs))
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, j := range jobs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
+		g.Go(func() error {
 			var p *analyze.Profile
 			var err error
 			if name := sides[j.side].files[j.run]; name == "-" {
@@ -693,7 +692,7 @@ func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicato
 			}
 			if err != nil {
 				errs[i] = err
-				return
+				return nil
 			}
 			local := map[string]bool{}
 			for _, f := range p.Frames {
@@ -716,7 +715,7 @@ func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicato
 				before = narrow.OnCPU(p)
 				if err := filters.Apply(p); err != nil {
 					errs[i] = fmt.Errorf("%s: %w", p.File, err)
-					return
+					return nil
 				}
 			}
 			t := analyze.Aggregate(p, analyze.AggregateOptions{ReadPackageJSON: true, Edges: true,
@@ -726,9 +725,10 @@ func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicato
 			if keep {
 				profiles[j.side][j.run] = p
 			}
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait() // the jobs report through errs
 	for _, err := range errs {
 		if err != nil {
 			return nil, nil, nil, err
