@@ -133,7 +133,15 @@ func (s *jsonScanner) expect(c byte, want string) bool {
 
 // Objects and arrays are walked with a "first" flag held by the caller:
 //
-//	if s.beginObject() { for first := true; s.nextKey(&first); { key := s.key ... } }
+//	if s.beginObject() {
+//		for first := true; ; {
+//			key, ok := s.nextKey(&first)
+//			if !ok {
+//				break
+//			}
+//			... read the member's value ...
+//		}
+//	}
 //
 // nextKey/nextElem consume the separators and the closing bracket.
 
@@ -506,7 +514,7 @@ func (s *jsonScanner) skipValue() {
 	}
 }
 
-// skipRest checks that only white space follows the top-level value.
+// atEnd reports whether only white space follows the top-level value.
 func (s *jsonScanner) atEnd() bool {
 	return s.peek() == 0 && s.err == nil
 }

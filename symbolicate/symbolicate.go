@@ -204,12 +204,11 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// looksMinified reports whether a script's functions start far along their
-// lines, as in a bundle minified onto a few long lines.
+// looksMinified reports whether a script looks minified: a quarter of its
+// functions start past column 500 (minified code stands on a few long
+// lines; a readable script has at most one or two functions on a long
+// line of data), or its name says .min.
 func looksMinified(p *analyze.Profile, frames []int32) bool {
-	// Many functions of a minified script start far into a long line (35
-	// of marked.esm.js's 72 in the router fixture); a script that is not
-	// minified may have one or two on a long line of data.
 	far := 0
 	for _, f := range frames {
 		if p.Frames[f].Column > 500 {
