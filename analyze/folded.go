@@ -34,6 +34,9 @@ const maxFoldedLine = 16 << 20
 // looksFolded reports whether the start of an input is a folded-stack
 // line: printable text whose first line ends in a space and a number.
 func looksFolded(head []byte) bool {
+	if bytes.HasPrefix(head, []byte("# profdiff folded stacks")) {
+		return true // profdiff's own, whatever the length of its first stack
+	}
 	if bytes.IndexByte(head, 0) >= 0 {
 		return false
 	}

@@ -228,7 +228,7 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 	case '{', '[':
 		return decodeJSON(skipBOM(in), scanBufSize)
 	}
-	if head, _ := in.Peek(4096); looksFolded(head) {
+	if head, _ := in.Peek(64 << 10); looksFolded(head) { // a deep stack's line is long
 		p, err := readFolded(in, opts)
 		if err != nil {
 			return nil, err
