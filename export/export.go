@@ -8,6 +8,7 @@
 package export
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/profdiff/profdiff/analyze"
@@ -38,28 +39,49 @@ func (s Side) scale() float64 {
 	return f
 }
 
-// stack calls visit for each sample of r on CPU with its stack of function
-// rows (root first, in buf) and its weight; the slice is reused.
-func (r Run) stacks(visit func(sample int, fns []int32, weight int64)) {
-	p, t := r.Profile, r.Table
+// stack returns node n's stack of function rows, root first, appended to
+// buf[:0]; empty for a node of no function (the root).
+func (r Run) stack(n int32, buf []int32) []int32 {
+	buf = buf[:0]
+	for ; n >= 0; n = r.Profile.Nodes[n].Parent {
+		if fn := r.Table.NodeFunctions[n]; fn >= 0 {
+			buf = append(buf, fn)
+		}
+	}
+	slices.Reverse(buf)
+	return buf
+}
+
+// onCPU reports whether sample s counts: on the CPU, with a weight.
+func (r Run) onCPU(s analyze.Sample) bool {
+	p := r.Profile
+	return s.Weight > 0 && p.Frames[p.Nodes[s.Node].Frame].Kind.OnCPU()
+}
+
+// nodeStacks calls visit once for each node the run's on-CPU samples end
+// at, in the order the nodes first occur, with its stack (see stack; the
+// slice is reused), the number of those samples and their weight: writers
+// that sum by stack walk each stack once, not once a sample.
+func (r Run) nodeStacks(visit func(node int32, fns []int32, samples int, weight int64)) {
+	p := r.Profile
+	count := make([]int32, len(p.Nodes))
+	weight := make([]int64, len(p.Nodes))
+	var order []int32
+	for _, s := range p.Samples {
+		if !r.onCPU(s) {
+			continue
+		}
+		if count[s.Node] == 0 {
+			order = append(order, s.Node)
+		}
+		count[s.Node]++
+		weight[s.Node] += s.Weight
+	}
 	var buf []int32
-	for i, s := range p.Samples {
-		if !p.Frames[p.Nodes[s.Node].Frame].Kind.OnCPU() || s.Weight <= 0 {
-			continue
+	for _, n := range order {
+		if buf = r.stack(n, buf); len(buf) > 0 {
+			visit(n, buf, int(count[n]), weight[n])
 		}
-		buf = buf[:0]
-		for n := s.Node; n >= 0; n = p.Nodes[n].Parent {
-			if fn := t.NodeFunctions[n]; fn >= 0 {
-				buf = append(buf, fn)
-			}
-		}
-		if len(buf) == 0 {
-			continue
-		}
-		for a, b := 0, len(buf)-1; a < b; a, b = a+1, b-1 {
-			buf[a], buf[b] = buf[b], buf[a]
-		}
-		visit(i, buf, s.Weight)
 	}
 }
 

@@ -57,7 +57,7 @@ func WriteFolded(w io.Writer, sides []Side) error {
 			for i, row := range r.Table.Functions {
 				names[i] = label(row.Key)
 			}
-			r.stacks(func(_ int, stack []int32, weight int64) {
+			r.nodeStacks(func(_ int32, stack []int32, _ int, weight int64) {
 				sb.Reset()
 				for i, fn := range stack {
 					if i > 0 {

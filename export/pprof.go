@@ -101,6 +101,18 @@ func (b *pprofBuilder) addRun(r Run, scale float64, base bool) {
 	lines := nodeLines(r.Profile)
 	fns := r.Table.Functions
 	b.interval = max(b.interval, r.Table.Summary.IntervalNs)
+	// The run's locations by function row and line, so that a frame
+	// costs no hashing of its key's strings.
+	locOf := map[uint64]*pprofile.Location{}
+	location := func(fn, line int32) *pprofile.Location {
+		k := uint64(uint32(fn))<<32 | uint64(uint32(line))
+		l := locOf[k]
+		if l == nil {
+			l = b.location(fns[fn].Key, line)
+			locOf[k] = l
+		}
+		return l
+	}
 	add := func(stack []int32, leafLine int32, count, weight float64) {
 		// Samples merge by their locations, across runs.
 		locs := make([]*pprofile.Location, len(stack))
@@ -109,7 +121,7 @@ func (b *pprofBuilder) addRun(r Run, scale float64, base bool) {
 			if i == len(stack)-1 {
 				line = leafLine
 			}
-			locs[len(stack)-1-i] = b.location(fns[fn].Key, line) // pprof lists the leaf first
+			locs[len(stack)-1-i] = location(fn, line) // pprof lists the leaf first
 		}
 		var lk strings.Builder
 		if base {
@@ -128,15 +140,14 @@ func (b *pprofBuilder) addRun(r Run, scale float64, base bool) {
 		s.count += count * scale
 		s.weight += weight * scale
 	}
-	r.stacks(func(i int, stack []int32, weight int64) {
-		node := r.Profile.Samples[i].Node
+	r.nodeStacks(func(node int32, stack []int32, samples int, weight int64) {
 		if ls := lines[node]; len(ls) > 0 {
 			for _, l := range ls {
-				add(stack, l.line, l.share, float64(weight)*l.share)
+				add(stack, l.line, float64(samples)*l.share, float64(weight)*l.share)
 			}
 			return
 		}
-		add(stack, 0, 1, float64(weight))
+		add(stack, 0, float64(samples), float64(weight))
 	})
 }
 

@@ -57,22 +57,37 @@ func WriteSpeedscope(w io.Writer, sides []Side, exporter string) error {
 			if len(sides) == 1 && len(s.Runs) == 1 {
 				prof.Name = r.Profile.File
 			}
-			r.stacks(func(_ int, stack []int32, weight int64) {
-				ids := make([]int32, len(stack))
-				for i, fn := range stack {
-					k := r.Table.Functions[fn].Key
-					id, ok := frames[k]
-					if !ok {
-						id = int32(len(f.Shared.Frames))
-						frames[k] = id
-						f.Shared.Frames = append(f.Shared.Frames, speedscopeFrame{Name: name(k), File: k.File, Line: k.Line, Col: k.Column})
+			// Samples in the order taken; a node's stack of frame ids is
+			// made once and shared by its samples.
+			byNode := map[int32][]int32{}
+			var buf []int32
+			for _, smp := range r.Profile.Samples {
+				if !r.onCPU(smp) {
+					continue
+				}
+				ids, ok := byNode[smp.Node]
+				if !ok {
+					buf = r.stack(smp.Node, buf)
+					ids = make([]int32, len(buf))
+					for i, fn := range buf {
+						k := r.Table.Functions[fn].Key
+						id, ok := frames[k]
+						if !ok {
+							id = int32(len(f.Shared.Frames))
+							frames[k] = id
+							f.Shared.Frames = append(f.Shared.Frames, speedscopeFrame{Name: name(k), File: k.File, Line: k.Line, Col: k.Column})
+						}
+						ids[i] = id
 					}
-					ids[i] = id
+					byNode[smp.Node] = ids
+				}
+				if len(ids) == 0 {
+					continue
 				}
 				prof.Samples = append(prof.Samples, ids)
-				prof.Weights = append(prof.Weights, weight)
-				prof.EndValue += weight
-			})
+				prof.Weights = append(prof.Weights, smp.Weight)
+				prof.EndValue += smp.Weight
+			}
 			f.Profiles = append(f.Profiles, prof)
 		}
 	}
