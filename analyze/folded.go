@@ -43,7 +43,7 @@ func looksFolded(head []byte) bool {
 	line, rest, _ := bytes.Cut(head, []byte("\n"))
 	line = bytes.TrimRight(line, "\r")
 	// Comments (perf report's header) and blank lines come first.
-	for (len(bytes.TrimSpace(line)) == 0 || line[0] == '#') && len(rest) > 0 {
+	for (len(bytes.TrimSpace(line)) == 0 || foldedComment(string(line))) && len(rest) > 0 {
 		line, rest, _ = bytes.Cut(rest, []byte("\n"))
 		line = bytes.TrimRight(line, "\r")
 	}
@@ -114,7 +114,7 @@ func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		if strings.HasPrefix(line, "#") {
+		if foldedComment(line) {
 			if _, u, ok := strings.Cut(line, "unit="); ok && len(p.Samples) == 0 && !opts.FoldedUnitSet {
 				_ = setUnit(strings.Fields(u + " ")[0]) // an unknown unit leaves the default
 			}
@@ -270,6 +270,13 @@ func foldedFrameName(name string) Frame {
 		f.Package = PackageUnknown
 	}
 	return f
+}
+
+// foldedComment reports whether a line is a comment: '#' then a space or
+// nothing, as perf report's header and profdiff's own first line. A stack
+// may begin with a frame named "#scan" (JavaScript's private methods).
+func foldedComment(line string) bool {
+	return line == "#" || strings.HasPrefix(line, "# ") || strings.HasPrefix(line, "#\t")
 }
 
 // perfReportEntry reports whether a line is one of perf report's entry

@@ -130,5 +130,10 @@ func cleanName(s string, sep string) string {
 	if s == "" {
 		return "_"
 	}
+	// "#" alone or before a space would start a comment line when the
+	// frame is a stack's first ("#scan" is a name, "# x" a comment).
+	if s == "#" || strings.HasPrefix(s, "# ") {
+		s = "_" + s[1:]
+	}
 	return s
 }
