@@ -46,27 +46,16 @@ type data struct {
 	Headline [][]string `json:"headline"`
 	Warnings []string   `json:"warnings"`
 	// Functions of the tree: name, package, location; and each one's
-	// judged change over all its calls (comparisons), as the node arrays.
-	Functions      [][3]string `json:"functions"`
-	FnSelfVerdict  []int8      `json:"fnSelfVerdict,omitempty"`
-	FnTotalVerdict []int8      `json:"fnTotalVerdict,omitempty"`
-	FnSelfPct      []*float64  `json:"fnSelfPct,omitempty"`
-	FnTotalPct     []*float64  `json:"fnTotalPct,omitempty"`
-	FnSelfP        []*float64  `json:"fnSelfP,omitempty"`
-	FnTotalP       []*float64  `json:"fnTotalP,omitempty"`
+	// judged change over all its calls (comparisons).
+	Functions [][3]string `json:"functions"`
+	FnJudged  judgedSet   `json:"fnJudged"`
 	// Nodes, as parallel arrays (parents before children).
 	Parent   []int32     `json:"parent"`
 	Function []int32     `json:"function"`
 	Self     [][]float64 `json:"self"`  // per side
 	Total    [][]float64 `json:"total"` // per side
-	// Judged changes per node (comparisons): verdicts as codes (see
-	// verdictCodes), Δ% (null when before is 0) and p.
-	SelfVerdict  []int8     `json:"selfVerdict,omitempty"`
-	TotalVerdict []int8     `json:"totalVerdict,omitempty"`
-	SelfPct      []*float64 `json:"selfPct,omitempty"`
-	TotalPct     []*float64 `json:"totalPct,omitempty"`
-	SelfP        []*float64 `json:"selfP,omitempty"`
-	TotalP       []*float64 `json:"totalP,omitempty"`
+	// Judged changes per node (comparisons).
+	Judged judgedSet `json:"judged"`
 	// Other is, per side, the time of the nodes left out of the tree
 	// (under Options.TreeMinShare of the comparison).
 	Other     []float64 `json:"other"`
@@ -75,6 +64,28 @@ type data struct {
 	PathsNote string    `json:"pathsNote"`
 	Packages  table     `json:"packages"`
 	FuncTable table     `json:"functionTable"`
+}
+
+// judgedSet holds judged changes of self and total time, as parallel
+// arrays: verdicts as codes (see verdictCodes), Δ% (null when before is 0)
+// and p.
+type judgedSet struct {
+	SelfVerdict  []int8     `json:"selfVerdict"`
+	TotalVerdict []int8     `json:"totalVerdict"`
+	SelfPct      []*float64 `json:"selfPct"`
+	TotalPct     []*float64 `json:"totalPct"`
+	SelfP        []*float64 `json:"selfP"`
+	TotalP       []*float64 `json:"totalP"`
+}
+
+// add appends one row's or node's judged self and total change.
+func (j *judgedSet) add(self, total *diff.Measure) {
+	j.SelfVerdict = append(j.SelfVerdict, verdictCodes[self.Change.Verdict])
+	j.TotalVerdict = append(j.TotalVerdict, verdictCodes[total.Change.Verdict])
+	j.SelfPct = append(j.SelfPct, num(self.Change.DeltaPct))
+	j.TotalPct = append(j.TotalPct, num(total.Change.DeltaPct))
+	j.SelfP = append(j.SelfP, num(self.Change.P))
+	j.TotalP = append(j.TotalP, num(total.Change.P))
 }
 
 type path struct {
@@ -126,12 +137,7 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 				row := &r.Functions[n.Function]
 				d.Functions = append(d.Functions, [3]string{v.RowName(row), diff.Clean(row.Key.Package), v.Location(row.Key)})
 				if d.Compared {
-					d.FnSelfVerdict = append(d.FnSelfVerdict, verdictCodes[row.Self.Change.Verdict])
-					d.FnTotalVerdict = append(d.FnTotalVerdict, verdictCodes[row.Total.Change.Verdict])
-					d.FnSelfPct = append(d.FnSelfPct, num(row.Self.Change.DeltaPct))
-					d.FnTotalPct = append(d.FnTotalPct, num(row.Total.Change.DeltaPct))
-					d.FnSelfP = append(d.FnSelfP, num(row.Self.Change.P))
-					d.FnTotalP = append(d.FnTotalP, num(row.Total.Change.P))
+					d.FnJudged.add(&row.Self, &row.Total)
 				}
 			}
 			fn = id
@@ -143,12 +149,7 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 			d.Total[s] = append(d.Total[s], round(n.Total.Mean[s]))
 		}
 		if d.Compared {
-			d.SelfVerdict = append(d.SelfVerdict, verdictCodes[n.Self.Change.Verdict])
-			d.TotalVerdict = append(d.TotalVerdict, verdictCodes[n.Total.Change.Verdict])
-			d.SelfPct = append(d.SelfPct, num(n.Self.Change.DeltaPct))
-			d.TotalPct = append(d.TotalPct, num(n.Total.Change.DeltaPct))
-			d.SelfP = append(d.SelfP, num(n.Self.Change.P))
-			d.TotalP = append(d.TotalP, num(n.Total.Change.P))
+			d.Judged.add(&n.Self, &n.Total)
 		}
 	}
 	// The time left out of the tree: on-CPU time not held by its nodes'

@@ -162,10 +162,10 @@
     if (i === 0 || D.function[i] < 0) return [0, null, null];
     const self = metric === "self";
     if ($("judge").value === "path") {
-      return self ? [D.selfVerdict[i], D.selfPct[i], D.selfP[i]] : [D.totalVerdict[i], D.totalPct[i], D.totalP[i]];
+      return self ? [D.judged.selfVerdict[i], D.judged.selfPct[i], D.judged.selfP[i]] : [D.judged.totalVerdict[i], D.judged.totalPct[i], D.judged.totalP[i]];
     }
     const f = D.function[i];
-    return self ? [D.fnSelfVerdict[f], D.fnSelfPct[f], D.fnSelfP[f]] : [D.fnTotalVerdict[f], D.fnTotalPct[f], D.fnTotalP[f]];
+    return self ? [D.fnJudged.selfVerdict[f], D.fnJudged.selfPct[f], D.fnJudged.selfP[f]] : [D.fnJudged.totalVerdict[f], D.fnJudged.totalPct[f], D.fnJudged.totalP[f]];
   }
   let scale = 100; // the |Δ%| of full colour: the largest real change, up to 100%
   function computeScale() {
@@ -390,13 +390,13 @@
       lines.push("total " + dur(D.total[0][i]) + " (" + ((100 * D.total[0][i]) / (on[0] || 1)).toFixed(1) + "%), self " + dur(D.self[0][i]) + " (" + ((100 * D.self[0][i]) / (on[0] || 1)).toFixed(1) + "%) " + D.per);
       return lines;
     }
-    for (const [name, vals, ver, pc, pv] of [["total", D.total, D.totalVerdict, D.totalPct, D.totalP], ["self", D.self, D.selfVerdict, D.selfPct, D.selfP]]) {
+    for (const [name, vals, ver, pc, pv] of [["total", D.total, D.judged.totalVerdict, D.judged.totalPct, D.judged.totalP], ["self", D.self, D.judged.selfVerdict, D.judged.selfPct, D.judged.selfP]]) {
       lines.push("this frame's " + name + ": " + dur(vals[0][i]) + " → " + dur(vals[1][i]) + "  " + sdur(vals[1][i] - vals[0][i]) + " " + pct(pc[i]) + "  " + VERDICT[ver[i]] + "  p " + fmtP(pv[i]));
     }
     if (D.function[i] >= 0) {
       const f = D.function[i];
-      lines.push("the function over all its calls: total " + pct(D.fnTotalPct[f]) + " " + VERDICT[D.fnTotalVerdict[f]] + " p " + fmtP(D.fnTotalP[f]) +
-        ", self " + pct(D.fnSelfPct[f]) + " " + VERDICT[D.fnSelfVerdict[f]] + " p " + fmtP(D.fnSelfP[f]));
+      lines.push("the function over all its calls: total " + pct(D.fnJudged.totalPct[f]) + " " + VERDICT[D.fnJudged.totalVerdict[f]] + " p " + fmtP(D.fnJudged.totalP[f]) +
+        ", self " + pct(D.fnJudged.selfPct[f]) + " " + VERDICT[D.fnJudged.selfVerdict[f]] + " p " + fmtP(D.fnJudged.selfP[f]));
     }
     lines.push(D.per);
     return lines;
