@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/profdiff/profdiff/analyze"
@@ -255,24 +256,49 @@ func (s *Symbolicator) allowed(p, scriptDir string) bool {
 			roots = append(roots, r.To)
 		}
 	}
-	// Symbolic links are followed first: one inside a root that points
-	// outside it is outside.
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		p = real
-	}
-	for _, r := range roots {
-		abs, err := filepath.Abs(r)
+	_, ok := NewRoots(roots...).Hold(p)
+	return ok
+}
+
+// Roots are the folders reading is confined to: absolute, with symbolic
+// links followed. "/" is never one (it would confine nothing).
+type Roots []string
+
+// NewRoots resolves dirs into Roots.
+func NewRoots(dirs ...string) Roots {
+	var rs Roots
+	for _, d := range dirs {
+		abs, err := filepath.Abs(d)
 		if err != nil {
 			continue
 		}
 		if real, err := filepath.EvalSymlinks(abs); err == nil {
 			abs = real
 		}
-		if rel, err := filepath.Rel(abs, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
-			return true
+		if abs != string(filepath.Separator) && !slices.Contains(rs, abs) {
+			rs = append(rs, abs)
 		}
 	}
-	return false
+	return rs
+}
+
+// Hold returns path with its symbolic links followed, and whether that
+// lies under one of the roots: a link inside a root that points outside
+// it is outside. A path that does not exist is judged as written.
+func (rs Roots) Hold(path string) (real string, ok bool) {
+	real, err := filepath.Abs(path)
+	if err != nil {
+		return "", false
+	}
+	if r, err := filepath.EvalSymlinks(real); err == nil {
+		real = r
+	}
+	for _, r := range rs {
+		if rel, err := filepath.Rel(r, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return real, true
+		}
+	}
+	return real, false
 }
 
 // load decodes a map once.

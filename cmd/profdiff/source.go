@@ -3,8 +3,9 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
+
+	"github.com/profdiff/profdiff/symbolicate"
 )
 
 // maxSourceFile bounds a source file the explorer reads from disk.
@@ -17,31 +18,16 @@ const maxSourceFile = 16 << 20
 // any path ("../../../../etc/passwd", "/proc/self/environ"); those are
 // not read, and the pane says why.
 type sourceFiles struct {
-	roots []string // absolute, symbolic links resolved
+	roots symbolicate.Roots
 }
 
 // newSourceFiles returns a reader rooted at dirs and the current
 // directory.
 func newSourceFiles(dirs []string) *sourceFiles {
-	s := &sourceFiles{}
 	if wd, err := os.Getwd(); err == nil {
 		dirs = append(dirs, wd)
 	}
-	seen := map[string]bool{}
-	for _, d := range dirs {
-		abs, err := filepath.Abs(d)
-		if err != nil {
-			continue
-		}
-		if real, err := filepath.EvalSymlinks(abs); err == nil {
-			abs = real
-		}
-		if !seen[abs] && abs != "/" {
-			seen[abs] = true
-			s.roots = append(s.roots, abs)
-		}
-	}
-	return s
+	return &sourceFiles{roots: symbolicate.NewRoots(dirs...)}
 }
 
 // read returns a file's text, or why it is not read.
@@ -49,22 +35,11 @@ func (s *sourceFiles) read(file string) (text, why string) {
 	if file == "" || strings.Contains(file, "://") {
 		return "", ""
 	}
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		return "", ""
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
+	if _, err := os.Lstat(file); err != nil {
 		return "", "" // not on this machine: nothing to say
 	}
-	inside := false
-	for _, r := range s.roots {
-		if rel, err := filepath.Rel(r, real); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
-			inside = true
-			break
-		}
-	}
-	if !inside {
+	real, ok := s.roots.Hold(file)
+	if !ok {
 		return "", fmt.Sprintf("%s is outside the profile's script folders, the --sourcemaps folders and the current directory", real)
 	}
 	st, err := os.Stat(real)
