@@ -621,8 +621,7 @@ func explore(rep *diff.Report, sort diff.Metric, syms []*symbolicate.Symbolicato
 				}
 			}
 		}
-		_, why := disk.read(file)
-		return why
+		return disk.whyNot(file)
 	}
 	in.WriteHTML = func() (string, error) {
 		f, err := os.CreateTemp("", "profdiff-*.html")

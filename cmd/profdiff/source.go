@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/profdiff/profdiff/symbolicate"
 )
@@ -19,6 +20,8 @@ const maxSourceFile = 16 << 20
 // not read, and the pane says why.
 type sourceFiles struct {
 	roots symbolicate.Roots
+	mu    sync.Mutex
+	why   map[string]string // why a file is not read, once found
 }
 
 // newSourceFiles returns a reader rooted at dirs and the current
@@ -27,7 +30,20 @@ func newSourceFiles(dirs []string) *sourceFiles {
 	if wd, err := os.Getwd(); err == nil {
 		dirs = append(dirs, wd)
 	}
-	return &sourceFiles{roots: symbolicate.NewRoots(dirs...)}
+	return &sourceFiles{roots: symbolicate.NewRoots(dirs...), why: map[string]string{}}
+}
+
+// whyNot says why a file is not read ("" when it is, or is not here),
+// asking the disk once a file: the explorer asks on every redraw.
+func (s *sourceFiles) whyNot(file string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	why, ok := s.why[file]
+	if !ok {
+		_, why = s.read(file)
+		s.why[file] = why
+	}
+	return why
 }
 
 // read returns a file's text, or why it is not read.

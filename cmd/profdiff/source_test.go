@@ -20,8 +20,7 @@ func TestSourceFilesStayInTheirFolders(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := &sourceFiles{}
-	*s = *newSourceFiles([]string{root})
+	s := newSourceFiles([]string{root})
 	s.roots = s.roots[:1] // the folder alone, not the test's working directory
 	if text, why := s.read(filepath.Join(root, "app.js")); why != "" || !strings.Contains(text, "function f") {
 		t.Errorf("app.js: %q %q", text, why)
@@ -35,6 +34,9 @@ func TestSourceFilesStayInTheirFolders(t *testing.T) {
 		text, why := s.read(file)
 		if text != "" || !strings.Contains(why, want) {
 			t.Errorf("%s: read %d bytes, why %q, want %q", file, len(text), why, want)
+		}
+		if w := s.whyNot(file); w != why {
+			t.Errorf("%s: whyNot %q, read said %q", file, w, why)
 		}
 	}
 }
