@@ -390,3 +390,23 @@ func TestWarningsOnceAndUnmappedShare(t *testing.T) {
 		t.Errorf("unmapped row %q", row)
 	}
 }
+
+// TestComparedNoBundles: two sides where no script was mapped and only a
+// minified library lacks a map say so, instead of "maps 0.0% 0.0%".
+func TestComparedNoBundles(t *testing.T) {
+	mk := func() *analyze.Table {
+		tab := synthetic(6, fn("parse", 20), 100, 100, 800, analyze.Key{}, 0)
+		tab.Symbolication = &analyze.Symbolication{Scripts: 3, OnCPUJSNs: tab.Summary.OnCPUNs, Missing: []string{"/x/lib.min.js"},
+			Minified: []string{"/x/lib.min.js"}, UnmappedMinifiedNs: tab.Summary.OnCPUNs / 10}
+		return tab
+	}
+	r, err := Compare([]Side{{Name: "before", Tables: []*analyze.Table{mk()}}, {Name: "after", Tables: []*analyze.Table{mk()}}}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range NewView(r).HeadlineRows() {
+		if h[0] == "maps" && (h[1] != "-" || !strings.Contains(h[3], "no script mapped")) {
+			t.Errorf("maps row %q", h)
+		}
+	}
+}

@@ -625,7 +625,10 @@ func (v *View) HeadlineRows() [][]string {
 		[]string{"samples / run", Count(a.Samples), Count(b.Samples), ""},
 		[]string{"mean interval", Duration(float64(a.IntervalNs)), Duration(float64(b.IntervalNs)), ""},
 	)
-	if needsMaps(a.Symbolication) || needsMaps(b.Symbolication) {
+	switch {
+	case noneMapped(a) && noneMapped(b) && (unmapped(a) > 0 || unmapped(b) > 0):
+		rows = append(rows, []string{"maps", "-", "-", "no script mapped (code as written)"})
+	case needsMaps(a.Symbolication) || needsMaps(b.Symbolication):
 		rows = append(rows, []string{"maps", coverage(a.Symbolication), coverage(b.Symbolication), ""})
 	}
 	if unmapped(a) > 0 || unmapped(b) > 0 {
@@ -645,6 +648,12 @@ func unmapped(s SideSummary) float64 {
 		return 0
 	}
 	return float64(s.Symbolication.UnmappedMinifiedNs)
+}
+
+// noneMapped reports whether symbolication ran on a side and mapped no
+// script.
+func noneMapped(s SideSummary) bool {
+	return s.Symbolication != nil && s.Symbolication.MappedScripts == 0
 }
 
 // readOnCPU is a side's on-CPU time as read, before any narrowing: what
@@ -718,7 +727,7 @@ func (v *View) oneSideHeadline() [][]string {
 	}
 	if sy := s.Symbolication; sy != nil && sy.Scripts > 0 {
 		switch {
-		case sy.MappedScripts == 0 && sy.UnmappedMinifiedNs > 0:
+		case noneMapped(s) && sy.UnmappedMinifiedNs > 0:
 			rows = append(rows, []string{"maps", "-", "no script mapped: the code is as written, but for the minified above"})
 		case !needsMaps(sy):
 			rows = append(rows, []string{"maps", "-", "no bundles: no script needed a map"})
