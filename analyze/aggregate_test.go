@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"github.com/profdiff/profdiff/internal/jsonscan"
+
 	"bytes"
 	"fmt"
 	"path/filepath"
@@ -129,7 +131,7 @@ func TestScannerBufferBoundaries(t *testing.T) {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
-			want, err := decodeJSON(bytes.NewReader(data), scanBufSize)
+			want, err := decodeJSON(bytes.NewReader(data), jsonscan.BufSize)
 			if err != nil {
 				t.Fatal(err)
 			}

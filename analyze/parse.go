@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"github.com/profdiff/profdiff/internal/jsonscan"
+
 	"bufio"
 	"bytes"
 	"compress/gzip"
@@ -226,7 +228,7 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 	}
 	switch first {
 	case '{', '[':
-		return decodeJSON(skipBOM(in), scanBufSize)
+		return decodeJSON(skipBOM(in), jsonscan.BufSize)
 	}
 	if head, _ := in.Peek(64 << 10); looksFolded(head) { // a deep stack's line is long
 		p, err := readFolded(in, opts)
@@ -326,8 +328,8 @@ func looksLikeText(data []byte) bool {
 // decodeJSON reads a .cpuprofile object, a trace object or a trace array,
 // scanning with a buffer of bufSize bytes (it grows for longer tokens).
 func decodeJSON(r io.Reader, bufSize int) ([]*Profile, error) {
-	s := newJSONScanner(r, bufSize)
-	if s.peek() == '[' {
+	s := jsonscan.New(r, bufSize)
+	if s.Peek() == '[' {
 		t := newTraceReader(s)
 		t.readEvents()
 		if err := scanEnd(s); err != nil {
@@ -339,12 +341,7 @@ func decodeJSON(r io.Reader, bufSize int) ([]*Profile, error) {
 	var rp rawProfile
 	var t *traceReader
 	sawNodes := false
-	s.beginObject()
-	for first := true; ; {
-		k, ok := s.nextKey(&first)
-		if !ok {
-			break
-		}
+	for k := range s.Members() {
 		switch string(k) {
 		case "traceEvents":
 			t = newTraceReader(s)
@@ -353,14 +350,11 @@ func decodeJSON(r io.Reader, bufSize int) ([]*Profile, error) {
 			sawNodes = true
 			readNodes(s, in, &rp)
 		case "head":
-			s.fail("legacy V8 profile with \"head\" is not supported; re-record it with a current Node or Chrome")
+			s.Fail("legacy V8 profile with \"head\" is not supported; re-record it with a current Node or Chrome")
 		default:
 			if !readProfileMember(s, k, in, &rp) {
-				s.skipValue()
+				s.SkipValue()
 			}
-		}
-		if s.err != nil {
-			break
 		}
 	}
 	if err := scanEnd(s); err != nil {
@@ -379,15 +373,15 @@ func decodeJSON(r io.Reader, bufSize int) ([]*Profile, error) {
 	return []*Profile{p}, nil
 }
 
-func scanEnd(s *jsonScanner) error {
-	if s.err == nil && !s.atEnd() && s.err == nil {
-		s.fail("unexpected data after the end of the JSON value")
+func scanEnd(s *jsonscan.Scanner) error {
+	if s.Err() == nil && !s.AtEnd() && s.Err() == nil {
+		s.Fail("unexpected data after the end of the JSON value")
 	}
-	if s.err != nil {
-		if errors.Is(s.err, errTooLarge) || errors.Is(s.err, errTruncatedGzip) || errors.Is(s.err, errCorruptGzip) {
-			return s.err // the input, not its JSON, is at fault
+	if s.Err() != nil {
+		if errors.Is(s.Err(), errTooLarge) || errors.Is(s.Err(), errTruncatedGzip) || errors.Is(s.Err(), errCorruptGzip) {
+			return s.Err() // the input, not its JSON, is at fault
 		}
-		return fmt.Errorf("malformed JSON %w", s.err)
+		return fmt.Errorf("malformed JSON %w", s.Err())
 	}
 	return nil
 }

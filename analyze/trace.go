@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"github.com/profdiff/profdiff/internal/jsonscan"
+
 	"bytes"
 	"fmt"
 	"strconv"
@@ -26,7 +28,7 @@ type traceProfile struct {
 
 // traceReader holds the state of one trace as it is read.
 type traceReader struct {
-	s        *jsonScanner
+	s        *jsonscan.Scanner
 	in       *frameInterner
 	profiles []*traceProfile
 	open     map[traceProfileKey]*traceProfile
@@ -66,7 +68,7 @@ type traceProfileKey struct {
 	id  string
 }
 
-func newTraceReader(s *jsonScanner) *traceReader {
+func newTraceReader(s *jsonscan.Scanner) *traceReader {
 	return &traceReader{
 		s:        s,
 		in:       newFrameInterner(),
@@ -80,13 +82,10 @@ func newTraceReader(s *jsonScanner) *traceReader {
 // readEvents reads an array of trace events.
 func (t *traceReader) readEvents() {
 	s := t.s
-	if !s.beginArray() {
-		return
-	}
-	for first := true; s.nextElem(&first); {
+	for range s.Elements() {
 		t.readEvent()
-		if s.err != nil {
-			s.err = fmt.Errorf("trace event %d: %w", t.events, s.err)
+		if s.Err() != nil {
+			s.WrapErr("trace event %d", t.events)
 			return
 		}
 		t.events++
@@ -104,63 +103,53 @@ func (t *traceReader) readEvent() {
 	var pid, tid int64
 	var ts float64
 	hasData := false
-	if !s.beginObject() {
-		return
-	}
-	for first := true; ; {
-		k, ok := s.nextKey(&first)
-		if !ok {
-			break
-		}
+	for k := range s.Members() {
 		switch string(k) {
 		case "name":
-			if !s.isNull() {
-				t.name = append(t.name, s.readString()...)
+			if !s.IsNull() {
+				t.name = append(t.name, s.ReadString()...)
 			}
 		case "pid":
 			pid = t.readIntOrString()
 		case "tid":
 			tid = t.readIntOrString()
 		case "id":
-			if s.peek() == '"' {
-				t.id = append(t.id, s.readString()...)
+			if s.Peek() == '"' {
+				t.id = append(t.id, s.ReadString()...)
 			} else {
-				t.id = append(t.id, s.numberToken()...)
+				t.id = append(t.id, s.NumberToken()...)
 			}
 		case "ts":
-			if !s.isNull() {
-				ts = s.readFloat()
+			if !s.IsNull() {
+				ts = s.ReadFloat()
 			}
 		case "cat":
-			if s.peek() == '"' {
-				t.cat = append(t.cat, s.readString()...)
+			if s.Peek() == '"' {
+				t.cat = append(t.cat, s.ReadString()...)
 			} else {
-				s.skipValue()
+				s.SkipValue()
 			}
 		case "ph":
-			if s.peek() == '"' {
-				if ph := s.readString(); len(ph) > 0 {
+			if s.Peek() == '"' {
+				if ph := s.ReadString(); len(ph) > 0 {
 					t.ph = ph[0]
 				}
 			} else {
-				s.skipValue()
+				s.SkipValue()
 			}
 		case "dur":
-			if s.peek() == '-' || (s.peek() >= '0' && s.peek() <= '9') {
-				t.dur = s.readFloat()
+			if s.Peek() == '-' || (s.Peek() >= '0' && s.Peek() <= '9') {
+				t.dur = s.ReadFloat()
 			} else {
-				s.skipValue()
+				s.SkipValue()
 			}
 		case "args":
 			hasData = t.readArgs()
 		default:
-			s.skipValue()
-		}
-		if s.err != nil {
-			return
+			s.SkipValue()
 		}
 	}
-	if s.err != nil {
+	if s.Err() != nil {
 		return
 	}
 	if isUserTiming(t.cat) {
@@ -245,95 +234,79 @@ func (t *traceReader) userTiming(pid int64, ts float64) {
 // readIntOrString reads a pid or tid, which some writers emit as strings.
 func (t *traceReader) readIntOrString() int64 {
 	s := t.s
-	if s.peek() == '"' {
-		v, err := strconv.ParseInt(string(s.readString()), 10, 64)
+	if s.Peek() == '"' {
+		v, err := strconv.ParseInt(string(s.ReadString()), 10, 64)
 		if err != nil {
-			s.fail("pid or tid is not a number")
+			s.Fail("pid or tid is not a number")
 		}
 		return v
 	}
-	return s.readInt()
+	return s.ReadInt()
 }
 
 // readArgs reads an event's args: args.name (metadata events) and
 // args.data's profile fields. It reports whether args.data held a cpuProfile.
 func (t *traceReader) readArgs() bool {
 	s := t.s
-	if s.isNull() {
+	if s.IsNull() {
 		return false
 	}
-	if s.peek() != '{' {
-		s.skipValue()
+	if s.Peek() != '{' {
+		s.SkipValue()
 		return false
 	}
-	s.beginObject()
 	found := false
-	for first := true; ; {
-		k, ok := s.nextKey(&first)
-		if !ok {
-			break
-		}
+	for k := range s.Members() {
 		switch string(k) {
 		case "name":
-			if s.peek() == '"' {
-				t.argStr = append(t.argStr[:0], s.readString()...)
+			if s.Peek() == '"' {
+				t.argStr = append(t.argStr[:0], s.ReadString()...)
 			} else {
-				s.skipValue()
+				s.SkipValue()
 			}
 		case "data":
-			if s.peek() != '{' {
-				s.skipValue()
+			if s.Peek() != '{' {
+				s.SkipValue()
 				break
 			}
 			found = t.readData() || found
 		default:
-			s.skipValue()
-		}
-		if s.err != nil {
-			return false
+			s.SkipValue()
 		}
 	}
-	return found
+	return found && s.Err() == nil
 }
 
 func (t *traceReader) readData() bool {
 	s := t.s
-	s.beginObject()
 	found := false
-	for first := true; ; {
-		k, ok := s.nextKey(&first)
-		if !ok {
-			break
-		}
+	for k := range s.Members() {
 		switch string(k) {
 		case "cpuProfile":
-			if s.peek() != '{' {
-				s.skipValue()
+			if s.Peek() != '{' {
+				s.SkipValue()
 				break
 			}
 			readCPUProfileObject(s, t.in, &t.chunk)
 			found = true
 		case "timeDeltas", "startTime", "endTime":
-			if s.peek() == '[' || s.peek() == '-' || (s.peek() >= '0' && s.peek() <= '9') {
+			if s.Peek() == '[' || s.Peek() == '-' || (s.Peek() >= '0' && s.Peek() <= '9') {
 				readProfileMember(s, k, t.in, &t.chunk)
 			} else {
-				s.skipValue()
+				s.SkipValue()
 			}
 		case "lines":
-			if s.peek() == '[' {
-				t.chunk.lines = s.readIntArray(t.chunk.lines)
+			if s.Peek() == '[' {
+				t.chunk.lines = s.ReadIntArray(t.chunk.lines)
 				t.chunkLines = true
 			} else {
-				s.skipValue()
+				s.SkipValue()
 			}
 		default: // columns, frame data of other events, ...
-			s.skipValue()
-		}
-		if s.err != nil {
-			return false
+			s.SkipValue()
 		}
 	}
-	return found
+	return found && s.Err() == nil
 }
 
 func (rp *rawProfile) reset() {

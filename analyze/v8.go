@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"github.com/profdiff/profdiff/internal/jsonscan"
+
 	"cmp"
 	"fmt"
 	"maps"
@@ -166,40 +168,33 @@ func stripFileScheme(u string) string {
 }
 
 // readCallFrame reads a Runtime.CallFrame object and interns it.
-func readCallFrame(s *jsonScanner, in *frameInterner) int32 {
+func readCallFrame(s *jsonscan.Scanner, in *frameInterner) int32 {
 	var name, url int32
 	line, col := int64(-1), int64(-1)
 	hasScript := false
-	if !s.beginObject() {
-		return 0
-	}
-	for first := true; ; {
-		k, ok := s.nextKey(&first)
-		if !ok {
-			break
-		}
+	for k := range s.Members() {
 		switch string(k) {
 		case "functionName":
-			name = in.strID(s.readString())
+			name = in.strID(s.ReadString())
 		case "url":
-			url = in.urlStrID(s.readString())
+			url = in.urlStrID(s.ReadString())
 		case "lineNumber":
-			line = s.readInt()
+			line = s.ReadInt()
 		case "columnNumber":
-			col = s.readInt()
+			col = s.ReadInt()
 		case "scriptId":
 			// A string in CDP, a number in traces; "0" or 0 means no script.
-			if s.peek() == '"' {
-				hasScript = scriptIDPresent(s.readString())
+			if s.Peek() == '"' {
+				hasScript = scriptIDPresent(s.ReadString())
 			} else {
-				hasScript = s.readInt() != 0
+				hasScript = s.ReadInt() != 0
 			}
 		default:
-			s.skipValue()
+			s.SkipValue()
 		}
-		if s.err != nil {
-			return 0
-		}
+	}
+	if s.Err() != nil {
+		return 0
 	}
 	return in.internV8(name, url, line, col, hasScript)
 }
@@ -224,58 +219,51 @@ func oneBased(v int64) int32 {
 }
 
 // readNode reads one ProfileNode, appending it to rp.
-func readNode(s *jsonScanner, in *frameInterner, rp *rawProfile) {
+func readNode(s *jsonscan.Scanner, in *frameInterner, rp *rawProfile) {
 	index := int32(rp.nodes.len())
 	n := rawNode{id: noID, frame: -1}
 	childStart, ticksStart := rp.children.len(), rp.ticks.len()
 	parent, hits := noID, int64(0)
-	if !s.beginObject() {
-		return
-	}
-	for first := true; ; {
-		k, ok := s.nextKey(&first)
-		if !ok {
-			break
-		}
+	for k := range s.Members() {
 		switch string(k) {
 		case "id":
-			n.id = s.readInt()
+			n.id = s.ReadInt()
 		case "callFrame":
 			n.frame = readCallFrame(s, in)
 		case "children":
-			if s.isNull() {
+			if s.IsNull() {
 				break
 			}
 			rp.children.truncate(childStart) // a repeated key replaces the list
 			readIntsInto(s, &rp.children)
 		case "parent":
-			if !s.isNull() {
-				parent = s.readInt()
+			if !s.IsNull() {
+				parent = s.ReadInt()
 			}
 		case "hitCount":
-			hits = s.readInt()
+			hits = s.ReadInt()
 			if hits < 0 || hits > 1<<31-1 {
-				s.fail("hitCount %d out of range", hits)
+				s.Fail("hitCount %d out of range", hits)
 			}
 		case "positionTicks":
-			if s.isNull() {
+			if s.IsNull() {
 				break
 			}
 			rp.ticks.truncate(ticksStart)
 			readPositionTicks(s, index, &rp.ticks)
 		default: // deoptReason, bailoutReason, ...
-			s.skipValue()
-		}
-		if s.err != nil {
-			return
+			s.SkipValue()
 		}
 	}
+	if s.Err() != nil {
+		return
+	}
 	if n.id == noID {
-		s.fail("profile node #%d has no id", rp.nodes.len())
+		s.Fail("profile node #%d has no id", rp.nodes.len())
 		return
 	}
 	if n.frame < 0 {
-		s.fail("node %d has no callFrame", n.id)
+		s.Fail("node %d has no callFrame", n.id)
 		return
 	}
 	n.childEnd = int32(rp.children.len())
@@ -312,31 +300,21 @@ func (rp *rawProfile) addNode(n rawNode, parent int64, hits int32) {
 
 // readPositionTicks reads a node's [{line, ticks}], keeping entries with a
 // plausible line and count.
-func readPositionTicks(s *jsonScanner, node int32, dst *chunked[LineTick]) {
-	if !s.beginArray() {
-		return
-	}
-	for first := true; s.nextElem(&first); {
+func readPositionTicks(s *jsonscan.Scanner, node int32, dst *chunked[LineTick]) {
+	for range s.Elements() {
 		var line, ticks int64
-		if !s.beginObject() {
-			return
-		}
-		for f := true; ; {
-			k, ok := s.nextKey(&f)
-			if !ok {
-				break
-			}
+		for k := range s.Members() {
 			switch string(k) {
 			case "line":
-				line = s.readInt()
+				line = s.ReadInt()
 			case "ticks":
-				ticks = s.readInt()
+				ticks = s.ReadInt()
 			default:
-				s.skipValue()
+				s.SkipValue()
 			}
-			if s.err != nil {
-				return
-			}
+		}
+		if s.Err() != nil {
+			return
 		}
 		addLineTick(dst, node, line, ticks)
 	}
@@ -350,58 +328,45 @@ func addLineTick(dst *chunked[LineTick], node int32, line, ticks int64) {
 }
 
 // readIntsInto reads an array of integers into a chunked list.
-func readIntsInto(s *jsonScanner, dst *chunked[int64]) {
-	if !s.beginArray() {
-		return
-	}
-	for first := true; s.nextElem(&first); {
-		dst.add(s.readInt())
-		if s.err != nil {
-			return
-		}
+func readIntsInto(s *jsonscan.Scanner, dst *chunked[int64]) {
+	for range s.Elements() {
+		dst.add(s.ReadInt())
 	}
 }
 
 // readNodes reads an array of ProfileNodes, each by the fast path when it
 // can (v8fast.go) and by readNode when it cannot. It returns how many the
 // fast path took.
-func readNodes(s *jsonScanner, in *frameInterner, rp *rawProfile) (fast int) {
-	if !s.beginArray() {
-		return 0
-	}
+func readNodes(s *jsonscan.Scanner, in *frameInterner, rp *rawProfile) (fast int) {
 	var sc nodeScratch
-	for first := true; s.nextElem(&first); {
-		s.ensure(fastWindow)
-		if n := in.fastNode(s.buf[s.pos:s.end], rp, &sc); n > 0 {
-			s.pos += n
+	for range s.Elements() {
+		if n := in.fastNode(s.Window(fastWindow), rp, &sc); n > 0 {
+			s.Advance(n)
 			fast++
 			continue
 		}
 		readNode(s, in, rp)
-		if s.err != nil {
-			return fast
-		}
 	}
 	return fast
 }
 
 // readProfileMember reads one member of a CDP Profile object into rp,
 // reporting false for keys that are not part of a profile (left unread).
-func readProfileMember(s *jsonScanner, key []byte, in *frameInterner, rp *rawProfile) bool {
+func readProfileMember(s *jsonscan.Scanner, key []byte, in *frameInterner, rp *rawProfile) bool {
 	switch string(key) {
 	case "nodes":
 		readNodes(s, in, rp)
 	case "samples":
-		rp.samples = s.readIntArray(rp.presized(rp.samples))
+		rp.samples = s.ReadIntArray(rp.presized(rp.samples))
 		rp.hasSample = true
 	case "timeDeltas":
-		rp.deltas = s.readIntArray(rp.presized(rp.deltas))
+		rp.deltas = s.ReadIntArray(rp.presized(rp.deltas))
 		rp.hasDeltas = true
 	case "startTime":
-		rp.startTime = int64(s.readFloat())
+		rp.startTime = int64(s.ReadFloat())
 		rp.hasStart = true
 	case "endTime":
-		rp.endTime = int64(s.readFloat())
+		rp.endTime = int64(s.ReadFloat())
 		rp.hasEnd = true
 	default:
 		return false
@@ -410,20 +375,10 @@ func readProfileMember(s *jsonScanner, key []byte, in *frameInterner, rp *rawPro
 }
 
 // readCPUProfileObject reads a whole CDP Profile object.
-func readCPUProfileObject(s *jsonScanner, in *frameInterner, rp *rawProfile) {
-	if !s.beginObject() {
-		return
-	}
-	for first := true; ; {
-		k, ok := s.nextKey(&first)
-		if !ok {
-			return
-		}
+func readCPUProfileObject(s *jsonscan.Scanner, in *frameInterner, rp *rawProfile) {
+	for k := range s.Members() {
 		if !readProfileMember(s, k, in, rp) {
-			s.skipValue()
-		}
-		if s.err != nil {
-			return
+			s.SkipValue()
 		}
 	}
 }

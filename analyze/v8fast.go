@@ -1,6 +1,10 @@
 package analyze
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/profdiff/profdiff/internal/jsonscan"
+)
 
 // This file is the fast path of the V8 node reader. Almost every node of a
 // real profile has one shape: a flat callFrame object whose text repeats
@@ -36,97 +40,6 @@ var byteClass = func() (c [256]uint8) {
 	return c
 }()
 
-// skipSpace returns the index of the first byte at or after i that is not
-// JSON white space.
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
-		i++
-	}
-	return i
-}
-
-// plainString returns the end (past the closing quote) of the string that
-// starts at b[i], or -1 if it is not there whole or has escapes or control
-// characters.
-func plainString(b []byte, i int) int {
-	if i >= len(b) || b[i] != '"' {
-		return -1
-	}
-	for j := i + 1; j < len(b); j++ {
-		switch c := b[j]; {
-		case c == '"':
-			return j + 1
-		case c == '\\' || c < 0x20:
-			return -1
-		}
-	}
-	return -1
-}
-
-// plainInt reads an integer of at most 18 digits at b[i], returning it and
-// its end, or -1 for anything else (a fraction, an exponent, a number that
-// may run past the end of b).
-func plainInt(b []byte, i int) (int64, int) {
-	neg := i < len(b) && b[i] == '-'
-	if neg {
-		i++
-	}
-	start := i
-	var v int64
-	for i < len(b) && b[i]-'0' <= 9 {
-		v = v*10 + int64(b[i]-'0')
-		i++
-	}
-	if i == start || i-start > 18 || i >= len(b) {
-		return 0, -1
-	}
-	switch b[i] {
-	case '.', 'e', 'E', '+', '-':
-		return 0, -1
-	}
-	if neg {
-		v = -v
-	}
-	return v, i
-}
-
-// plainScalar returns the end of the string, number or literal at b[i], or
-// -1 when it is anything else or not plain.
-func plainScalar(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch c := b[i]; {
-	case c == '"':
-		return plainString(b, i)
-	case c == '-' || c-'0' <= 9:
-		_, j := plainInt(b, i)
-		return j
-	}
-	for _, lit := range [...]string{"true", "false", "null"} {
-		if len(b)-i > len(lit) && string(b[i:i+len(lit)]) == lit {
-			return i + len(lit)
-		}
-	}
-	return -1
-}
-
-// plainKey reads `"key" :` at b[i] (after white space), returning the key
-// and the index of the value after white space, or -1.
-func plainKey(b []byte, i int) ([]byte, int) {
-	i = skipSpace(b, i)
-	j := plainString(b, i)
-	if j < 0 {
-		return nil, -1
-	}
-	key := b[i+1 : j-1]
-	j = skipSpace(b, j)
-	if j >= len(b) || b[j] != ':' {
-		return nil, -1
-	}
-	return key, skipSpace(b, j+1)
-}
-
 // nodeKey reads a node member's key at b[i] like plainKey, first trying
 // the keys Node and Chrome write, as whole literals.
 func nodeKey(b []byte, i int) ([]byte, int) {
@@ -149,27 +62,10 @@ func nodeKey(b []byte, i int) ([]byte, int) {
 			}
 		}
 		if n := len(lit); n > 0 && len(b)-i > n && string(b[i:i+n]) == lit {
-			return b[i+1 : i+n-2], skipSpace(b, i+n)
+			return b[i+1 : i+n-2], jsonscan.SkipSpace(b, i+n)
 		}
 	}
-	return plainKey(b, i)
-}
-
-// nextMember moves past the value that ended at b[i]: it returns the index
-// after a ',' and whether one was there, or the index after the closing
-// brace with more false; -1 if neither follows.
-func nextMember(b []byte, i int, closing byte) (int, bool) {
-	i = skipSpace(b, i)
-	if i >= len(b) {
-		return -1, false
-	}
-	switch b[i] {
-	case ',':
-		return i + 1, true
-	case closing:
-		return i + 1, false
-	}
-	return -1, false
+	return jsonscan.PlainKey(b, i)
 }
 
 // flatObjectEnd returns the end of the object at b[i] if it holds no nested
@@ -245,42 +141,29 @@ func (in *frameInterner) fastCallFrame(b []byte, i int) (int32, int) {
 	if f, ok := in.rawFrames[string(raw)]; ok {
 		return f, end
 	}
-	s := newJSONScanner(bytes.NewReader(raw), len(raw)+1)
+	s := jsonscan.New(bytes.NewReader(raw), len(raw)+1)
 	f := readCallFrame(s, in)
-	if s.err != nil || !s.atEnd() {
+	if s.Err() != nil || !s.AtEnd() {
 		return 0, -1
 	}
 	in.rawFrames[string(raw)] = f
 	return f, end
 }
 
-// openArray reads the '[' of an array at b[i]. It returns the index of its
-// first element, or the end of an empty array with empty true, or -1.
-func openArray(b []byte, i int) (j int, empty bool) {
-	if i >= len(b) || b[i] != '[' {
-		return -1, false
-	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == ']' {
-		return i + 1, true
-	}
-	return i, false
-}
-
 // plainInts reads an array of plain integers at b[i] into dst, returning
 // the end, or -1.
 func plainInts(b []byte, i int, dst []int64) ([]int64, int) {
-	i, empty := openArray(b, i)
+	i, empty := jsonscan.OpenArray(b, i)
 	if i < 0 || empty {
 		return dst, i
 	}
 	for more := true; more; {
-		v, j := plainInt(b, skipSpace(b, i))
+		v, j := jsonscan.PlainInt(b, jsonscan.SkipSpace(b, i))
 		if j < 0 {
 			return dst, -1
 		}
 		dst = append(dst, v)
-		if i, more = nextMember(b, j, ']'); i < 0 {
+		if i, more = jsonscan.NextMember(b, j, ']'); i < 0 {
 			return dst, -1
 		}
 	}
@@ -290,40 +173,40 @@ func plainInts(b []byte, i int, dst []int64) ([]int64, int) {
 // plainTicks reads a positionTicks array of {line, ticks} objects at b[i]
 // into dst, returning the end, or -1.
 func plainTicks(b []byte, i int, dst [][2]int64) ([][2]int64, int) {
-	i, empty := openArray(b, i)
+	i, empty := jsonscan.OpenArray(b, i)
 	if i < 0 || empty {
 		return dst, i
 	}
 	for more := true; more; {
-		i = skipSpace(b, i)
+		i = jsonscan.SkipSpace(b, i)
 		if i >= len(b) || b[i] != '{' {
 			return dst, -1
 		}
 		var t [2]int64
 		i++
 		for inner := true; inner; {
-			key, v := plainKey(b, i)
+			key, v := jsonscan.PlainKey(b, i)
 			if v < 0 {
 				return dst, -1
 			}
 			var j int
 			switch string(key) {
 			case "line":
-				t[0], j = plainInt(b, v)
+				t[0], j = jsonscan.PlainInt(b, v)
 			case "ticks":
-				t[1], j = plainInt(b, v)
+				t[1], j = jsonscan.PlainInt(b, v)
 			default:
-				j = plainScalar(b, v)
+				j = jsonscan.PlainScalar(b, v)
 			}
 			if j < 0 {
 				return dst, -1
 			}
-			if i, inner = nextMember(b, j, '}'); i < 0 {
+			if i, inner = jsonscan.NextMember(b, j, '}'); i < 0 {
 				return dst, -1
 			}
 		}
 		dst = append(dst, t)
-		if i, more = nextMember(b, i, ']'); i < 0 {
+		if i, more = jsonscan.NextMember(b, i, ']'); i < 0 {
 			return dst, -1
 		}
 	}
@@ -334,14 +217,14 @@ func plainTicks(b []byte, i int, dst [][2]int64) ([][2]int64, int) {
 // it has the common shape, adding it to rp and returning the number of
 // bytes read; it returns 0, having changed nothing in rp, otherwise.
 func (in *frameInterner) fastNode(b []byte, rp *rawProfile, sc *nodeScratch) int {
-	i := skipSpace(b, 0)
+	i := jsonscan.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return 0
 	}
 	n := rawNode{id: noID, frame: -1}
 	parent, hits := noID, int64(0)
 	sc.children, sc.ticks = sc.children[:0], sc.ticks[:0]
-	j := skipSpace(b, i+1)
+	j := jsonscan.SkipSpace(b, i+1)
 	if j < len(b) && b[j] == '}' {
 		return 0 // no id: the general reader words the error
 	}
@@ -353,14 +236,14 @@ func (in *frameInterner) fastNode(b []byte, rp *rawProfile, sc *nodeScratch) int
 		}
 		switch string(key) {
 		case "id":
-			n.id, j = plainInt(b, v)
+			n.id, j = jsonscan.PlainInt(b, v)
 		case "callFrame":
 			if v >= len(b) || b[v] != '{' {
 				return 0
 			}
 			n.frame, j = in.fastCallFrame(b, v)
 		case "hitCount":
-			hits, j = plainInt(b, v)
+			hits, j = jsonscan.PlainInt(b, v)
 			if hits < 0 || hits > 1<<31-1 {
 				return 0
 			}
@@ -369,14 +252,14 @@ func (in *frameInterner) fastNode(b []byte, rp *rawProfile, sc *nodeScratch) int
 		case "positionTicks":
 			sc.ticks, j = plainTicks(b, v, sc.ticks[:0])
 		case "parent":
-			parent, j = plainInt(b, v)
+			parent, j = jsonscan.PlainInt(b, v)
 		default:
-			j = plainScalar(b, v)
+			j = jsonscan.PlainScalar(b, v)
 		}
 		if j < 0 {
 			return 0
 		}
-		if i, more = nextMember(b, j, '}'); i < 0 {
+		if i, more = jsonscan.NextMember(b, j, '}'); i < 0 {
 			return 0
 		}
 	}

@@ -1,26 +1,20 @@
 package analyze
 
 import (
+	"github.com/profdiff/profdiff/internal/jsonscan"
+
 	"encoding/json"
 	"fmt"
-	"io"
 	"reflect"
 	"strings"
 	"testing"
-	"testing/iotest"
 	"time"
 )
 
 // readNodesGeneral is readNodes without the fast path.
-func readNodesGeneral(s *jsonScanner, in *frameInterner, rp *rawProfile) {
-	if !s.beginArray() {
-		return
-	}
-	for first := true; s.nextElem(&first); {
+func readNodesGeneral(s *jsonscan.Scanner, in *frameInterner, rp *rawProfile) {
+	for range s.Elements() {
 		readNode(s, in, rp)
-		if s.err != nil {
-			return
-		}
 	}
 }
 
@@ -45,12 +39,12 @@ func listOf[T any](c *chunked[T]) []T {
 }
 
 // readNodesWith reads the nodes array text with the given reader.
-func readNodesWith(text string, bufSize int, read func(*jsonScanner, *frameInterner, *rawProfile)) nodesResult {
-	s := newJSONScanner(strings.NewReader(text), bufSize)
+func readNodesWith(text string, bufSize int, read func(*jsonscan.Scanner, *frameInterner, *rawProfile)) nodesResult {
+	s := jsonscan.New(strings.NewReader(text), bufSize)
 	in := newFrameInterner()
 	var rp rawProfile
 	read(s, in, &rp)
-	r := nodesResult{Err: s.err != nil}
+	r := nodesResult{Err: s.Err() != nil}
 	if r.Err {
 		return r // what was read before the error is dropped with it
 	}
@@ -70,7 +64,7 @@ func checkFastMatchesGeneral(t *testing.T, text string) int {
 	t.Helper()
 	want := readNodesWith(text, 4096, readNodesGeneral)
 	fast := 0
-	got := readNodesWith(text, 4096, func(s *jsonScanner, in *frameInterner, rp *rawProfile) {
+	got := readNodesWith(text, 4096, func(s *jsonscan.Scanner, in *frameInterner, rp *rawProfile) {
 		fast = readNodes(s, in, rp)
 	})
 	if !reflect.DeepEqual(got, want) {
@@ -237,60 +231,6 @@ func TestChunkedTruncate(t *testing.T) {
 	}
 }
 
-// TestReadIntArrayAcrossBuffers reads integer arrays in every layout the
-// in-place loop of readIntArray meets: numbers cut by the end of the
-// buffer, white space, fractions and exponents left to the general step.
-func TestReadIntArrayAcrossBuffers(t *testing.T) {
-	texts := []string{
-		`[]`, `[ ]`, `[7]`, `[1,2,3]`, `[ -1 , 22 ,333, 4444 ]`,
-		`[1,2.0,3e2,-4,123456789012345678,1234567890123456789]`,
-		"[\n1,\n\t2\r\n]",
-	}
-	var long strings.Builder
-	long.WriteString("[")
-	for i := range 3000 {
-		if i > 0 {
-			long.WriteString(",")
-		}
-		fmt.Fprintf(&long, "%d", (i*7919)%100003-50000)
-	}
-	long.WriteString("]")
-	texts = append(texts, long.String())
-	for _, text := range texts {
-		var want []float64
-		if err := json.Unmarshal([]byte(text), &want); err != nil {
-			t.Fatal(err)
-		}
-		for _, size := range []int{16, 17, 31, 64, 4096} {
-			for _, oneByte := range []bool{false, true} {
-				var r io.Reader = strings.NewReader(text)
-				if oneByte {
-					r = iotest.OneByteReader(r)
-				}
-				s := newJSONScanner(r, size)
-				got := s.readIntArray(nil)
-				if s.err != nil {
-					t.Fatalf("%.40s (buffer %d): %v", text, size, s.err)
-				}
-				if len(got) != len(want) {
-					t.Fatalf("%.40s (buffer %d): %d numbers, want %d", text, size, len(got), len(want))
-				}
-				for i := range got {
-					if float64(got[i]) != want[i] {
-						t.Fatalf("%.40s (buffer %d): [%d] = %d, want %v", text, size, i, got[i], want[i])
-					}
-				}
-			}
-		}
-	}
-	for _, bad := range []string{`[1,,2]`, `[1 2]`, `[1,]`, `[1,2`, `[1,x]`, `[1.5]`} {
-		s := newJSONScanner(strings.NewReader(bad), 16)
-		if s.readIntArray(nil); s.err == nil {
-			t.Errorf("%s: no error", bad)
-		}
-	}
-}
-
 // TestFastPathIsLinear: braces inside a callFrame's strings, or a huge
 // children list, cost the fast path time in proportion to their bytes.
 func TestFastPathIsLinear(t *testing.T) {
@@ -299,12 +239,12 @@ func TestFastPathIsLinear(t *testing.T) {
 	text := `[{"id":1,"callFrame":{"functionName":"` + name + `","url":"a.js"},"children":[` + kids + `]},` +
 		`{"id":2,"callFrame":{"functionName":"f\"` + name + `"}}]`
 	start := time.Now()
-	s := newJSONScanner(strings.NewReader(text), scanBufSize)
+	s := jsonscan.New(strings.NewReader(text), jsonscan.BufSize)
 	in := newFrameInterner()
 	var rp rawProfile
 	readNodes(s, in, &rp)
-	if s.err != nil || rp.nodes.len() != 2 || rp.children.len() != 100000 {
-		t.Fatalf("err %v, %d nodes, %d children", s.err, rp.nodes.len(), rp.children.len())
+	if s.Err() != nil || rp.nodes.len() != 2 || rp.children.len() != 100000 {
+		t.Fatalf("err %v, %d nodes, %d children", s.Err(), rp.nodes.len(), rp.children.len())
 	}
 	if d := time.Since(start); d > 500*time.Millisecond {
 		t.Errorf("reading 700 KB took %v", d)

@@ -23,14 +23,15 @@ const module = "github.com/profdiff/profdiff"
 // write (the library checks the profile it writes). diff measures the display width
 // of cells with displaywidth, which the Charm libraries use too.
 var allowed = map[string][]string{
-	"analyze":      {"github.com/google/pprof/profile"},
-	"diff":         {module + "/analyze", "github.com/clipperhouse/displaywidth"},
-	"symbolicate":  {module + "/analyze"},
-	"tui":          {module + "/analyze", module + "/diff", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
-	"export":       {module + "/analyze", module + "/diff", "github.com/google/pprof/profile"},
-	"flamegraph":   {module + "/diff"},
-	"narrow":       {module + "/analyze"},
-	"cmd/profdiff": {module + "/analyze", module + "/diff", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup"},
+	"internal/jsonscan": {},
+	"analyze":           {module + "/internal/jsonscan", "github.com/google/pprof/profile"},
+	"diff":              {module + "/analyze", "github.com/clipperhouse/displaywidth"},
+	"symbolicate":       {module + "/analyze"},
+	"tui":               {module + "/analyze", module + "/diff", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
+	"export":            {module + "/analyze", module + "/diff", "github.com/google/pprof/profile"},
+	"flamegraph":        {module + "/diff"},
+	"narrow":            {module + "/analyze"},
+	"cmd/profdiff":      {module + "/analyze", module + "/diff", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup"},
 }
 
 // forbiddenStd are standard packages no profdiff package may import:

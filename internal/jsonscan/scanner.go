@@ -1,23 +1,22 @@
-package analyze
+package jsonscan
 
 import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"math"
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
 )
 
-// jsonScanner is a pull parser over a stream of JSON. The readers use it to
+// Scanner is a pull parser over a stream of JSON. The readers use it to
 // walk profiles of hundreds of megabytes with a small buffer, keeping only
 // what they need: no generic tree of values is ever built.
 //
-// Methods record the first error in s.err and return zero values after it,
-// so callers may check s.err once per logical unit. Byte slices it returns
+// Methods record the first error (see Err) and return zero values after it,
+// so callers may check Err once per logical unit. Byte slices it returns
 // are valid only until the next call.
-type jsonScanner struct {
+type Scanner struct {
 	r    io.Reader
 	buf  []byte
 	pos  int   // next unread byte in buf
@@ -30,24 +29,39 @@ type jsonScanner struct {
 	key     []byte // the current object key
 }
 
-const scanBufSize = 256 << 10
+// BufSize is the buffer size the readers use: large enough that the fast
+// paths see whole nodes, small beside any profile worth streaming.
+const BufSize = 256 << 10
 
-func newJSONScanner(r io.Reader, bufSize int) *jsonScanner {
-	return &jsonScanner{r: r, buf: make([]byte, bufSize)}
+// New returns a Scanner reading r with a buffer of bufSize bytes (it grows
+// for tokens longer than half of it).
+func New(r io.Reader, bufSize int) *Scanner {
+	return &Scanner{r: r, buf: make([]byte, bufSize)}
 }
 
-// offset returns the stream offset of the next unread byte.
-func (s *jsonScanner) offset() int64 { return s.base + int64(s.pos) }
+// Offset returns the stream offset of the next unread byte.
+func (s *Scanner) Offset() int64 { return s.base + int64(s.pos) }
 
-func (s *jsonScanner) fail(format string, args ...any) {
+// Err returns the first error met, nil if none.
+func (s *Scanner) Err() error { return s.err }
+
+// Fail records an error at the current offset, unless one is recorded.
+func (s *Scanner) Fail(format string, args ...any) {
 	if s.err == nil {
-		s.err = fmt.Errorf("at byte %d: %s", s.offset(), fmt.Sprintf(format, args...))
+		s.err = fmt.Errorf("at byte %d: %s", s.Offset(), fmt.Sprintf(format, args...))
+	}
+}
+
+// WrapErr prefixes the recorded error, if any, with the given context.
+func (s *Scanner) WrapErr(format string, args ...any) {
+	if s.err != nil {
+		s.err = fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), s.err)
 	}
 }
 
 // fill reads more input, keeping buf[keep:end] (moved to the front). It
 // returns false at end of input or on a read error.
-func (s *jsonScanner) fill(keep int) bool {
+func (s *Scanner) fill(keep int) bool {
 	if s.eof || s.err != nil {
 		return false
 	}
@@ -79,10 +93,21 @@ func (s *jsonScanner) fill(keep int) bool {
 	}
 }
 
+// Window returns the buffered input from the current position, first trying
+// to buffer at least n bytes (at most half the buffer): what a fast path
+// reads in place before calling Advance.
+func (s *Scanner) Window(n int) []byte {
+	s.ensure(n)
+	return s.buf[s.pos:s.end]
+}
+
+// Advance consumes n bytes of the Window.
+func (s *Scanner) Advance(n int) { s.pos += n }
+
 // ensure tries to have at least n bytes buffered after the current position,
 // short of the end of input. It does not grow the buffer: n is capped at
 // half its size.
-func (s *jsonScanner) ensure(n int) {
+func (s *Scanner) ensure(n int) {
 	n = min(n, len(s.buf)/2)
 	for s.end-s.pos < n && !s.eof && s.err == nil {
 		if !s.fill(s.pos) {
@@ -91,9 +116,9 @@ func (s *jsonScanner) ensure(n int) {
 	}
 }
 
-// peek skips white space and returns the next byte without consuming it, or
+// Peek skips white space and returns the next byte without consuming it, or
 // 0 at end of input.
-func (s *jsonScanner) peek() byte {
+func (s *Scanner) Peek() byte {
 	for {
 		for s.pos < s.end {
 			c := s.buf[s.pos]
@@ -109,21 +134,21 @@ func (s *jsonScanner) peek() byte {
 	}
 }
 
-func (s *jsonScanner) unexpected(want string) {
-	c := s.peek()
+func (s *Scanner) unexpected(want string) {
+	c := s.Peek()
 	if s.err != nil {
 		return
 	}
 	if c == 0 {
-		s.err = fmt.Errorf("at byte %d: unexpected end of input, expected %s (file truncated?)", s.offset(), want)
+		s.err = fmt.Errorf("at byte %d: unexpected end of input, expected %s (file truncated?)", s.Offset(), want)
 		return
 	}
-	s.fail("expected %s, found %q", want, rune(c))
+	s.Fail("expected %s, found %q", want, rune(c))
 }
 
 // expect consumes byte c after white space.
-func (s *jsonScanner) expect(c byte, want string) bool {
-	if s.peek() != c {
+func (s *Scanner) expect(c byte, want string) bool {
+	if s.Peek() != c {
 		s.unexpected(want)
 		return false
 	}
@@ -131,27 +156,54 @@ func (s *jsonScanner) expect(c byte, want string) bool {
 	return true
 }
 
-// Objects and arrays are walked with a "first" flag held by the caller:
+// Members walks the object at the current position, yielding each key; the
+// loop body reads (or skips) the member's value. The walk ends at the
+// closing brace, or at the first error, which Err then reports:
 //
-//	if s.beginObject() {
-//		for first := true; ; {
-//			key, ok := s.nextKey(&first)
-//			if !ok {
-//				break
-//			}
-//			... read the member's value ...
+//	for key := range s.Members() {
+//		switch string(key) {
+//		case "id":
+//			id = s.ReadInt()
+//		default:
+//			s.SkipValue()
 //		}
 //	}
 //
-// nextKey/nextElem consume the separators and the closing bracket.
+// The key is valid until the next call.
+func (s *Scanner) Members() iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		if !s.expect('{', "an object") {
+			return
+		}
+		for first := true; ; {
+			key, ok := s.nextKey(&first)
+			if !ok || !yield(key) || s.err != nil {
+				return
+			}
+		}
+	}
+}
 
-func (s *jsonScanner) beginObject() bool { return s.expect('{', "an object") }
-func (s *jsonScanner) beginArray() bool  { return s.expect('[', "an array") }
+// Elements walks the array at the current position, yielding once per
+// element; the loop body reads the element. The walk ends at the closing
+// bracket, or at the first error, which Err then reports.
+func (s *Scanner) Elements() func(yield func() bool) {
+	return func(yield func() bool) {
+		if !s.expect('[', "an array") {
+			return
+		}
+		for first := true; s.nextElem(&first); {
+			if !yield() || s.err != nil {
+				return
+			}
+		}
+	}
+}
 
 // nextKey advances to the next member of an object and returns its key, or
 // returns false at the closing brace (or on error).
-func (s *jsonScanner) nextKey(first *bool) ([]byte, bool) {
-	c := s.peek()
+func (s *Scanner) nextKey(first *bool) ([]byte, bool) {
+	c := s.Peek()
 	if c == '}' {
 		s.pos++
 		return nil, false
@@ -162,7 +214,7 @@ func (s *jsonScanner) nextKey(first *bool) ([]byte, bool) {
 			return nil, false
 		}
 		s.pos++
-		c = s.peek()
+		c = s.Peek()
 	}
 	*first = false
 	if c != '"' {
@@ -170,7 +222,7 @@ func (s *jsonScanner) nextKey(first *bool) ([]byte, bool) {
 		return nil, false
 	}
 	// Copy the key: finding the ':' may refill the buffer under it.
-	s.key = append(s.key[:0], s.readString()...)
+	s.key = append(s.key[:0], s.ReadString()...)
 	if s.err != nil || !s.expect(':', "':'") {
 		return nil, false
 	}
@@ -179,8 +231,8 @@ func (s *jsonScanner) nextKey(first *bool) ([]byte, bool) {
 
 // nextElem advances to the next element of an array, or returns false at the
 // closing bracket (or on error).
-func (s *jsonScanner) nextElem(first *bool) bool {
-	c := s.peek()
+func (s *Scanner) nextElem(first *bool) bool {
+	c := s.Peek()
 	if c == ']' {
 		s.pos++
 		return false
@@ -196,8 +248,8 @@ func (s *jsonScanner) nextElem(first *bool) bool {
 	return s.err == nil
 }
 
-// readString reads a JSON string and returns its unescaped bytes.
-func (s *jsonScanner) readString() []byte {
+// ReadString reads a JSON string and returns its unescaped bytes.
+func (s *Scanner) ReadString() []byte {
 	if !s.expect('"', "a string") {
 		return nil
 	}
@@ -215,7 +267,7 @@ func (s *jsonScanner) readString() []byte {
 				i++ // skip the escaped byte (it may be a quote)
 			} else if c < 0x20 {
 				s.pos = i
-				s.fail("control character in string")
+				s.Fail("control character in string")
 				return nil
 			}
 			i++
@@ -224,7 +276,13 @@ func (s *jsonScanner) readString() []byte {
 			raw := s.buf[start:i]
 			s.pos = i + 1
 			if escaped {
-				return s.unescape(raw)
+				out, err := Unescape(s.scratch[:0], raw)
+				if err != nil {
+					s.Fail("%s", err)
+					return nil
+				}
+				s.scratch = out
+				return out
 			}
 			return raw
 		}
@@ -243,75 +301,9 @@ func (s *jsonScanner) readString() []byte {
 	}
 }
 
-func (s *jsonScanner) unescape(raw []byte) []byte {
-	out := s.scratch[:0]
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if c != '\\' {
-			out = append(out, c)
-			continue
-		}
-		i++
-		if i >= len(raw) {
-			s.fail("bad escape in string")
-			return nil
-		}
-		switch raw[i] {
-		case '"', '\\', '/':
-			out = append(out, raw[i])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, n := decodeU(raw[i+1:])
-			if n == 0 {
-				s.fail("bad \\u escape in string")
-				return nil
-			}
-			i += n
-			if utf16.IsSurrogate(r) {
-				r2, n2 := rune(-1), 0
-				if i+2 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
-					r2, n2 = decodeU(raw[i+3:])
-				}
-				if d := utf16.DecodeRune(r, r2); n2 > 0 && d != utf8.RuneError {
-					r = d
-					i += 2 + n2
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			out = utf8.AppendRune(out, r)
-		default:
-			s.fail("bad escape \\%c in string", raw[i])
-			return nil
-		}
-	}
-	s.scratch = out
-	return out
-}
-
-func decodeU(b []byte) (rune, int) {
-	if len(b) < 4 {
-		return 0, 0
-	}
-	v, err := strconv.ParseUint(string(b[:4]), 16, 16)
-	if err != nil {
-		return 0, 0
-	}
-	return rune(v), 4
-}
-
-// numberToken returns the raw bytes of the number at the current position.
-func (s *jsonScanner) numberToken() []byte {
-	c := s.peek()
+// NumberToken returns the raw bytes of the number at the current position.
+func (s *Scanner) NumberToken() []byte {
+	c := s.Peek()
 	if !(c == '-' || (c >= '0' && c <= '9')) {
 		s.unexpected("a number")
 		return nil
@@ -338,10 +330,10 @@ func (s *jsonScanner) numberToken() []byte {
 	}
 }
 
-// readInt reads an integer. A number with a fraction or exponent that is a
+// ReadInt reads an integer. A number with a fraction or exponent that is a
 // whole number within range is accepted (some writers emit 12.0).
-func (s *jsonScanner) readInt() int64 {
-	tok := s.numberToken()
+func (s *Scanner) ReadInt() int64 {
+	tok := s.NumberToken()
 	if s.err != nil {
 		return 0
 	}
@@ -371,7 +363,7 @@ func (s *jsonScanner) readInt() int64 {
 	}
 	v, err := parseIntToken(tok)
 	if err != nil {
-		s.fail("%s: %q", err, tok)
+		s.Fail("%s: %q", err, tok)
 	}
 	return v
 }
@@ -396,27 +388,24 @@ func parseIntToken(tok []byte) (int64, error) {
 	return int64(f), nil
 }
 
-// readFloat reads any JSON number.
-func (s *jsonScanner) readFloat() float64 {
-	tok := s.numberToken()
+// ReadFloat reads any JSON number.
+func (s *Scanner) ReadFloat() float64 {
+	tok := s.NumberToken()
 	if s.err != nil {
 		return 0
 	}
 	f, err := strconv.ParseFloat(string(tok), 64)
 	if err != nil || math.IsInf(f, 0) {
-		s.fail("malformed or out-of-range number %q", tok)
+		s.Fail("malformed or out-of-range number %q", tok)
 		return 0
 	}
 	return f
 }
 
-// readIntArray reads an array of integers, appending to dst.
-func (s *jsonScanner) readIntArray(dst []int64) []int64 {
-	if !s.beginArray() {
-		return dst
-	}
-	for first := true; s.nextElem(&first); {
-		dst = append(dst, s.readInt())
+// ReadIntArray reads an array of integers, appending to dst.
+func (s *Scanner) ReadIntArray(dst []int64) []int64 {
+	for range s.Elements() {
+		dst = append(dst, s.ReadInt())
 		if s.err != nil {
 			return dst
 		}
@@ -424,11 +413,11 @@ func (s *jsonScanner) readIntArray(dst []int64) []int64 {
 		// place; the general step above takes what they cannot.
 		i := s.pos
 		for {
-			j := skipSpace(s.buf[:s.end], i)
+			j := SkipSpace(s.buf[:s.end], i)
 			if j >= s.end || s.buf[j] != ',' {
 				break
 			}
-			v, k := plainInt(s.buf[:s.end], skipSpace(s.buf[:s.end], j+1))
+			v, k := PlainInt(s.buf[:s.end], SkipSpace(s.buf[:s.end], j+1))
 			if k < 0 {
 				break
 			}
@@ -440,10 +429,10 @@ func (s *jsonScanner) readIntArray(dst []int64) []int64 {
 	return dst
 }
 
-// readLiteral consumes true, false or null and reports which.
-func (s *jsonScanner) readLiteral() (string, bool) {
+// ReadLiteral consumes true, false or null and reports which.
+func (s *Scanner) ReadLiteral() (string, bool) {
 	for _, lit := range [...]string{"true", "false", "null"} {
-		if s.peek() != lit[0] {
+		if s.Peek() != lit[0] {
 			continue
 		}
 		for s.end-s.pos < len(lit) && !s.eof {
@@ -460,24 +449,24 @@ func (s *jsonScanner) readLiteral() (string, bool) {
 	return "", false
 }
 
-// isNull consumes a null if one is next.
-func (s *jsonScanner) isNull() bool {
-	if s.peek() != 'n' {
+// IsNull consumes a null if one is next.
+func (s *Scanner) IsNull() bool {
+	if s.Peek() != 'n' {
 		return false
 	}
-	lit, ok := s.readLiteral()
+	lit, ok := s.ReadLiteral()
 	if ok && lit != "null" {
-		s.fail("expected null")
+		s.Fail("expected null")
 	}
 	return ok
 }
 
-// skipValue skips one value of any kind, iteratively, so that deeply nested
+// SkipValue skips one value of any kind, iteratively, so that deeply nested
 // input cannot overflow the stack.
-func (s *jsonScanner) skipValue() {
+func (s *Scanner) SkipValue() {
 	depth := 0
 	for s.err == nil {
-		c := s.peek()
+		c := s.Peek()
 		switch {
 		case c == '{' || c == '[':
 			s.pos++
@@ -492,15 +481,15 @@ func (s *jsonScanner) skipValue() {
 			s.pos++
 			depth--
 		case c == '"':
-			s.readString()
-			if depth > 0 && s.peek() == ':' {
+			s.ReadString()
+			if depth > 0 && s.Peek() == ':' {
 				s.pos++
 				continue
 			}
 		case c == '-' || (c >= '0' && c <= '9'):
-			s.numberToken()
+			s.NumberToken()
 		case c == 't' || c == 'f' || c == 'n':
-			s.readLiteral()
+			s.ReadLiteral()
 		case c == ',' && depth > 0:
 			s.pos++
 			continue
@@ -514,7 +503,7 @@ func (s *jsonScanner) skipValue() {
 	}
 }
 
-// atEnd reports whether only white space follows the top-level value.
-func (s *jsonScanner) atEnd() bool {
-	return s.peek() == 0 && s.err == nil
+// AtEnd reports whether only white space follows the top-level value.
+func (s *Scanner) AtEnd() bool {
+	return s.Peek() == 0 && s.err == nil
 }
