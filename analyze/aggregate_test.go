@@ -1,8 +1,6 @@
 package analyze
 
 import (
-	"github.com/profdiff/profdiff/internal/jsonscan"
-
 	"bytes"
 	"fmt"
 	"path/filepath"
@@ -11,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/profdiff/profdiff/internal/jsonscan"
 )
 
 // fixtures are the real profiles in testdata/.

@@ -1,8 +1,6 @@
 package analyze
 
 import (
-	"github.com/profdiff/profdiff/internal/jsonscan"
-
 	"bufio"
 	"bytes"
 	"compress/gzip"
@@ -12,6 +10,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/profdiff/profdiff/internal/jsonscan"
 )
 
 // ParseOptions tune how a file is read.

@@ -1,11 +1,11 @@
 package analyze
 
 import (
-	"github.com/profdiff/profdiff/internal/jsonscan"
-
 	"bytes"
 	"fmt"
 	"strconv"
+
+	"github.com/profdiff/profdiff/internal/jsonscan"
 )
 
 // This file reads Chrome Performance-panel traces: a JSON array of trace

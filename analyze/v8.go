@@ -1,14 +1,14 @@
 package analyze
 
 import (
-	"github.com/profdiff/profdiff/internal/jsonscan"
-
 	"cmp"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/profdiff/profdiff/internal/jsonscan"
 )
 
 // This file reads the V8 CPU profile (CDP Profiler.Profile, Node's

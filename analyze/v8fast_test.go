@@ -1,14 +1,14 @@
 package analyze
 
 import (
-	"github.com/profdiff/profdiff/internal/jsonscan"
-
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/profdiff/profdiff/internal/jsonscan"
 )
 
 // readNodesGeneral is readNodes without the fast path.

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/sourcemap"
 )
 
 // mapLocation says where a map comes from: a file, or inline data.
@@ -312,9 +313,9 @@ func (s *Symbolicator) load(loc mapLocation) *loadedMap {
 		data, lm.err = readLimited(loc.file, s.opts.MaxMapSize)
 	}
 	if lm.err == nil {
-		lm.m, lm.err = ParseMap(data)
+		lm.m, lm.err = sourcemap.Parse(data)
 		if lm.err == nil && loc.file != "" {
-			lm.m.content.inPlace = true // data was read for this map alone
+			lm.m.OwnData() // data was read for this map alone
 		}
 		if lm.err != nil {
 			name := loc.file

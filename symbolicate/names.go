@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/profdiff/profdiff/sourcemap"
 )
 
 // preambleSlack is how far before a function's start (its "(") the mapping
@@ -14,7 +16,7 @@ const preambleSlack = 16
 // adjacent reports whether a mapping before a function start belongs to the
 // function itself (its name, or the function keyword) rather than to code
 // before it: minified bundles pack unrelated statements onto one line.
-func adjacent(before *Position, column int, v8Name string) bool {
+func adjacent(before *sourcemap.Position, column int, v8Name string) bool {
 	return before != nil && column >= 0 && column-before.GenColumn <= len(v8Name)+preambleSlack
 }
 
@@ -26,7 +28,7 @@ func adjacent(before *Position, column int, v8Name string) bool {
 // bundler's own (a module wrapper, the script's top level), and taking the
 // next mapping instead would charge it, with everything it calls, to
 // whichever module follows.
-func originalPosition(a Answer, column int) (Position, bool) {
+func originalPosition(a sourcemap.Answer, column int) (sourcemap.Position, bool) {
 	c := a.Exact
 	switch {
 	case column < 0:
@@ -35,7 +37,7 @@ func originalPosition(a Answer, column int) (Position, bool) {
 		c = a.Before
 	}
 	if c == nil {
-		return Position{}, false
+		return sourcemap.Position{}, false
 	}
 	return *c, c.Source >= 0
 }
@@ -49,7 +51,7 @@ func originalPosition(a Answer, column int) (Position, bool) {
 // "constructor" reads "Class.constructor" when the class is found in the
 // source. A name that turns out to be the parameter of an arrow function
 // (x => ..., where V8 places the start) is not taken for the function's.
-func functionName(m *Map, source func(int) *sourceText, a Answer, pos Position, column int, v8Name string) string {
+func functionName(m *sourcemap.Map, source func(int) *sourceText, a sourcemap.Answer, pos sourcemap.Position, column int, v8Name string) string {
 	name := ""
 	switch {
 	case a.Exact != nil && a.Exact.Name >= 0:

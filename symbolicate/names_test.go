@@ -1,8 +1,6 @@
 package symbolicate
 
 import (
-	"bytes"
-	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -118,30 +116,6 @@ func TestArrowParam(t *testing.T) {
 			t.Errorf("arrowParam(%d:%d) = %v %q, want %v %q", c.line, c.col, param, target, c.param, c.target)
 		}
 	}
-}
-
-// FuzzDecodeString checks the sourcesContent unescaper against
-// encoding/json on every valid JSON string.
-func FuzzDecodeString(f *testing.F) {
-	for _, s := range []string{`"a\nb"`, `"\u00e9\ud83d\ude00"`, `"\ud800x"`, `"tab\t\"q\" \\ \/"`, "\"\xff\"", `"plain"`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		var want string
-		if json.Unmarshal(raw, &want) != nil || len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-			return
-		}
-		got, err := decodeString(raw)
-		if err != nil || got != want {
-			t.Fatalf("decodeString(%q) = %q, %v; encoding/json says %q", raw, got, err, want)
-		}
-		own := bytes.Clone(raw)
-		if got, ok := decodeInPlace(own); ok && got != want {
-			t.Fatalf("decodeInPlace(%q) = %q; encoding/json says %q", raw, got, want)
-		} else if !ok && utf8.Valid(raw) {
-			t.Fatalf("decodeInPlace(%q) declined valid UTF-8", raw)
-		}
-	})
 }
 
 // FuzzExtractMapURL: any script tail, complete or not, is read without a

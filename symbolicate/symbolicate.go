@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/sourcemap"
 )
 
 // Options say where source maps are looked for.
@@ -46,7 +47,7 @@ type Symbolicator struct {
 }
 
 type loadedMap struct {
-	m       *Map
+	m       *sourcemap.Map
 	dir     string // folder the map's relative sources resolve against
 	err     error
 	sources map[int]*sourceText
@@ -221,10 +222,10 @@ func looksMinified(p *analyze.Profile, frames []int32) bool {
 // applyMap rewrites the frames of one script through its map and returns
 // the self time of the frames it mapped.
 func (s *Symbolicator) applyMap(p *analyze.Profile, lm *loadedMap, frames []int32, self []int64) int64 {
-	qs := make([]Query, len(frames))
+	qs := make([]sourcemap.Query, len(frames))
 	for i, fi := range frames {
 		f := &p.Frames[fi]
-		qs[i] = Query{Line: int(f.Line) - 1, Column: int(f.Column) - 1}
+		qs[i] = sourcemap.Query{Line: int(f.Line) - 1, Column: int(f.Column) - 1}
 		if f.Column == 0 {
 			qs[i].Column = -1
 		}

@@ -16,9 +16,10 @@ const module = "github.com/profdiff/profdiff"
 
 // allowed lists, for each package of the module, the packages outside the
 // standard library it may import. Imports run one way: cmd -> diff ->
-// analyze, cmd -> tui -> diff, and cmd -> symbolicate -> analyze; analyze
-// imports no other profdiff package, symbolicate and diff never import each
-// other, only tui imports the Charm libraries, and only analyze/pprof.go
+// analyze, cmd -> tui -> diff, and cmd -> symbolicate -> analyze and
+// sourcemap; analyze and sourcemap import no other profdiff package but
+// internal/jsonscan, which imports none; symbolicate and diff never import
+// each other, only tui imports the Charm libraries, and only analyze/pprof.go
 // imports github.com/google/pprof/profile to read, and export/pprof.go to
 // write (the library checks the profile it writes). diff measures the display width
 // of cells with displaywidth, which the Charm libraries use too.
@@ -26,7 +27,8 @@ var allowed = map[string][]string{
 	"internal/jsonscan": {},
 	"analyze":           {module + "/internal/jsonscan", "github.com/google/pprof/profile"},
 	"diff":              {module + "/analyze", "github.com/clipperhouse/displaywidth"},
-	"symbolicate":       {module + "/analyze"},
+	"sourcemap":         {module + "/internal/jsonscan"},
+	"symbolicate":       {module + "/analyze", module + "/sourcemap"},
 	"tui":               {module + "/analyze", module + "/diff", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
 	"export":            {module + "/analyze", module + "/diff", "github.com/google/pprof/profile"},
 	"flamegraph":        {module + "/diff"},

@@ -1,4 +1,4 @@
-package symbolicate
+package sourcemap
 
 import (
 	"encoding/json"
@@ -85,9 +85,9 @@ func regularMap(nsrc, nname int, mappings string) string {
 
 func mustParse(t testing.TB, js string) *Map {
 	t.Helper()
-	m, err := ParseMap([]byte(js))
+	m, err := Parse([]byte(js))
 	if err != nil {
-		t.Fatalf("ParseMap: %v\n%s", err, js)
+		t.Fatalf("Parse: %v\n%s", err, js)
 	}
 	return m
 }
@@ -748,13 +748,13 @@ func TestParseErrors(t *testing.T) {
 		{sec(`{"offset": {"line": 1, "column": 0}, "map": ` + okMap + `}, {"offset": {"line": 0, "column": 9}, "map": ` + okMap + `}`), "sections: not sorted at section 1"},
 	}
 	for _, tc := range tests {
-		m, err := ParseMap([]byte(tc.js))
+		m, err := Parse([]byte(tc.js))
 		if err == nil {
-			t.Errorf("ParseMap(%.80s) = %v, nil; want error %q", tc.js, m, tc.want)
+			t.Errorf("Parse(%.80s) = %v, nil; want error %q", tc.js, m, tc.want)
 			continue
 		}
 		if err.Error() != tc.want {
-			t.Errorf("ParseMap(%.80s):\n got error %q\nwant error %q", tc.js, err, tc.want)
+			t.Errorf("Parse(%.80s):\n got error %q\nwant error %q", tc.js, err, tc.want)
 		}
 		if strings.Contains(err.Error(), "\n") {
 			t.Errorf("error %q spans lines", err)
@@ -767,13 +767,13 @@ func TestParseErrors(t *testing.T) {
 		reg(`"mappings": "igggggggggggggggggggggggA"`), // leading zero digits
 		sec(`{"offset": {"line": 0, "column": 0}, "map": {"version": 3, "sources": ["a"], "mappings": ";KAAA"}}, {"offset": {"line": 1, "column": 6}, "map": ` + okMap + `}`),
 	} {
-		if _, err := ParseMap([]byte(js)); err != nil {
-			t.Errorf("ParseMap(%.80s): %v", js, err)
+		if _, err := Parse([]byte(js)); err != nil {
+			t.Errorf("Parse(%.80s): %v", js, err)
 		}
 	}
 }
 
-// TestHugeLineBoundedMemory checks that neither ParseMap nor Lookup
+// TestHugeLineBoundedMemory checks that neither Parse nor Lookup
 // allocates per segment: a line of 2 million segments (10 MB).
 func TestHugeLineBoundedMemory(t *testing.T) {
 	if testing.Short() {
@@ -791,11 +791,11 @@ func TestHugeLineBoundedMemory(t *testing.T) {
 	var m *Map
 	if n := measure(func() {
 		var err error
-		if m, err = ParseMap(js); err != nil {
+		if m, err = Parse(js); err != nil {
 			t.Fatal(err)
 		}
 	}); n > 64<<10 {
-		t.Errorf("ParseMap allocated %d bytes for 2M segments", n)
+		t.Errorf("Parse allocated %d bytes for 2M segments", n)
 	}
 	var ans []Answer
 	if n := measure(func() { ans = m.Lookup([]Query{{0, 2_000_000}, {0, 1}, {0, -1}, {1, 0}}) }); n > 16<<10 {
@@ -854,7 +854,7 @@ func TestLargeMapAgainstTable(t *testing.T) {
 		t.Skip("short")
 	}
 	data, qs := tscQueries(t)
-	m, err := ParseMap(data)
+	m, err := Parse(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -892,7 +892,7 @@ func BenchmarkLookupLargeMap(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		m, err := ParseMap(data)
+		m, err := Parse(data)
 		if err != nil {
 			b.Fatal(err)
 		}

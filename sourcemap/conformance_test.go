@@ -1,4 +1,4 @@
-package symbolicate
+package sourcemap
 
 import (
 	"encoding/json"
@@ -61,7 +61,7 @@ func loadConformanceMap(t *testing.T, name string) (*Map, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ParseMap(data)
+	return Parse(data)
 }
 
 // sourceName is what the suite calls originalSource: Map.Sources as
@@ -91,11 +91,11 @@ func TestConformance(t *testing.T) {
 		t.Run(tc.Name, func(t *testing.T) {
 			m, err := loadConformanceMap(t, tc.SourceMapFile)
 			if tc.SourceMapIsValid && err != nil {
-				t.Fatalf("%s (%s): ParseMap: %v; want valid", tc.SourceMapFile, tc.Description, err)
+				t.Fatalf("%s (%s): Parse: %v; want valid", tc.SourceMapFile, tc.Description, err)
 			}
 			if !tc.SourceMapIsValid {
 				if err == nil {
-					t.Fatalf("%s (%s): ParseMap succeeded; want an error", tc.SourceMapFile, tc.Description)
+					t.Fatalf("%s (%s): Parse succeeded; want an error", tc.SourceMapFile, tc.Description)
 				}
 				t.Logf("%s: %v", tc.SourceMapFile, err)
 				return

@@ -1,34 +1,21 @@
-package symbolicate
+package sourcemap
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
-	"unicode/utf16"
-	"unicode/utf8"
-	"unsafe"
-)
 
-// This file is an ECMA-426 source map decoder (https://tc39.es/ecma426/).
-//
-// ParseMap validates the whole map in one pass (JSON syntax, field types,
-// every VLQ of "mappings") but keeps only the raw "mappings" string(s), the
-// decoded sources and names, the raw sourcesContent entries and, every
-// checkpointEvery bytes of mappings, the decoder state at a line start. No
-// table of mappings is ever built: Lookup re-decodes the mappings in one
-// streaming pass, jumping over unrequested lines by checkpoint, and keeps a
-// few slots per distinct query.
+	"github.com/profdiff/profdiff/internal/jsonscan"
+)
 
 // Map is a decoded source map: a regular map or an index map with sections.
 //
 // A Map is safe for concurrent use. It keeps references into the bytes given
-// to ParseMap (the mappings and the raw sourcesContent entries), which must
+// to Parse (the mappings and the raw sourcesContent entries), which must
 // not be modified afterwards.
 type Map struct {
 	File string // the "file" field, "" if absent
@@ -107,7 +94,7 @@ type Answer struct {
 	First  *Position // the first mapping on the line (smallest column), nil if the line has none
 }
 
-// ParseMap decodes and validates a source map (JSON bytes). A leading ")]}'"
+// Parse decodes and validates a source map (JSON bytes). A leading ")]}'"
 // line and a UTF-8 byte order mark are stripped. The Map keeps references
 // into data, which must not be modified afterwards. Every error is one short
 // line, such as "mappings: invalid base64 character '=' at byte 3" or
@@ -115,26 +102,24 @@ type Answer struct {
 //
 // Optional fields ("file", "sourceRoot", "names", "sourcesContent",
 // "ignoreList") that are JSON null are treated as absent.
-func ParseMap(data []byte) (*Map, error) {
+func Parse(data []byte) (*Map, error) {
 	// JSON errors give byte offsets in data itself: skip, don't reslice.
-	sc := jscan{d: data, i: prefixLen(data)}
-	sc.ws()
-	if sc.i >= len(sc.d) || sc.d[sc.i] != '{' {
-		if sc.i >= len(sc.d) {
+	sc := jsonscan.NewWalker(data, prefixLen(data))
+	if c := sc.Next(); c != '{' {
+		if c == 0 && sc.Pos() >= len(data) {
 			return nil, errors.New("not a source map: empty input")
 		}
-		if err := sc.value(nil, nil); err != nil {
+		if err := sc.Skip(); err != nil {
 			return nil, err
 		}
 		return nil, errors.New("not a source map: not a JSON object")
 	}
-	top, err := sc.fields()
+	top, err := readFields(sc)
 	if err != nil {
 		return nil, err
 	}
-	sc.ws()
-	if sc.i != len(sc.d) {
-		return nil, fmt.Errorf("json: unexpected data after the top-level object at byte %d", sc.i)
+	if sc.Pos() != len(data) {
+		return nil, fmt.Errorf("json: unexpected data after the top-level object at byte %d", sc.Pos())
 	}
 	m := &Map{content: &contentCache{}}
 	if top.sections != nil {
@@ -174,9 +159,10 @@ type rawFields struct {
 	sourcesElems, contentElems, namesElems [][]byte
 }
 
-// fields reads an object (s.i at '{') into rawFields, ignoring unknown keys.
-// For duplicate keys the last one wins, as in JavaScript.
-func (s *jscan) fields() (rawFields, error) {
+// readFields reads the object at the walker's position into rawFields,
+// ignoring unknown keys. For duplicate keys the last one wins, as in
+// JavaScript.
+func readFields(s *jsonscan.Walker) (rawFields, error) {
 	var f rawFields
 	collect := func(dst *[][]byte) func(int, []byte) error {
 		*dst = (*dst)[:0]
@@ -185,8 +171,8 @@ func (s *jscan) fields() (rawFields, error) {
 			return nil
 		}
 	}
-	s.elemHook = func(key []byte) func(int, []byte) error {
-		switch k, _ := decodeString(key); k {
+	collectList := func(key []byte) func(int, []byte) error {
+		switch k, _ := jsonscan.DecodeString(key); k {
 		case "sources":
 			return collect(&f.sourcesElems)
 		case "sourcesContent":
@@ -196,9 +182,8 @@ func (s *jscan) fields() (rawFields, error) {
 		}
 		return nil
 	}
-	defer func() { s.elemHook = nil }()
-	err := s.value(func(key, val []byte) error {
-		k, err := decodeString(key)
+	err := s.Object(func(key, val []byte) error {
+		k, err := jsonscan.DecodeString(key)
 		if err != nil {
 			return err
 		}
@@ -225,7 +210,7 @@ func (s *jscan) fields() (rawFields, error) {
 			f.sections = val
 		}
 		return nil
-	}, nil)
+	}, collectList)
 	return f, err
 }
 
@@ -315,7 +300,7 @@ func (m *Map) parseRegular(f rawFields, offLine, offCol int, prefix string) erro
 		case 'n':
 			m.Sources = append(m.Sources, "")
 		case '"':
-			s, err := decodeString(v)
+			s, err := jsonscan.DecodeString(v)
 			if err != nil {
 				return err
 			}
@@ -340,7 +325,7 @@ func (m *Map) parseRegular(f rawFields, offLine, offCol int, prefix string) erro
 			if kind(v) != '"' {
 				return fmt.Errorf("names: entry %d is not a string", i)
 			}
-			s, err := decodeString(v)
+			s, err := jsonscan.DecodeString(v)
 			if err != nil {
 				return err
 			}
@@ -383,7 +368,7 @@ func (m *Map) parseRegular(f rawFields, offLine, offCol int, prefix string) erro
 		if kind(il) != '[' {
 			return fail("ignoreList: not a list")
 		}
-		err = eachElem(il, func(i int, v []byte) error {
+		err = jsonscan.EachElem(il, func(i int, v []byte) error {
 			if kind(v) == 'n' {
 				return nil // the spec tolerates null entries
 			}
@@ -402,7 +387,7 @@ func (m *Map) parseRegular(f rawFields, offLine, offCol int, prefix string) erro
 		}
 	} else if xl := optional(f.xIgnoreList); kind(xl) == '[' {
 		// Deprecated and outside the spec: used leniently, bad entries skipped.
-		_ = eachElem(xl, func(_ int, v []byte) error {
+		_ = jsonscan.EachElem(xl, func(_ int, v []byte) error {
 			if x, ok := arrayIndex(v); ok && x < nsrc {
 				ignored[x] = true
 			}
@@ -414,7 +399,7 @@ func (m *Map) parseRegular(f rawFields, offLine, offCol int, prefix string) erro
 	// mappings
 	mappings := f.mappings[1 : len(f.mappings)-1]
 	if bytes.IndexByte(mappings, '\\') >= 0 { // escapes: unusual but valid JSON
-		str, err := decodeString(f.mappings)
+		str, err := jsonscan.DecodeString(f.mappings)
 		if err != nil {
 			return fail("mappings: %v", err)
 		}
@@ -437,7 +422,7 @@ func optString(raw []byte) (string, error) {
 	case 0, 'n':
 		return "", nil
 	case '"':
-		return decodeString(raw)
+		return jsonscan.DecodeString(raw)
 	}
 	return "", errors.New("not a string")
 }
@@ -473,14 +458,13 @@ func (m *Map) parseIndex(f rawFields) error {
 	}
 	prevLine, prevCol := -1, -1 // end of the previous section's last mapping
 	prevOffLine, prevOffCol := 0, 0
-	return eachElem(f.sections, func(i int, v []byte) error {
+	return jsonscan.EachElem(f.sections, func(i int, v []byte) error {
 		if kind(v) != '{' {
 			return fmt.Errorf("section %d: not an object", i)
 		}
 		var offset, mp, url []byte
-		sc := jscan{d: v}
-		err := sc.value(func(key, val []byte) error {
-			k, err := decodeString(key)
+		err := jsonscan.EachField(v, func(key, val []byte) error {
+			k, err := jsonscan.DecodeString(key)
 			if err != nil {
 				return err
 			}
@@ -493,7 +477,7 @@ func (m *Map) parseIndex(f rawFields) error {
 				url = val
 			}
 			return nil
-		}, nil)
+		})
 		if err != nil {
 			return err
 		}
@@ -508,9 +492,8 @@ func (m *Map) parseIndex(f rawFields) error {
 			return fmt.Errorf("section %d: offset is not an object", i)
 		}
 		var rawLine, rawCol []byte
-		sc = jscan{d: offset}
-		err = sc.value(func(key, val []byte) error {
-			k, err := decodeString(key)
+		err = jsonscan.EachField(offset, func(key, val []byte) error {
+			k, err := jsonscan.DecodeString(key)
 			if err != nil {
 				return err
 			}
@@ -521,7 +504,7 @@ func (m *Map) parseIndex(f rawFields) error {
 				rawCol = val
 			}
 			return nil
-		}, nil)
+		})
 		if err != nil {
 			return err
 		}
@@ -552,8 +535,7 @@ func (m *Map) parseIndex(f rawFields) error {
 		if line < prevLine || line == prevLine && col <= prevCol {
 			return fmt.Errorf("sections: overlap at section %d", i)
 		}
-		sc = jscan{d: mp}
-		sf, err := sc.fields()
+		sf, err := readFields(jsonscan.NewWalker(mp, 0))
 		if err != nil {
 			return err
 		}
@@ -572,6 +554,11 @@ func (m *Map) parseIndex(f rawFields) error {
 	})
 }
 
+// OwnData tells m that the bytes given to Parse belong to it alone: a
+// sourcesContent entry is then decoded into its own bytes, which saves a
+// copy of megabytes of source. Call it before m is shared.
+func (m *Map) OwnData() { m.content.inPlace = true }
+
 // SourceContent returns sourcesContent[i] and whether it is present
 // (non-null). Entries are decoded on first request and cached.
 func (m *Map) SourceContent(i int) (string, bool) {
@@ -584,11 +571,11 @@ func (m *Map) SourceContent(i int) (string, bool) {
 	if !c.done[i] {
 		s, ok := "", false
 		if c.inPlace {
-			s, ok = decodeInPlace(c.raw[i])
+			s, ok = jsonscan.DecodeInPlace(c.raw[i])
 		}
 		if !ok {
 			var err error
-			if s, err = decodeString(c.raw[i]); err != nil { // cannot happen: validated by ParseMap
+			if s, err = jsonscan.DecodeString(c.raw[i]); err != nil { // cannot happen: validated by Parse
 				return "", false
 			}
 		}
@@ -845,7 +832,7 @@ type slot struct {
 // distinct requested line it keeps the first mapping, and for each distinct
 // column asked on it the exact mapping and the best mapping in the gap below
 // it and above it, so memory is O(len(qs)) whatever the size of the map. Unrequested
-// lines are skipped by jumping to checkpoints recorded by ParseMap.
+// lines are skipped by jumping to checkpoints recorded by Parse.
 //
 // For an index map the generated line is that of the whole file: a line
 // shared by several sections sees the mappings of all of them (the spec
@@ -1060,288 +1047,6 @@ func cmpInt(a, b int) int {
 	return 0
 }
 
-// ---------------------------------------------------------------------------
-// JSON
-
-// jscan validates and walks JSON held in memory. It accepts exactly what
-// encoding/json accepts (RFC 8259 syntax; invalid UTF-8 inside strings is
-// tolerated, as encoding/json replaces it).
-type jscan struct {
-	d     []byte
-	i     int
-	depth int
-	// elemHook, if set, is asked for each key of the outermost object
-	// whether to collect the elements of its value when that is an array.
-	elemHook func(key []byte) func(i int, val []byte) error
-}
-
-const maxJSONDepth = 10000
-
-func (s *jscan) errf(format string, args ...any) error {
-	return fmt.Errorf("json: %s at byte %d", fmt.Sprintf(format, args...), s.i)
-}
-
-func (s *jscan) ws() {
-	for s.i < len(s.d) {
-		switch s.d[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
-
-// value skips (validating) the value at s.i, after optional white space. If
-// it is an object and onField is not nil, onField gets each key (raw JSON
-// string) and value; if it is an array and onElem is not nil, onElem gets
-// each element. Raw values alias s.d.
-func (s *jscan) value(onField func(key, val []byte) error, onElem func(i int, val []byte) error) error {
-	s.ws()
-	if s.i >= len(s.d) {
-		return s.errf("unexpected end of input")
-	}
-	switch c := s.d[s.i]; c {
-	case '"':
-		return s.str()
-	case '{':
-		return s.obj(onField)
-	case '[':
-		return s.arr(onElem)
-	case 't':
-		return s.lit("true")
-	case 'f':
-		return s.lit("false")
-	case 'n':
-		return s.lit("null")
-	default:
-		if c == '-' || c >= '0' && c <= '9' {
-			return s.num()
-		}
-		if c >= 0x20 && c < 0x7f {
-			return s.errf("invalid character %q", c)
-		}
-		return s.errf("invalid character 0x%02x", c)
-	}
-}
-
-func (s *jscan) lit(w string) error {
-	if !bytes.HasPrefix(s.d[s.i:], []byte(w)) {
-		return s.errf("invalid literal")
-	}
-	s.i += len(w)
-	return nil
-}
-
-func (s *jscan) num() error {
-	d, i := s.d, s.i
-	digits := func() bool {
-		st := i
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-		return i > st
-	}
-	if d[i] == '-' {
-		i++
-	}
-	if i < len(d) && d[i] == '0' {
-		i++
-	} else if !digits() {
-		s.i = i
-		return s.errf("invalid number")
-	}
-	if i < len(d) && d[i] == '.' {
-		i++
-		if !digits() {
-			s.i = i
-			return s.errf("invalid number")
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if !digits() {
-			s.i = i
-			return s.errf("invalid number")
-		}
-	}
-	s.i = i
-	return nil
-}
-
-// strStop marks the bytes that end the fast scan of a string.
-var strStop = func() (t [256]bool) {
-	for c := range 0x20 {
-		t[c] = true
-	}
-	t['"'] = true
-	t['\\'] = true
-	return t
-}()
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-func (s *jscan) str() error {
-	d := s.d
-	i := s.i + 1
-	for {
-		// Eight bytes at a time while none is '"', '\\' or a control
-		// character (the classic has-zero-byte / has-less-than tricks; they
-		// may flag a byte after a real hit, never miss one).
-		const ones, highs = 0x0101010101010101, 0x8080808080808080
-		for i+8 <= len(d) {
-			x := binary.LittleEndian.Uint64(d[i:])
-			q := x ^ (ones * '"')
-			b := x ^ (ones * '\\')
-			if ((q-ones)&^q|(b-ones)&^b|(x-ones*0x20)&^x)&highs != 0 {
-				break
-			}
-			i += 8
-		}
-		for i < len(d) && !strStop[d[i]] {
-			i++
-		}
-		if i >= len(d) {
-			s.i = i
-			return s.errf("unterminated string")
-		}
-		switch c := d[i]; {
-		case c == '"':
-			s.i = i + 1
-			return nil
-		case c == '\\':
-			if i+1 >= len(d) {
-				s.i = i
-				return s.errf("unterminated string")
-			}
-			switch d[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(d) || !isHex(d[i+2]) || !isHex(d[i+3]) || !isHex(d[i+4]) || !isHex(d[i+5]) {
-					s.i = i
-					return s.errf("invalid \\u escape")
-				}
-				i += 6
-			default:
-				s.i = i
-				return s.errf("invalid escape")
-			}
-		default:
-			s.i = i
-			return s.errf("control character in string")
-		}
-	}
-}
-
-func (s *jscan) enter() error {
-	s.depth++
-	if s.depth > maxJSONDepth {
-		return s.errf("nesting too deep")
-	}
-	return nil
-}
-
-// open enters the object or array at s.i and reports whether it closes at
-// once ("{}" or "[]").
-func (s *jscan) open(closing byte) (empty bool, err error) {
-	if err := s.enter(); err != nil {
-		return false, err
-	}
-	s.i++ // '{' or '['
-	s.ws()
-	if s.i < len(s.d) && s.d[s.i] == closing {
-		s.i++
-		s.depth--
-		return true, nil
-	}
-	return false, nil
-}
-
-// next consumes the ',' or the closing bracket after a member or element
-// and reports whether the container closed.
-func (s *jscan) next(closing byte) (closed bool, err error) {
-	s.ws()
-	if s.i >= len(s.d) {
-		return false, s.errf("unexpected end of input")
-	}
-	switch s.d[s.i] {
-	case ',':
-		s.i++
-		return false, nil
-	case closing:
-		s.i++
-		s.depth--
-		return true, nil
-	}
-	return false, s.errf("expected ',' or '%c'", closing)
-}
-
-func (s *jscan) obj(fn func(key, val []byte) error) error {
-	if empty, err := s.open('}'); empty || err != nil {
-		return err
-	}
-	for {
-		s.ws()
-		if s.i >= len(s.d) || s.d[s.i] != '"' {
-			return s.errf("expected object key")
-		}
-		k0 := s.i
-		if err := s.str(); err != nil {
-			return err
-		}
-		key := s.d[k0:s.i]
-		s.ws()
-		if s.i >= len(s.d) || s.d[s.i] != ':' {
-			return s.errf("expected ':'")
-		}
-		s.i++
-		s.ws()
-		v0 := s.i
-		var onElem func(int, []byte) error
-		if s.elemHook != nil && s.depth == 1 && s.i < len(s.d) && s.d[s.i] == '[' {
-			onElem = s.elemHook(key)
-		}
-		if err := s.value(nil, onElem); err != nil {
-			return err
-		}
-		if fn != nil {
-			if err := fn(key, s.d[v0:s.i]); err != nil {
-				return err
-			}
-		}
-		if closed, err := s.next('}'); closed || err != nil {
-			return err
-		}
-	}
-}
-
-func (s *jscan) arr(fn func(i int, val []byte) error) error {
-	if empty, err := s.open(']'); empty || err != nil {
-		return err
-	}
-	for n := 0; ; n++ {
-		s.ws()
-		v0 := s.i
-		if err := s.value(nil, nil); err != nil {
-			return err
-		}
-		if fn != nil {
-			if err := fn(n, s.d[v0:s.i]); err != nil {
-				return err
-			}
-		}
-		if closed, err := s.next(']'); closed || err != nil {
-			return err
-		}
-	}
-}
-
 // eachCollected calls fn for each collected element.
 func eachCollected(elems [][]byte, fn func(i int, val []byte) error) error {
 	for i, v := range elems {
@@ -1350,123 +1055,4 @@ func eachCollected(elems [][]byte, fn func(i int, val []byte) error) error {
 		}
 	}
 	return nil
-}
-
-// eachElem calls fn for each element of a validated raw JSON array.
-func eachElem(raw []byte, fn func(i int, val []byte) error) error {
-	s := jscan{d: raw}
-	return s.value(nil, fn)
-}
-
-// decodeString decodes a validated raw JSON string. It unescapes in one
-// pass into one buffer of the string's size: sourcesContent entries run to
-// megabytes, and encoding/json's decoding of them cost more than the rest
-// of symbolication.
-func decodeString(raw []byte) (string, error) {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-		return "", errors.New("not a string")
-	}
-	body := raw[1 : len(raw)-1]
-	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
-		return string(body), nil
-	}
-	out, err := unescape(make([]byte, 0, len(body)), body)
-	if err != nil {
-		return "", err
-	}
-	if !utf8.Valid(out) {
-		// As encoding/json does: each invalid byte becomes U+FFFD.
-		var v strings.Builder
-		for _, r := range string(out) {
-			v.WriteRune(r) // ranging yields RuneError per invalid byte
-		}
-		return v.String(), nil
-	}
-	return unsafe.String(unsafe.SliceData(out), len(out)), nil // out is not used again
-}
-
-// decodeInPlace decodes the JSON string raw (quotes included, validated)
-// into raw's own bytes and returns the text, which shares them: raw must not
-// be used again. It declines (false) when raw holds invalid UTF-8, whose
-// replacement characters could outgrow it.
-func decodeInPlace(raw []byte) (string, bool) {
-	if len(raw) < 2 {
-		return "", false
-	}
-	body := raw[1 : len(raw)-1]
-	if !utf8.Valid(body) {
-		return "", false
-	}
-	// Each escape decodes to no more bytes than it takes, and is read
-	// whole before its bytes are written, so writing never overtakes
-	// reading.
-	out, err := unescape(body[:0], body)
-	if err != nil {
-		return "", false
-	}
-	return unsafe.String(unsafe.SliceData(out), len(out)), true
-}
-
-// unescape appends the text of the JSON string body (without its quotes)
-// to dst. dst may be body[:0]: it decodes in place.
-func unescape(dst, body []byte) ([]byte, error) {
-	for i := 0; i < len(body); {
-		j := bytes.IndexByte(body[i:], '\\')
-		if j < 0 {
-			dst = append(dst, body[i:]...)
-			break
-		}
-		dst = append(dst, body[i:i+j]...)
-		i += j
-		if i+1 >= len(body) {
-			return nil, errors.New("bad escape")
-		}
-		c := body[i+1]
-		i += 2
-		switch c {
-		case '"', '\\', '/':
-			dst = append(dst, c)
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			r, ok := hex4(body[i:])
-			if !ok {
-				return nil, errors.New("bad \\u escape")
-			}
-			i += 4
-			if utf16.IsSurrogate(r) {
-				r2, ok2 := rune(0), false
-				if i+1 < len(body) && body[i] == '\\' && body[i+1] == 'u' {
-					r2, ok2 = hex4(body[i+2:])
-				}
-				if d := utf16.DecodeRune(r, r2); ok2 && d != utf8.RuneError {
-					r = d
-					i += 6
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			dst = utf8.AppendRune(dst, r)
-		default:
-			return nil, errors.New("bad escape")
-		}
-	}
-	return dst, nil
-}
-
-// hex4 reads four hex digits.
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(string(b[:4]), 16, 16)
-	return rune(v), err == nil
 }

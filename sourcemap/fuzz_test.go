@@ -1,4 +1,4 @@
-package symbolicate
+package sourcemap
 
 import (
 	"encoding/json"
@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/profdiff/profdiff/internal/jsonscan"
 )
 
-// FuzzParseMap: ParseMap never panics, accepts only valid JSON (and its
+// FuzzParseMap: Parse never panics, accepts only valid JSON (and its
 // scanner agrees with encoding/json on what that is), and on success the
 // map is consistent and Lookup agrees with a full table of its mappings.
 func FuzzParseMap(f *testing.F) {
@@ -26,13 +28,12 @@ func FuzzParseMap(f *testing.F) {
 	f.Add([]byte(`{"version":3,"sections":[{"offset":{"line":0,"column":0},"map":{"version":3,"sources":["a"],"names":["n"],"mappings":"AAAAA,C"}},{"offset":{"line":0,"column":5},"map":{"version":3,"sources":["b"],"mappings":"AAAA;CAAC"}}]}`))
 
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := ParseMap(data)
+		m, err := Parse(data)
 
 		body := data[prefixLen(data):]
-		sc := jscan{d: body}
-		serr := sc.value(nil, nil)
-		sc.ws()
-		if ours, theirs := serr == nil && sc.i == len(body), json.Valid(body); ours != theirs {
+		sc := jsonscan.NewWalker(body, 0)
+		serr := sc.Skip()
+		if ours, theirs := serr == nil && sc.Pos() == len(body), json.Valid(body); ours != theirs {
 			t.Fatalf("JSON validity: ours %v (%v), encoding/json %v", ours, serr, theirs)
 		}
 		if err != nil {
@@ -42,7 +43,7 @@ func FuzzParseMap(f *testing.F) {
 			return
 		}
 		if !json.Valid(body) {
-			t.Fatal("ParseMap accepted invalid JSON")
+			t.Fatal("Parse accepted invalid JSON")
 		}
 		if len(m.Ignored) != len(m.Sources) {
 			t.Fatalf("%d Ignored for %d Sources", len(m.Ignored), len(m.Sources))
