@@ -153,7 +153,7 @@ func checkMapping(t *testing.T, ai int, maps []*Map, a conformanceAction) {
 		m   *Map
 	)
 	for _, m = range maps {
-		pos, ok = m.Original(line, col)
+		pos, ok = original(m, line, col)
 		if !ok {
 			break
 		}

@@ -92,6 +92,22 @@ func mustParse(t testing.TB, js string) *Map {
 	return m
 }
 
+// original returns the spec's single answer for a position: the Exact
+// mapping if any, else Before (the greatest lower bound on the line). It
+// returns ok=false when neither exists or the chosen segment is unmapped (1
+// field).
+func original(m *Map, line, column int) (Position, bool) {
+	a := m.Lookup([]Query{{Line: line, Column: column}})[0]
+	p := a.Exact
+	if p == nil {
+		p = a.Before
+	}
+	if p == nil || p.Source < 0 {
+		return Position{}, false
+	}
+	return *p, true
+}
+
 // fmtPos formats a *Position compactly for comparisons.
 func fmtPos(p *Position) string {
 	if p == nil {
@@ -104,7 +120,7 @@ func fmtPos(p *Position) string {
 }
 
 func fmtAnswer(a Answer) string {
-	return fmt.Sprintf("exact=%s before=%s after=%s first=%s", fmtPos(a.Exact), fmtPos(a.Before), fmtPos(a.After), fmtPos(a.First))
+	return fmt.Sprintf("exact=%s before=%s first=%s", fmtPos(a.Exact), fmtPos(a.Before), fmtPos(a.First))
 }
 
 // refSeg is a mapping with absolute generated position, for the reference.
@@ -120,7 +136,7 @@ func refLookup(all []refSeg, q Query) Answer {
 	better := func(cur *Position, curOrder int, s refSeg, less bool) bool {
 		return cur == nil || less || s.GenColumn == cur.GenColumn && s.order > curOrder
 	}
-	var exO, beO, afO, fiO int
+	var exO, beO, fiO int
 	for _, s := range all {
 		if s.GenLine != q.Line || q.Line < 0 {
 			continue
@@ -141,14 +157,10 @@ func refLookup(all []refSeg, q Query) Answer {
 			if better(a.Before, beO, s, a.Before != nil && s.GenColumn > a.Before.GenColumn) {
 				a.Before, beO = &p, s.order
 			}
-		default:
-			if better(a.After, afO, s, a.After != nil && s.GenColumn < a.After.GenColumn) {
-				a.After, afO = &p, s.order
-			}
 		}
 	}
 	if q.Column < 0 {
-		a.Exact, a.Before, a.After = nil, nil, nil
+		a.Exact, a.Before = nil, nil
 	}
 	return a
 }
@@ -181,9 +193,6 @@ func refLookupSorted(segs []refSeg, q Query) Answer {
 	if ub > lb {
 		p := segs[ub-1].Position
 		a.Exact = &p
-	}
-	if ub < len(segs) {
-		a.After = lastOfRun(ub)
 	}
 	return a
 }
@@ -282,20 +291,20 @@ func TestLookupLine(t *testing.T) {
 		want string
 	}{
 		// Unsorted input: col 0 is found although it comes second.
-		{Query{0, 0}, "exact=0:0->s0:2:0/n-1 before=nil after=0:5->unmapped first=0:0->s0:2:0/n-1"},
-		{Query{0, 3}, "exact=nil before=0:0->s0:2:0/n-1 after=0:5->unmapped first=0:0->s0:2:0/n-1"},
-		{Query{0, 7}, "exact=nil before=0:5->unmapped after=0:10->s0:0:5/n-1 first=0:0->s0:2:0/n-1"},
-		{Query{0, 12}, "exact=nil before=0:10->s0:0:5/n-1 after=0:20->s1:8:8/n-1 first=0:0->s0:2:0/n-1"},
+		{Query{0, 0}, "exact=0:0->s0:2:0/n-1 before=nil first=0:0->s0:2:0/n-1"},
+		{Query{0, 3}, "exact=nil before=0:0->s0:2:0/n-1 first=0:0->s0:2:0/n-1"},
+		{Query{0, 7}, "exact=nil before=0:5->unmapped first=0:0->s0:2:0/n-1"},
+		{Query{0, 12}, "exact=nil before=0:10->s0:0:5/n-1 first=0:0->s0:2:0/n-1"},
 		// Two segments at col 20: the last in input order.
-		{Query{0, 20}, "exact=0:20->s1:8:8/n-1 before=0:10->s0:0:5/n-1 after=0:30->s1:9:1/n1 first=0:0->s0:2:0/n-1"},
-		{Query{0, 25}, "exact=nil before=0:20->s1:8:8/n-1 after=0:30->s1:9:1/n1 first=0:0->s0:2:0/n-1"},
-		{Query{0, 99}, "exact=nil before=0:30->s1:9:1/n1 after=nil first=0:0->s0:2:0/n-1"},
+		{Query{0, 20}, "exact=0:20->s1:8:8/n-1 before=0:10->s0:0:5/n-1 first=0:0->s0:2:0/n-1"},
+		{Query{0, 25}, "exact=nil before=0:20->s1:8:8/n-1 first=0:0->s0:2:0/n-1"},
+		{Query{0, 99}, "exact=nil before=0:30->s1:9:1/n1 first=0:0->s0:2:0/n-1"},
 		// Unknown column: only First.
-		{Query{0, -1}, "exact=nil before=nil after=nil first=0:0->s0:2:0/n-1"},
-		{Query{1, 3}, "exact=nil before=nil after=nil first=nil"},
-		{Query{2, 0}, "exact=nil before=nil after=2:4->s0:3:3/n0 first=2:4->s0:3:3/n0"},
-		{Query{3, 0}, "exact=nil before=nil after=nil first=nil"},
-		{Query{-1, 0}, "exact=nil before=nil after=nil first=nil"},
+		{Query{0, -1}, "exact=nil before=nil first=0:0->s0:2:0/n-1"},
+		{Query{1, 3}, "exact=nil before=nil first=nil"},
+		{Query{2, 0}, "exact=nil before=nil first=2:4->s0:3:3/n0"},
+		{Query{3, 0}, "exact=nil before=nil first=nil"},
+		{Query{-1, 0}, "exact=nil before=nil first=nil"},
 	}
 	var qs []Query
 	for _, tc := range tests {
@@ -331,7 +340,7 @@ func TestLookupLine(t *testing.T) {
 		{0, 0, "s0:2:0"}, {0, 3, "s0:2:0"}, {0, 5, "none"}, {0, 7, "none"},
 		{0, 12, "s0:0:5"}, {0, 20, "s1:8:8"}, {2, 3, "none"}, {2, 9, "s0:3:3"},
 	} {
-		p, ok := m.Original(tc.line, tc.col)
+		p, ok := original(m, tc.line, tc.col)
 		got := "none"
 		if ok {
 			got = fmt.Sprintf("s%d:%d:%d", p.Source, p.Line, p.Column)
@@ -346,17 +355,17 @@ func TestOneFieldSegments(t *testing.T) {
 	// "AAAA,E,CACC": col 0 -> 0:0; col 2 unmapped (does not inherit); col 3:
 	// source/line/column relative to the last 4-field segment, not reset.
 	m := mustParse(t, regularMap(2, 0, "AAAA,E,CACC"))
-	if p, ok := m.Original(0, 2); ok {
+	if p, ok := original(m, 0, 2); ok {
 		t.Errorf("Original(0, 2) = %+v, true; want unmapped", p)
 	}
 	a := m.Lookup([]Query{{0, 2}})[0]
 	if a.Exact == nil || a.Exact.Source != -1 || a.Exact.Name != -1 {
 		t.Errorf("Exact = %s, want unmapped", fmtPos(a.Exact))
 	}
-	if p, ok := m.Original(0, 3); !ok || p.Source != 0 || p.Line != 1 || p.Column != 1 {
+	if p, ok := original(m, 0, 3); !ok || p.Source != 0 || p.Line != 1 || p.Column != 1 {
 		t.Errorf("Original(0, 3) = %+v, %v; want s0:1:1", p, ok)
 	}
-	if p, ok := m.Original(0, 1); !ok || p.Line != 0 || p.Column != 0 {
+	if p, ok := original(m, 0, 1); !ok || p.Line != 0 || p.Column != 0 {
 		t.Errorf("Original(0, 1) = %+v, %v; want s0:0:0", p, ok)
 	}
 }
@@ -366,7 +375,7 @@ func TestRelativeAcrossLines(t *testing.T) {
 	// Line 0: col 1 -> s1:1:1 n1. Line 1: col 2, source, line and name
 	// unchanged (deltas 0), original column +1.
 	m := mustParse(t, regularMap(2, 2, "CCCCC;EAACA"))
-	p, ok := m.Original(1, 2)
+	p, ok := original(m, 1, 2)
 	if !ok || p.Source != 1 || p.Line != 1 || p.Column != 2 || p.Name != 1 || p.GenColumn != 2 {
 		t.Errorf("Original(1, 2) = %+v, %v", p, ok)
 	}
@@ -375,12 +384,12 @@ func TestRelativeAcrossLines(t *testing.T) {
 func TestEmptyMappings(t *testing.T) {
 	for _, mappings := range []string{"", ";;;"} {
 		m := mustParse(t, regularMap(1, 0, mappings))
-		if _, ok := m.Original(0, 0); ok {
+		if _, ok := original(m, 0, 0); ok {
 			t.Errorf("%q: Original(0, 0) found a mapping", mappings)
 		}
 		a := m.Lookup([]Query{{0, 0}, {2, -1}, {10, 10}})
 		for _, x := range a {
-			if x.Exact != nil || x.Before != nil || x.After != nil || x.First != nil {
+			if x.Exact != nil || x.Before != nil || x.First != nil {
 				t.Errorf("%q: %s, want nothing", mappings, fmtAnswer(x))
 			}
 		}
@@ -459,7 +468,7 @@ func TestIndexMap(t *testing.T) {
 		{1, 60, "s4:9:0/n-1"},
 	}
 	for _, tc := range tests {
-		p, ok := m.Original(tc.line, tc.col)
+		p, ok := original(m, tc.line, tc.col)
 		got := "none"
 		if ok {
 			got = fmt.Sprintf("s%d:%d:%d/n%d", p.Source, p.Line, p.Column, p.Name)
@@ -489,7 +498,7 @@ func TestIndexMapSectionEmptyAtSameOffset(t *testing.T) {
 		{2, 0, [][]tseg{{{0, 0, 0, 0, -1}}}},
 	})
 	m := mustParse(t, js)
-	if p, ok := m.Original(2, 0); !ok || p.Source != 4 {
+	if p, ok := original(m, 2, 0); !ok || p.Source != 4 {
 		t.Errorf("Original(2, 0) = %+v, %v", p, ok)
 	}
 }
