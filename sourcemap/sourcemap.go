@@ -252,49 +252,92 @@ func checkVersion(raw []byte) error {
 // parseRegular decodes a regular map into m, appending its sources and names.
 // offLine and offCol are the section offset; prefix prefixes error messages.
 func (m *Map) parseRegular(f rawFields, offLine, offCol int, prefix string) error {
-	if err := checkVersion(f.version); err != nil {
+	if err := m.decodeRegular(f, offLine, offCol, prefix == ""); err != nil {
 		return errors.New(prefix + err.Error())
 	}
-	if f.sections != nil {
-		return errors.New(prefix + "nested index maps are not allowed")
+	return nil
+}
+
+// decodeRegular does parseRegular's work; top says the map is not a
+// section, whose "file" is kept.
+func (m *Map) decodeRegular(f rawFields, offLine, offCol int, top bool) error {
+	root, err := m.readHeader(f, top)
+	if err != nil {
+		return err
 	}
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf(prefix+format, args...)
+	srcBase, nameBase := len(m.Sources), len(m.Names)
+	if err := m.appendSources(f, root); err != nil {
+		return err
+	}
+	nsrc := len(m.Sources) - srcBase
+	if err := m.appendNames(f); err != nil {
+		return err
+	}
+	if err := m.appendContent(f, nsrc); err != nil {
+		return err
+	}
+	if err := m.appendIgnored(f, nsrc); err != nil {
+		return err
+	}
+	mappings, err := rawMappings(f.mappings)
+	if err != nil {
+		return err
+	}
+	sec := section{
+		line: offLine, col: offCol, mappings: mappings,
+		nsrc: nsrc, nname: len(m.Names) - nameBase, srcBase: srcBase, nameBase: nameBase,
+	}
+	if err := sec.validate(); err != nil {
+		return err
+	}
+	m.sections = append(m.sections, sec)
+	return nil
+}
+
+// readHeader checks a regular map's version, kind and "mappings" type,
+// keeps its "file" when top, and returns its sourceRoot ending in "/"
+// ("" for none).
+func (m *Map) readHeader(f rawFields, top bool) (string, error) {
+	if err := checkVersion(f.version); err != nil {
+		return "", err
+	}
+	if f.sections != nil {
+		return "", errors.New("nested index maps are not allowed")
 	}
 	switch kind(f.mappings) {
 	case 0:
-		return fail("mappings: missing")
+		return "", errors.New("mappings: missing")
 	case '"':
 	default:
-		return fail("mappings: not a string")
+		return "", errors.New("mappings: not a string")
 	}
-	if prefix == "" { // a section's "file" is irrelevant; only the top level's is kept
-		file, err := optString(f.file)
-		if err != nil {
-			return fail("file: %v", err)
-		}
+	file, err := optString(f.file)
+	if err != nil {
+		return "", fmt.Errorf("file: %v", err)
+	}
+	if top { // a section's "file" is irrelevant; only the top level's is kept
 		m.File = file
-	} else if _, err := optString(f.file); err != nil {
-		return fail("file: %v", err)
 	}
 	root, err := optString(f.sourceRoot)
 	if err != nil {
-		return fail("sourceRoot: %v", err)
+		return "", fmt.Errorf("sourceRoot: %v", err)
 	}
 	if root != "" && root[len(root)-1] != '/' {
 		root += "/"
 	}
+	return root, nil
+}
 
-	// sources
+// appendSources appends the map's sources, prefixed with root.
+func (m *Map) appendSources(f rawFields, root string) error {
 	switch kind(f.sources) {
 	case 0:
-		return fail("sources: missing")
+		return errors.New("sources: missing")
 	case '[':
 	default:
-		return fail("sources: not a list")
+		return errors.New("sources: not a list")
 	}
-	srcBase := len(m.Sources)
-	err = eachCollected(f.sourcesElems, func(i int, v []byte) error {
+	return eachCollected(f.sourcesElems, func(i int, v []byte) error {
 		switch kind(v) {
 		case 'n':
 			m.Sources = append(m.Sources, "")
@@ -309,41 +352,39 @@ func (m *Map) parseRegular(f rawFields, offLine, offCol int, prefix string) erro
 		}
 		return nil
 	})
-	if err != nil {
-		return errors.New(prefix + err.Error())
-	}
-	nsrc := len(m.Sources) - srcBase
+}
 
-	// names
-	nameBase := len(m.Names)
-	if names := optional(f.names); names != nil {
-		if kind(names) != '[' {
-			return fail("names: not a list")
+// appendNames appends the map's names, if any.
+func (m *Map) appendNames(f rawFields) error {
+	names := optional(f.names)
+	if names == nil {
+		return nil
+	}
+	if kind(names) != '[' {
+		return errors.New("names: not a list")
+	}
+	return eachCollected(f.namesElems, func(i int, v []byte) error {
+		if kind(v) != '"' {
+			return fmt.Errorf("names: entry %d is not a string", i)
 		}
-		err = eachCollected(f.namesElems, func(i int, v []byte) error {
-			if kind(v) != '"' {
-				return fmt.Errorf("names: entry %d is not a string", i)
-			}
-			s, err := jsonscan.DecodeString(v)
-			if err != nil {
-				return err
-			}
-			m.Names = append(m.Names, s)
-			return nil
-		})
+		s, err := jsonscan.DecodeString(v)
 		if err != nil {
-			return errors.New(prefix + err.Error())
+			return err
 		}
-	}
-	nname := len(m.Names) - nameBase
+		m.Names = append(m.Names, s)
+		return nil
+	})
+}
 
-	// sourcesContent: validated now, decoded on demand.
+// appendContent appends the raw sourcesContent entries of the map's nsrc
+// sources: validated now, decoded on demand.
+func (m *Map) appendContent(f rawFields, nsrc int) error {
 	raws := make([][]byte, nsrc)
 	if sc := optional(f.sourcesContent); sc != nil {
 		if kind(sc) != '[' {
-			return fail("sourcesContent: not a list")
+			return errors.New("sourcesContent: not a list")
 		}
-		err = eachCollected(f.contentElems, func(i int, v []byte) error {
+		err := eachCollected(f.contentElems, func(i int, v []byte) error {
 			switch kind(v) {
 			case '"':
 				if i < nsrc {
@@ -356,18 +397,22 @@ func (m *Map) parseRegular(f rawFields, offLine, offCol int, prefix string) erro
 			return nil
 		})
 		if err != nil {
-			return errors.New(prefix + err.Error())
+			return err
 		}
 	}
 	m.content.raw = append(m.content.raw, raws...)
+	return nil
+}
 
-	// ignoreList
+// appendIgnored appends whether each of the map's nsrc sources is in its
+// ignoreList (or, without one, its x_google_ignoreList).
+func (m *Map) appendIgnored(f rawFields, nsrc int) error {
 	ignored := make([]bool, nsrc)
 	if il := optional(f.ignoreList); il != nil {
 		if kind(il) != '[' {
-			return fail("ignoreList: not a list")
+			return errors.New("ignoreList: not a list")
 		}
-		err = jsonscan.EachElem(il, func(i int, v []byte) error {
+		err := jsonscan.EachElem(il, func(i int, v []byte) error {
 			if kind(v) == 'n' {
 				return nil // the spec tolerates null entries
 			}
@@ -382,7 +427,7 @@ func (m *Map) parseRegular(f rawFields, offLine, offCol int, prefix string) erro
 			return nil
 		})
 		if err != nil {
-			return errors.New(prefix + err.Error())
+			return err
 		}
 	} else if xl := optional(f.xIgnoreList); kind(xl) == '[' {
 		// Deprecated and outside the spec: used leniently, bad entries skipped.
@@ -394,25 +439,21 @@ func (m *Map) parseRegular(f rawFields, offLine, offCol int, prefix string) erro
 		})
 	}
 	m.Ignored = append(m.Ignored, ignored...)
-
-	// mappings
-	mappings := f.mappings[1 : len(f.mappings)-1]
-	if bytes.IndexByte(mappings, '\\') >= 0 { // escapes: unusual but valid JSON
-		str, err := jsonscan.DecodeString(f.mappings)
-		if err != nil {
-			return fail("mappings: %v", err)
-		}
-		mappings = []byte(str)
-	}
-	sec := section{
-		line: offLine, col: offCol, mappings: mappings,
-		nsrc: nsrc, nname: nname, srcBase: srcBase, nameBase: nameBase,
-	}
-	if err := sec.validate(); err != nil {
-		return errors.New(prefix + err.Error())
-	}
-	m.sections = append(m.sections, sec)
 	return nil
+}
+
+// rawMappings returns the text of the raw JSON string "mappings", in place
+// unless it has escapes (unusual but valid JSON).
+func rawMappings(raw []byte) ([]byte, error) {
+	mappings := raw[1 : len(raw)-1]
+	if bytes.IndexByte(mappings, '\\') < 0 {
+		return mappings, nil
+	}
+	str, err := jsonscan.DecodeString(raw)
+	if err != nil {
+		return nil, fmt.Errorf("mappings: %v", err)
+	}
+	return []byte(str), nil
 }
 
 // optString decodes an optional string field.
@@ -458,75 +499,9 @@ func (m *Map) parseIndex(f rawFields) error {
 	prevLine, prevCol := -1, -1 // end of the previous section's last mapping
 	prevOffLine, prevOffCol := 0, 0
 	return jsonscan.EachElem(f.sections, func(i int, v []byte) error {
-		if kind(v) != '{' {
-			return fmt.Errorf("section %d: not an object", i)
-		}
-		var offset, mp, url []byte
-		err := jsonscan.EachField(v, func(key, val []byte) error {
-			k, err := jsonscan.DecodeString(key)
-			if err != nil {
-				return err
-			}
-			switch k {
-			case "offset":
-				offset = val
-			case "map":
-				mp = val
-			case "url":
-				url = val
-			}
-			return nil
-		})
+		line, col, mp, err := readSection(i, v)
 		if err != nil {
 			return err
-		}
-		if url != nil {
-			return fmt.Errorf("section %d: url sections are not supported", i)
-		}
-		switch kind(offset) {
-		case 0:
-			return fmt.Errorf("section %d: offset missing", i)
-		case '{':
-		default:
-			return fmt.Errorf("section %d: offset is not an object", i)
-		}
-		var rawLine, rawCol []byte
-		err = jsonscan.EachField(offset, func(key, val []byte) error {
-			k, err := jsonscan.DecodeString(key)
-			if err != nil {
-				return err
-			}
-			switch k {
-			case "line":
-				rawLine = val
-			case "column":
-				rawCol = val
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		if rawLine == nil {
-			return fmt.Errorf("section %d: offset line missing", i)
-		}
-		if rawCol == nil {
-			return fmt.Errorf("section %d: offset column missing", i)
-		}
-		line, ok := arrayIndex(rawLine)
-		if !ok {
-			return fmt.Errorf("section %d: offset line is not a non-negative integer", i)
-		}
-		col, ok := arrayIndex(rawCol)
-		if !ok {
-			return fmt.Errorf("section %d: offset column is not a non-negative integer", i)
-		}
-		switch kind(mp) {
-		case 0:
-			return fmt.Errorf("section %d: map missing", i)
-		case '{':
-		default:
-			return fmt.Errorf("section %d: map is not an object", i)
 		}
 		if i > 0 && (line < prevOffLine || line == prevOffLine && col < prevOffCol) {
 			return fmt.Errorf("sections: not sorted at section %d", i)
@@ -551,6 +526,90 @@ func (m *Map) parseIndex(f rawFields) error {
 		}
 		return nil
 	})
+}
+
+// readSection reads section i of an index map (raw JSON v): its offset and
+// its raw map object.
+func readSection(i int, v []byte) (line, col int, mp []byte, err error) {
+	if kind(v) != '{' {
+		return 0, 0, nil, fmt.Errorf("section %d: not an object", i)
+	}
+	var offset, url []byte
+	err = jsonscan.EachField(v, func(key, val []byte) error {
+		k, err := jsonscan.DecodeString(key)
+		if err != nil {
+			return err
+		}
+		switch k {
+		case "offset":
+			offset = val
+		case "map":
+			mp = val
+		case "url":
+			url = val
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	if url != nil {
+		return 0, 0, nil, fmt.Errorf("section %d: url sections are not supported", i)
+	}
+	if line, col, err = readOffset(i, offset); err != nil {
+		return 0, 0, nil, err
+	}
+	switch kind(mp) {
+	case 0:
+		return 0, 0, nil, fmt.Errorf("section %d: map missing", i)
+	case '{':
+	default:
+		return 0, 0, nil, fmt.Errorf("section %d: map is not an object", i)
+	}
+	return line, col, mp, nil
+}
+
+// readOffset reads the offset object of section i.
+func readOffset(i int, offset []byte) (line, col int, err error) {
+	switch kind(offset) {
+	case 0:
+		return 0, 0, fmt.Errorf("section %d: offset missing", i)
+	case '{':
+	default:
+		return 0, 0, fmt.Errorf("section %d: offset is not an object", i)
+	}
+	var rawLine, rawCol []byte
+	err = jsonscan.EachField(offset, func(key, val []byte) error {
+		k, err := jsonscan.DecodeString(key)
+		if err != nil {
+			return err
+		}
+		switch k {
+		case "line":
+			rawLine = val
+		case "column":
+			rawCol = val
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	if rawLine == nil {
+		return 0, 0, fmt.Errorf("section %d: offset line missing", i)
+	}
+	if rawCol == nil {
+		return 0, 0, fmt.Errorf("section %d: offset column missing", i)
+	}
+	line, ok := arrayIndex(rawLine)
+	if !ok {
+		return 0, 0, fmt.Errorf("section %d: offset line is not a non-negative integer", i)
+	}
+	col, ok = arrayIndex(rawCol)
+	if !ok {
+		return 0, 0, fmt.Errorf("section %d: offset column is not a non-negative integer", i)
+	}
+	return line, col, nil
 }
 
 // OwnData tells m that the bytes given to Parse belong to it alone: a
@@ -625,6 +684,7 @@ const (
 	stErr            // d.err is set
 )
 
+// fail records an error of the mappings at byte at and returns stErr.
 func (d *decoder) fail(at int, format string, args ...any) int {
 	d.err = fmt.Errorf("mappings: %s at byte %d", fmt.Sprintf(format, args...), at)
 	return stErr
@@ -707,24 +767,19 @@ func (d *decoder) next() int {
 	if nf == 1 {
 		return stSeg
 	}
+	return d.original(start, &f, nf == 5)
+}
+
+// original applies the relative original fields of the segment at start
+// (f[1:4], and the name f[4] when named) and checks their range.
+func (d *decoder) original(start int, f *[5]int64, named bool) int {
 	src, oline, ocol := d.lastSrc+f[1], d.lastOline+f[2], d.lastOcol+f[3]
 	d.lastSrc, d.lastOline, d.lastOcol = src, oline, ocol
 	if uint64(src) >= uint64(d.nsrc) || oline < 0 || oline > math.MaxInt32 || ocol < 0 || ocol > math.MaxInt32 {
-		switch {
-		case src < 0 || src >= d.nsrc:
-			return d.fail(start, "source index %d out of range (%d sources)", src, d.nsrc)
-		case oline < 0:
-			return d.fail(start, "negative original line %d", oline)
-		case oline > math.MaxInt32:
-			return d.fail(start, "original line exceeds 32 bits")
-		case ocol < 0:
-			return d.fail(start, "negative original column %d", ocol)
-		default:
-			return d.fail(start, "original column exceeds 32 bits")
-		}
+		return d.originalRangeError(start, src, oline, ocol)
 	}
 	d.src, d.oline, d.ocol = src, oline, ocol
-	if nf == 5 {
+	if named {
 		name := d.lastName + f[4]
 		d.lastName = name
 		if uint64(name) >= uint64(d.nname) {
@@ -733,6 +788,23 @@ func (d *decoder) next() int {
 		d.name = name
 	}
 	return stSeg
+}
+
+// originalRangeError reports which original field of the segment at start
+// is out of range.
+func (d *decoder) originalRangeError(start int, src, oline, ocol int64) int {
+	switch {
+	case src < 0 || src >= d.nsrc:
+		return d.fail(start, "source index %d out of range (%d sources)", src, d.nsrc)
+	case oline < 0:
+		return d.fail(start, "negative original line %d", oline)
+	case oline > math.MaxInt32:
+		return d.fail(start, "original line exceeds 32 bits")
+	case ocol < 0:
+		return d.fail(start, "negative original column %d", ocol)
+	default:
+		return d.fail(start, "original column exceeds 32 bits")
+	}
 }
 
 // vlq decodes one base64 VLQ at d.pos and returns its raw value (sign in
