@@ -92,7 +92,29 @@ func (t *traceReader) readEvents() {
 	}
 }
 
+// readEvent reads one trace event and keeps what it holds: thread and
+// process names, User Timing marks, and the profiles and their chunks.
 func (t *traceReader) readEvent() {
+	ev := t.readEventMembers()
+	if t.s.Err() != nil {
+		return
+	}
+	if isUserTiming(t.cat) {
+		t.userTiming(ev.pid, ev.ts)
+	}
+	t.keepEvent(ev)
+}
+
+// traceEvent is what an event says besides its name, category, phase, id
+// and args, which readEventMembers keeps in the reader's scratch.
+type traceEvent struct {
+	pid, tid int64
+	ts       float64
+	hasData  bool // args.data held a cpuProfile
+}
+
+// readEventMembers reads the members of one event object.
+func (t *traceReader) readEventMembers() (ev traceEvent) {
 	s := t.s
 	t.name = t.name[:0]
 	t.id = t.id[:0]
@@ -100,9 +122,6 @@ func (t *traceReader) readEvent() {
 	t.cat, t.ph, t.dur = t.cat[:0], 0, 0
 	t.chunk.reset()
 	t.chunkLines = false
-	var pid, tid int64
-	var ts float64
-	hasData := false
 	for k := range s.Members() {
 		switch string(k) {
 		case "name":
@@ -110,9 +129,9 @@ func (t *traceReader) readEvent() {
 				t.name = append(t.name, s.ReadString()...)
 			}
 		case "pid":
-			pid = t.readIntOrString()
+			ev.pid = t.readIntOrString()
 		case "tid":
-			tid = t.readIntOrString()
+			ev.tid = t.readIntOrString()
 		case "id":
 			if s.Peek() == '"' {
 				t.id = append(t.id, s.ReadString()...)
@@ -121,7 +140,7 @@ func (t *traceReader) readEvent() {
 			}
 		case "ts":
 			if !s.IsNull() {
-				ts = s.ReadFloat()
+				ev.ts = s.ReadFloat()
 			}
 		case "cat":
 			if s.Peek() == '"' {
@@ -144,17 +163,17 @@ func (t *traceReader) readEvent() {
 				s.SkipValue()
 			}
 		case "args":
-			hasData = t.readArgs()
+			ev.hasData = t.readArgs()
 		default:
 			s.SkipValue()
 		}
 	}
-	if s.Err() != nil {
-		return
-	}
-	if isUserTiming(t.cat) {
-		t.userTiming(pid, ts)
-	}
+	return ev
+}
+
+// keepEvent keeps what the event just read holds, by its name.
+func (t *traceReader) keepEvent(ev traceEvent) {
+	pid, tid, ts := ev.pid, ev.tid, ev.ts
 	switch string(t.name) {
 	case "thread_name":
 		t.threads[[2]int64{pid, tid}] = string(t.argStr)
@@ -182,7 +201,7 @@ func (t *traceReader) readEvent() {
 		}
 		t.appendChunk(tp)
 	case "CpuProfile":
-		if !hasData {
+		if !ev.hasData {
 			break
 		}
 		tp := &traceProfile{pid: pid, tid: tid, id: string(t.id)}
@@ -277,6 +296,9 @@ func (t *traceReader) readArgs() bool {
 	return found && s.Err() == nil
 }
 
+// readData reads an event's args.data: a whole cpuProfile, or a
+// ProfileChunk's timeDeltas, times and lines, into the chunk. It reports
+// whether it held a cpuProfile.
 func (t *traceReader) readData() bool {
 	s := t.s
 	found := false

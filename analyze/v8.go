@@ -608,8 +608,8 @@ func findCycle(nodes []Node) int {
 
 // weigh turns samples and time deltas into weighted samples, following the
 // design: sample i is charged the gap after it (timeDeltas[i+1]), the last
-// sample the median gap; negative deltas clamp to 0 and are counted in a
-// warning. Without samples, hitCount stands in, spread evenly over the wall
+// sample the median gap; negative deltas (samples out of order) put the
+// samples in the order of their timestamps, with a warning. Without samples, hitCount stands in, spread evenly over the wall
 // time.
 func (rp *rawProfile) weigh(p *Profile, idx *idIndex) error {
 	if rp.hasStart && rp.hasEnd {
@@ -618,80 +618,28 @@ func (rp *rawProfile) weigh(p *Profile, idx *idIndex) error {
 	if !rp.hasSample {
 		return rp.weighHitCounts(p)
 	}
-	ns := len(rp.samples)
-	p.Samples = make([]Sample, ns)
-	for i, id := range rp.samples {
-		ni, ok := idx.lookup(id)
-		if !ok {
-			return fmt.Errorf("sample %d names node %d, which does not exist", i, id)
-		}
-		p.Samples[i].Node = int32(ni)
+	if err := rp.sampleNodes(p, idx); err != nil {
+		return err
 	}
-	p.SampleCount = int64(ns)
+	ns := len(rp.samples)
 	if ns == 0 {
 		return nil
 	}
 	if !rp.hasDeltas {
-		if p.WallNs <= 0 {
-			return fmt.Errorf("profile has samples but neither timeDeltas nor a start and end time")
-		}
-		w := p.WallNs / int64(ns)
-		for i := range p.Samples {
-			p.Samples[i].Weight = w
-		}
-		p.IntervalNs = w
-		p.Warnings = append(p.Warnings, "profile has no timeDeltas: each sample weighs wall time / samples")
-		return nil
+		return weighEvenly(p)
 	}
 	if len(rp.deltas) != ns {
 		return fmt.Errorf("profile has %d samples but %d timeDeltas", ns, len(rp.deltas))
 	}
-	clamped := make([]int64, ns)
-	negative := 0
-	var sum, t, clampedSum int64
-	for i, d := range rp.deltas {
-		if d > maxDeltaMicros || d < -maxDeltaMicros {
-			return fmt.Errorf("timeDeltas[%d] is %d µs, beyond any real profile", i, d)
-		}
-		t += d // timestamps follow the deltas as recorded
-		p.Samples[i].Time = t * 1000
-		if d < 0 {
-			negative++
-			clampedSum += max(d, 0)
-		} else {
-			clampedSum += d
-		}
-		clamped[i] = d
+	clamped, negative, clampedSum, err := timeSamples(p, rp.deltas)
+	if err != nil {
+		return err
 	}
 	p.HasTimestamps = true
 	if negative > 0 {
-		// Samples recorded out of order (V8 merges its sampler's ticks
-		// late; traces interleave chunks): put them in the order of their
-		// timestamps, so that each weighs the time to the next one taken
-		// and the weights add up to the span of the timestamps. Clamping
-		// each negative delta to 0 instead adds time.
-		slices.SortStableFunc(p.Samples, func(a, b Sample) int { return cmp.Compare(a.Time, b.Time) })
-		prev := p.Samples[0].Time / 1000
-		for i := range p.Samples {
-			cur := p.Samples[i].Time / 1000
-			if i == 0 {
-				clamped[0] = max(cur, 0) // from the start to the first sample
-			} else {
-				clamped[i] = cur - prev
-			}
-			prev = cur
-		}
-		var ordered int64
-		for _, d := range clamped {
-			ordered += d
-		}
-		what := fmt.Sprintf("%d samples were out of order (negative time deltas)", negative)
-		if negative == 1 {
-			what = "1 sample was out of order (a negative time delta)"
-		}
-		p.Warnings = append(p.Warnings, fmt.Sprintf("%s: ordered by their timestamps, which span %s; clamping the deltas to 0 would have added %s",
-			what, fmtMicros(ordered), fmtMicros(clampedSum-ordered)))
+		reorderSamples(p, clamped, negative, clampedSum)
 	}
+	var sum int64
 	for _, d := range clamped {
 		sum += d
 	}
@@ -704,6 +652,86 @@ func (rp *rawProfile) weigh(p *Profile, idx *idIndex) error {
 		p.WallNs = sum * 1000
 	}
 	return nil
+}
+
+// sampleNodes makes p's samples, one per sample id, naming their nodes.
+func (rp *rawProfile) sampleNodes(p *Profile, idx *idIndex) error {
+	p.Samples = make([]Sample, len(rp.samples))
+	for i, id := range rp.samples {
+		ni, ok := idx.lookup(id)
+		if !ok {
+			return fmt.Errorf("sample %d names node %d, which does not exist", i, id)
+		}
+		p.Samples[i].Node = int32(ni)
+	}
+	p.SampleCount = int64(len(rp.samples))
+	return nil
+}
+
+// weighEvenly gives each sample of a profile without timeDeltas an equal
+// share of the wall time.
+func weighEvenly(p *Profile) error {
+	if p.WallNs <= 0 {
+		return fmt.Errorf("profile has samples but neither timeDeltas nor a start and end time")
+	}
+	w := p.WallNs / int64(len(p.Samples))
+	for i := range p.Samples {
+		p.Samples[i].Weight = w
+	}
+	p.IntervalNs = w
+	p.Warnings = append(p.Warnings, "profile has no timeDeltas: each sample weighs wall time / samples")
+	return nil
+}
+
+// timeSamples stamps p's samples with the running sum of the deltas (µs),
+// and returns the deltas, how many are negative, and their sum with the
+// negative ones clamped to 0.
+func timeSamples(p *Profile, deltas []int64) (clamped []int64, negative int, clampedSum int64, err error) {
+	clamped = make([]int64, len(deltas))
+	var t int64
+	for i, d := range deltas {
+		if d > maxDeltaMicros || d < -maxDeltaMicros {
+			return nil, 0, 0, fmt.Errorf("timeDeltas[%d] is %d µs, beyond any real profile", i, d)
+		}
+		t += d // timestamps follow the deltas as recorded
+		p.Samples[i].Time = t * 1000
+		if d < 0 {
+			negative++
+		} else {
+			clampedSum += d
+		}
+		clamped[i] = d
+	}
+	return clamped, negative, clampedSum, nil
+}
+
+// reorderSamples puts samples recorded out of order (V8 merges its
+// sampler's ticks late; traces interleave chunks) in the order of their
+// timestamps, so that each weighs the time to the next one taken and the
+// weights add up to the span of the timestamps; clamping each negative
+// delta to 0 instead adds time, which the warning it adds says.
+func reorderSamples(p *Profile, clamped []int64, negative int, clampedSum int64) {
+	slices.SortStableFunc(p.Samples, func(a, b Sample) int { return cmp.Compare(a.Time, b.Time) })
+	prev := p.Samples[0].Time / 1000
+	for i := range p.Samples {
+		cur := p.Samples[i].Time / 1000
+		if i == 0 {
+			clamped[0] = max(cur, 0) // from the start to the first sample
+		} else {
+			clamped[i] = cur - prev
+		}
+		prev = cur
+	}
+	var ordered int64
+	for _, d := range clamped {
+		ordered += d
+	}
+	what := fmt.Sprintf("%d samples were out of order (negative time deltas)", negative)
+	if negative == 1 {
+		what = "1 sample was out of order (a negative time delta)"
+	}
+	p.Warnings = append(p.Warnings, fmt.Sprintf("%s: ordered by their timestamps, which span %s; clamping the deltas to 0 would have added %s",
+		what, fmtMicros(ordered), fmtMicros(clampedSum-ordered)))
 }
 
 // fmtMicros writes microseconds, as milliseconds from 1 ms.
