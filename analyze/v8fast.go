@@ -40,7 +40,7 @@ var byteClass = func() (c [256]uint8) {
 	return c
 }()
 
-// nodeKey reads a node member's key at b[i] like plainKey, first trying
+// nodeKey reads a node member's key at b[i] like jsonscan.PlainKey, first trying
 // the keys Node and Chrome write, as whole literals.
 func nodeKey(b []byte, i int) ([]byte, int) {
 	if i+2 < len(b) && b[i] == '"' {

@@ -134,6 +134,7 @@ func (s *Scanner) Peek() byte {
 	}
 }
 
+// unexpected records what was found where want was expected.
 func (s *Scanner) unexpected(want string) {
 	c := s.Peek()
 	if s.err != nil {
@@ -368,6 +369,8 @@ func (s *Scanner) ReadInt() int64 {
 	return v
 }
 
+// parseIntToken parses a number token that must be a whole number in
+// the range of int64.
 func parseIntToken(tok []byte) (int64, error) {
 	if v, err := strconv.ParseInt(string(tok), 10, 64); err == nil {
 		return v, nil

@@ -24,6 +24,7 @@ type Walker struct {
 	elemHook func(key []byte) func(i int, val []byte) error
 }
 
+// maxJSONDepth bounds the nesting of containers, as encoding/json does.
 const maxJSONDepth = 10000
 
 // NewWalker returns a Walker over data, starting at byte start (errors
@@ -56,20 +57,13 @@ func (s *Walker) Object(onField func(key, val []byte) error, collect func(key []
 	return s.value(onField, nil)
 }
 
+// errf returns a JSON syntax error at the current offset.
 func (s *Walker) errf(format string, args ...any) error {
 	return fmt.Errorf("json: %s at byte %d", fmt.Sprintf(format, args...), s.i)
 }
 
-func (s *Walker) ws() {
-	for s.i < len(s.d) {
-		switch s.d[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
+// ws skips white space.
+func (s *Walker) ws() { s.i = SkipSpace(s.d, s.i) }
 
 // value skips (validating) the value at s.i, after optional white space. If
 // it is an object and onField is not nil, onField gets each key (raw JSON
@@ -104,6 +98,7 @@ func (s *Walker) value(onField func(key, val []byte) error, onElem func(i int, v
 	}
 }
 
+// lit consumes the literal w (true, false or null).
 func (s *Walker) lit(w string) error {
 	if !bytes.HasPrefix(s.d[s.i:], []byte(w)) {
 		return s.errf("invalid literal")
@@ -112,6 +107,7 @@ func (s *Walker) lit(w string) error {
 	return nil
 }
 
+// num consumes a number, checking RFC 8259 syntax.
 func (s *Walker) num() error {
 	d, i := s.d, s.i
 	digits := func() bool {
@@ -161,10 +157,12 @@ var strStop = func() (t [256]bool) {
 	return t
 }()
 
+// isHex reports whether c is a hex digit.
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
+// str consumes a string, checking its escapes and control characters.
 func (s *Walker) str() error {
 	d := s.d
 	i := s.i + 1
@@ -218,6 +216,7 @@ func (s *Walker) str() error {
 	}
 }
 
+// enter goes one container deeper, failing beyond maxJSONDepth.
 func (s *Walker) enter() error {
 	s.depth++
 	if s.depth > maxJSONDepth {
@@ -261,6 +260,7 @@ func (s *Walker) next(closing byte) (closed bool, err error) {
 	return false, s.errf("expected ',' or '%c'", closing)
 }
 
+// obj consumes an object, passing each raw key and value to fn if not nil.
 func (s *Walker) obj(fn func(key, val []byte) error) error {
 	if empty, err := s.open('}'); empty || err != nil {
 		return err
@@ -300,6 +300,7 @@ func (s *Walker) obj(fn func(key, val []byte) error) error {
 	}
 }
 
+// arr consumes an array, passing each raw element to fn if not nil.
 func (s *Walker) arr(fn func(i int, val []byte) error) error {
 	if empty, err := s.open(']'); empty || err != nil {
 		return err
