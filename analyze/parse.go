@@ -373,17 +373,20 @@ func decodeJSON(r io.Reader, bufSize int) ([]*Profile, error) {
 	return []*Profile{p}, nil
 }
 
+// scanEnd checks that only white space follows the JSON value and returns
+// the scan's error, if any, worded for the user.
 func scanEnd(s *jsonscan.Scanner) error {
-	if s.Err() == nil && !s.AtEnd() && s.Err() == nil {
+	if !s.AtEnd() {
 		s.Fail("unexpected data after the end of the JSON value")
 	}
-	if s.Err() != nil {
-		if errors.Is(s.Err(), errTooLarge) || errors.Is(s.Err(), errTruncatedGzip) || errors.Is(s.Err(), errCorruptGzip) {
-			return s.Err() // the input, not its JSON, is at fault
-		}
-		return fmt.Errorf("malformed JSON %w", s.Err())
+	err := s.Err()
+	if err == nil {
+		return nil
 	}
-	return nil
+	if errors.Is(err, errTooLarge) || errors.Is(err, errTruncatedGzip) || errors.Is(err, errCorruptGzip) {
+		return err // the input, not its JSON, is at fault
+	}
+	return fmt.Errorf("malformed JSON %w", err)
 }
 
 func traceProfiles(t *traceReader) ([]*Profile, error) {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"sync"
 
@@ -31,6 +30,7 @@ type Map struct {
 
 	sections []section
 	content  *contentCache
+	cpEvery  int // bytes of mappings between checkpoints
 }
 
 // section is one regular map: the whole of a regular map, or one section of
@@ -55,8 +55,8 @@ type checkpoint struct {
 }
 
 // checkpointEvery is the distance in bytes of mappings between checkpoints
-// (a variable so that tests can make it small).
-var checkpointEvery = 64 << 10
+// (tests make it small through parse).
+const checkpointEvery = 64 << 10
 
 // contentCache holds the raw sourcesContent entries and decodes them on
 // demand.
@@ -101,7 +101,10 @@ type Answer struct {
 //
 // Optional fields ("file", "sourceRoot", "names", "sourcesContent",
 // "ignoreList") that are JSON null are treated as absent.
-func Parse(data []byte) (*Map, error) {
+func Parse(data []byte) (*Map, error) { return parse(data, checkpointEvery) }
+
+// parse is Parse with checkpoints every cpEvery bytes of mappings.
+func parse(data []byte, cpEvery int) (*Map, error) {
 	// JSON errors give byte offsets in data itself: skip, don't reslice.
 	sc := jsonscan.NewWalker(data, prefixLen(data))
 	if c := sc.Next(); c != '{' {
@@ -120,7 +123,7 @@ func Parse(data []byte) (*Map, error) {
 	if sc.Pos() != len(data) {
 		return nil, fmt.Errorf("json: unexpected data after the top-level object at byte %d", sc.Pos())
 	}
-	m := &Map{content: &contentCache{}}
+	m := &Map{content: &contentCache{}, cpEvery: cpEvery}
 	if top.sections != nil {
 		err = m.parseIndex(top)
 	} else {
@@ -287,7 +290,7 @@ func (m *Map) decodeRegular(f rawFields, offLine, offCol int, top bool) error {
 		line: offLine, col: offCol, mappings: mappings,
 		nsrc: nsrc, nname: len(m.Names) - nameBase, srcBase: srcBase, nameBase: nameBase,
 	}
-	if err := sec.validate(); err != nil {
+	if err := sec.validate(m.cpEvery); err != nil {
 		return err
 	}
 	m.sections = append(m.sections, sec)
@@ -641,486 +644,6 @@ func (m *Map) SourceContent(i int) (string, bool) {
 		c.done[i] = true
 	}
 	return c.str[i], true
-}
-
-// ---------------------------------------------------------------------------
-// Mappings
-
-// b64 maps a base64 character to its value, -1 for others.
-var b64 = func() (t [256]int8) {
-	for i := range t {
-		t[i] = -1
-	}
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-	for i := range len(alphabet) {
-		t[alphabet[i]] = int8(i)
-	}
-	return t
-}()
-
-// decoder walks a mappings string segment by segment. After next returns
-// stSeg, the fields col, src, oline, ocol and name describe the segment
-// (src -1: unmapped; name -1: none); src, oline, ocol and name also carry
-// the running values of the relative fields (lastSrc...).
-type decoder struct {
-	s    []byte
-	pos  int
-	line int   // generated line at pos
-	col  int64 // generated column of the last segment on this line
-	// running values of the fields relative across the map
-	lastSrc, lastOline, lastOcol, lastName int64
-	// the segment just decoded
-	src, oline, ocol, name int64
-	nsrc, nname            int64
-	needSeg                bool // a ',' was consumed: a segment must follow
-	err                    error
-}
-
-// next results.
-const (
-	stSeg     = iota // a segment was decoded
-	stLineEnd        // a ';' was consumed: d.line is the next line
-	stEnd            // end of mappings
-	stErr            // d.err is set
-)
-
-// fail records an error of the mappings at byte at and returns stErr.
-func (d *decoder) fail(at int, format string, args ...any) int {
-	d.err = fmt.Errorf("mappings: %s at byte %d", fmt.Sprintf(format, args...), at)
-	return stErr
-}
-
-// next decodes the next segment or line separator.
-func (d *decoder) next() int {
-	s, pos := d.s, d.pos
-	if pos >= len(s) {
-		if d.needSeg {
-			return d.fail(pos, "empty segment")
-		}
-		return stEnd
-	}
-	start := pos
-	switch s[pos] {
-	case ';':
-		if d.needSeg {
-			return d.fail(start, "empty segment")
-		}
-		d.pos++
-		d.line++
-		d.col = 0
-		return stLineEnd
-	case ',':
-		return d.fail(start, "empty segment")
-	}
-	var f [5]int64
-	nf := 0
-	for pos < len(s) {
-		b := b64[s[pos]]
-		if b < 0 && (s[pos] == ',' || s[pos] == ';') {
-			break
-		}
-		if nf == 5 {
-			return d.fail(start, "segment has more than 5 fields")
-		}
-		var raw int64
-		switch {
-		case b&32 == 0: // b >= 0 and a single digit: the common case
-			raw = int64(b)
-			pos++
-		case b >= 0 && pos+1 < len(s) && b64[s[pos+1]]&32 == 0: // two digits
-			raw = int64(b&31) | int64(b64[s[pos+1]])<<5
-			pos += 2
-		default:
-			d.pos = pos
-			v, ok := d.vlq()
-			if !ok {
-				return stErr
-			}
-			raw, pos = v, d.pos
-		}
-		v := raw >> 1
-		if raw&1 != 0 {
-			v = -v
-			if v == 0 {
-				v = math.MinInt32
-			}
-		}
-		f[nf] = v
-		nf++
-	}
-	d.needSeg = pos < len(s) && s[pos] == ','
-	if d.needSeg {
-		pos++
-	}
-	d.pos = pos
-	if nf != 1 && nf != 4 && nf != 5 {
-		return d.fail(start, "segment has %d fields (want 1, 4 or 5)", nf)
-	}
-	d.col += f[0]
-	if d.col < 0 {
-		return d.fail(start, "negative generated column %d", d.col)
-	}
-	if d.col > math.MaxInt32 {
-		return d.fail(start, "generated column exceeds 32 bits")
-	}
-	d.src, d.name = -1, -1
-	if nf == 1 {
-		return stSeg
-	}
-	return d.original(start, &f, nf == 5)
-}
-
-// original applies the relative original fields of the segment at start
-// (f[1:4], and the name f[4] when named) and checks their range.
-func (d *decoder) original(start int, f *[5]int64, named bool) int {
-	src, oline, ocol := d.lastSrc+f[1], d.lastOline+f[2], d.lastOcol+f[3]
-	d.lastSrc, d.lastOline, d.lastOcol = src, oline, ocol
-	if uint64(src) >= uint64(d.nsrc) || oline < 0 || oline > math.MaxInt32 || ocol < 0 || ocol > math.MaxInt32 {
-		return d.originalRangeError(start, src, oline, ocol)
-	}
-	d.src, d.oline, d.ocol = src, oline, ocol
-	if named {
-		name := d.lastName + f[4]
-		d.lastName = name
-		if uint64(name) >= uint64(d.nname) {
-			return d.fail(start, "name index %d out of range (%d names)", name, d.nname)
-		}
-		d.name = name
-	}
-	return stSeg
-}
-
-// originalRangeError reports which original field of the segment at start
-// is out of range.
-func (d *decoder) originalRangeError(start int, src, oline, ocol int64) int {
-	switch {
-	case src < 0 || src >= d.nsrc:
-		return d.fail(start, "source index %d out of range (%d sources)", src, d.nsrc)
-	case oline < 0:
-		return d.fail(start, "negative original line %d", oline)
-	case oline > math.MaxInt32:
-		return d.fail(start, "original line exceeds 32 bits")
-	case ocol < 0:
-		return d.fail(start, "negative original column %d", ocol)
-	default:
-		return d.fail(start, "original column exceeds 32 bits")
-	}
-}
-
-// vlq decodes one base64 VLQ at d.pos and returns its raw value (sign in
-// bit 0). Values are limited to 32 bits: the magnitude must be below 2^31
-// (the spec decodes "-0" as -2^31). Leading zero digits are allowed.
-func (d *decoder) vlq() (int64, bool) {
-	start := d.pos
-	var v uint64
-	shift := uint(0)
-	for {
-		if d.pos >= len(d.s) {
-			d.fail(start, "VLQ missing continuation digits")
-			return 0, false
-		}
-		c := d.s[d.pos]
-		b := b64[c]
-		if b < 0 {
-			switch {
-			case c == ',' || c == ';':
-				d.fail(start, "VLQ missing continuation digits")
-			case c >= 0x20 && c < 0x7f:
-				d.fail(d.pos, "invalid base64 character %q", c)
-			default:
-				d.fail(d.pos, "invalid base64 character 0x%02x", c)
-			}
-			return 0, false
-		}
-		d.pos++
-		if digit := uint64(b & 31); digit != 0 {
-			if shift >= 32 {
-				d.fail(start, "VLQ value exceeds 32 bits")
-				return 0, false
-			}
-			v |= digit << shift
-			if v > math.MaxUint32 {
-				d.fail(start, "VLQ value exceeds 32 bits")
-				return 0, false
-			}
-		}
-		if b&32 == 0 {
-			return int64(v), true
-		}
-		if shift < 35 {
-			shift += 5
-		}
-	}
-}
-
-// validate decodes every segment once, recording the line count, the
-// position of the last mapping (for the index-map overlap check) and
-// checkpoints.
-func (s *section) validate() error {
-	d := decoder{s: s.mappings, nsrc: int64(s.nsrc), nname: int64(s.nname)}
-	s.lastLine, s.lastCol = -1, -1
-	lastCP := 0
-	for {
-		switch d.next() {
-		case stErr:
-			return d.err
-		case stEnd:
-			s.lines = d.line + 1
-			return nil
-		case stLineEnd:
-			if d.pos-lastCP >= checkpointEvery {
-				s.checkpoints = append(s.checkpoints, checkpoint{
-					line: d.line, pos: d.pos,
-					src: d.lastSrc, oline: d.lastOline, ocol: d.lastOcol, name: d.lastName,
-				})
-				lastCP = d.pos
-			}
-		case stSeg:
-			if d.line > s.lastLine {
-				s.lastLine, s.lastCol = d.line, int(d.col)
-			} else if int(d.col) > s.lastCol {
-				s.lastCol = int(d.col)
-			}
-		}
-	}
-}
-
-// ---------------------------------------------------------------------------
-// Lookup
-
-// slot is the best segment found so far for some role, in absolute
-// generated coordinates and Map-wide indexes.
-type slot struct {
-	ok                          bool
-	col                         int
-	src, oline, ocol, name, sec int
-}
-
-// lookupPlan is a batch of queries ordered for one pass: each distinct line
-// gets an index li, and each distinct known column on it an index into cols.
-type lookupPlan struct {
-	lines    []int   // distinct requested lines, ascending
-	colStart []int   // cols[colStart[li]:colStart[li+1]] are line li's columns
-	cols     []int   // distinct known columns per line, ascending
-	qLine    []int32 // per query: its line's index
-	qCol     []int32 // per query: its column's index, -1 for an unknown column
-}
-
-// lookupSlots are the slots one pass fills: per line the first mapping, and
-// per column the exact mapping and the greatest one in the gap below it
-// (gap[j]: cols[j-1] <= col < cols[j]).
-type lookupSlots struct {
-	first, exact, gap []slot
-}
-
-// Lookup answers a batch of queries in one streaming pass over the mappings,
-// in the order given. Queries may come in any order and may repeat.
-//
-// No table of mappings is built, not even for the requested lines: for each
-// distinct requested line it keeps the first mapping, and for each distinct
-// column asked on it the exact mapping and the best mapping in the gap below
-// it, so memory is O(len(qs)) whatever the size of the map. Unrequested
-// lines are skipped by jumping to checkpoints recorded by Parse.
-//
-// For an index map the generated line is that of the whole file: a line
-// shared by several sections sees the mappings of all of them (the spec
-// flattens sections into one list of mappings).
-func (m *Map) Lookup(qs []Query) []Answer {
-	if len(qs) == 0 {
-		return make([]Answer, 0)
-	}
-	plan := planLookup(qs)
-	sl := lookupSlots{
-		first: make([]slot, len(plan.lines)),
-		exact: make([]slot, len(plan.cols)),
-		gap:   make([]slot, len(plan.cols)),
-	}
-	for si := range m.sections {
-		m.scanSection(si, &plan, &sl)
-	}
-	// Before(cols[j]) is the best gap at or below j.
-	for li := range plan.lines {
-		gp := sl.gap[plan.colStart[li]:plan.colStart[li+1]]
-		for j := 1; j < len(gp); j++ {
-			if !gp[j].ok {
-				gp[j] = gp[j-1]
-			}
-		}
-	}
-	return m.answers(qs, &plan, &sl)
-}
-
-// planLookup orders the queries by (line, column) and indexes their
-// distinct lines and columns.
-func planLookup(qs []Query) lookupPlan {
-	order := make([]int32, 0, len(qs))
-	for i, q := range qs {
-		if q.Line >= 0 {
-			order = append(order, int32(i))
-		}
-	}
-	slices.SortFunc(order, func(a, b int32) int {
-		qa, qb := qs[a], qs[b]
-		if qa.Line != qb.Line {
-			return cmpInt(qa.Line, qb.Line)
-		}
-		return cmpInt(qa.Column, qb.Column)
-	})
-	p := lookupPlan{qLine: make([]int32, len(qs)), qCol: make([]int32, len(qs))}
-	for _, i := range order {
-		q := qs[i]
-		if len(p.lines) == 0 || p.lines[len(p.lines)-1] != q.Line {
-			p.lines = append(p.lines, q.Line)
-			p.colStart = append(p.colStart, len(p.cols))
-		}
-		p.qLine[i] = int32(len(p.lines) - 1)
-		p.qCol[i] = -1
-		if q.Column >= 0 {
-			if len(p.cols) == p.colStart[len(p.colStart)-1] || p.cols[len(p.cols)-1] != q.Column {
-				p.cols = append(p.cols, q.Column)
-			}
-			p.qCol[i] = int32(len(p.cols) - 1)
-		}
-	}
-	p.colStart = append(p.colStart, len(p.cols))
-	return p
-}
-
-// scanSection decodes the requested lines of section si into the slots.
-func (m *Map) scanSection(si int, plan *lookupPlan, sl *lookupSlots) {
-	sec := &m.sections[si]
-	// The requested lines this section can have mappings on.
-	lo, _ := slices.BinarySearch(plan.lines, sec.line)
-	hi, _ := slices.BinarySearch(plan.lines, sec.line+sec.lines)
-	d := decoder{s: sec.mappings, nsrc: int64(sec.nsrc), nname: int64(sec.nname)}
-	for li := lo; li < hi; li++ {
-		rel := plan.lines[li] - sec.line
-		if !d.seekLine(sec, rel) {
-			return
-		}
-		colAdj := 0
-		if rel == 0 {
-			colAdj = sec.col
-		}
-		if !d.scanLine(si, colAdj, plan, sl, li) {
-			return
-		}
-	}
-}
-
-// seekLine moves d to the start of section-relative line rel, jumping to
-// the last checkpoint at or before it when that is ahead. It reports false
-// at the end of the mappings or on an error.
-func (d *decoder) seekLine(sec *section, rel int) bool {
-	if k, _ := slices.BinarySearchFunc(sec.checkpoints, rel+1, func(c checkpoint, t int) int {
-		return cmpInt(c.line, t)
-	}); k > 0 {
-		if cp := sec.checkpoints[k-1]; cp.line > d.line {
-			d.pos, d.line, d.col, d.needSeg = cp.pos, cp.line, 0, false
-			d.lastSrc, d.lastOline, d.lastOcol, d.lastName = cp.src, cp.oline, cp.ocol, cp.name
-		}
-	}
-	for d.line < rel {
-		if st := d.next(); st == stEnd || st == stErr {
-			return false
-		}
-	}
-	return true
-}
-
-// scanLine decodes the segments of line li (of section si, whose columns
-// shift by colAdj) into the slots. It reports false when the mappings end
-// or fail before the line does.
-func (d *decoder) scanLine(si, colAdj int, plan *lookupPlan, sl *lookupSlots, li int) bool {
-	qc := plan.cols[plan.colStart[li]:plan.colStart[li+1]]
-	ex := sl.exact[plan.colStart[li]:plan.colStart[li+1]]
-	gp := sl.gap[plan.colStart[li]:plan.colStart[li+1]]
-	fs := &sl.first[li]
-	hint := 0
-	for {
-		st := d.next()
-		if st == stLineEnd {
-			return true
-		}
-		if st != stSeg {
-			return false
-		}
-		c := int(d.col) + colAdj
-		s := slot{ok: true, col: c, src: int(d.src), oline: int(d.oline), ocol: int(d.ocol), name: int(d.name), sec: si}
-		if !fs.ok || c <= fs.col {
-			*fs = s
-		}
-		if len(qc) == 0 {
-			continue
-		}
-		// idx = the first query column >= c; segments are usually
-		// sorted, so try the previous answer and the next first.
-		var idx int
-		switch {
-		case hint < len(qc) && qc[hint] >= c && (hint == 0 || qc[hint-1] < c):
-			idx = hint
-		case hint+1 < len(qc) && qc[hint+1] >= c && qc[hint] < c:
-			idx = hint + 1
-		case c > qc[len(qc)-1]:
-			idx = len(qc)
-		default:
-			idx, _ = slices.BinarySearch(qc, c)
-		}
-		hint = idx
-		g := idx
-		if idx < len(qc) && qc[idx] == c {
-			ex[idx] = s
-			g = idx + 1
-		}
-		if g < len(qc) && (!gp[g].ok || c >= gp[g].col) {
-			gp[g] = s
-		}
-	}
-}
-
-// answers turns the filled slots into each query's Answer.
-func (m *Map) answers(qs []Query, plan *lookupPlan, sl *lookupSlots) []Answer {
-	ans := make([]Answer, len(qs))
-	n := 0
-	for i := range qs {
-		if qs[i].Line >= 0 {
-			n++
-		}
-	}
-	buf := make([]Position, 0, 3*n)
-	pos := func(line int, s *slot) *Position {
-		if !s.ok {
-			return nil
-		}
-		buf = append(buf, m.position(line, s))
-		return &buf[len(buf)-1]
-	}
-	for i, q := range qs {
-		if q.Line < 0 {
-			continue
-		}
-		a := &ans[i]
-		a.First = pos(q.Line, &sl.first[plan.qLine[i]])
-		if j := plan.qCol[i]; j >= 0 {
-			a.Exact = pos(q.Line, &sl.exact[j])
-			a.Before = pos(q.Line, &sl.gap[j])
-		}
-	}
-	return ans
-}
-
-// position is the Position of the segment in s, found on generated line.
-func (m *Map) position(line int, s *slot) Position {
-	p := Position{GenLine: line, GenColumn: s.col, Source: -1, Line: 0, Column: 0, Name: -1}
-	sec := &m.sections[s.sec]
-	if s.src >= 0 {
-		p.Source = sec.srcBase + s.src
-		p.Line, p.Column = s.oline, s.ocol
-	}
-	if s.name >= 0 {
-		p.Name = sec.nameBase + s.name
-	}
-	return p
 }
 
 func cmpInt(a, b int) int {

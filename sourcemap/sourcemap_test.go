@@ -504,8 +504,6 @@ func TestIndexMapSectionEmptyAtSameOffset(t *testing.T) {
 }
 
 func TestRandomMapsAgainstTable(t *testing.T) {
-	defer func(n int) { checkpointEvery = n }(checkpointEvery)
-	checkpointEvery = 16 // exercise the checkpoint jumps
 	r := rand.New(rand.NewPCG(1, 2))
 	randLines := func(n int) [][]tseg {
 		lines := make([][]tseg, n)
@@ -564,7 +562,10 @@ func TestRandomMapsAgainstTable(t *testing.T) {
 			}
 			js, all = indexMap(secs)
 		}
-		m := mustParse(t, js)
+		m, err := parse([]byte(js), 16) // exercise the checkpoint jumps
+		if err != nil {
+			t.Fatalf("Parse: %v\n%s", err, js)
+		}
 		var qs []Query
 		for range 40 {
 			qs = append(qs, Query{r.IntN(12) - 1, r.IntN(60) - 1})
