@@ -170,7 +170,8 @@ func (s *Scanner) expect(c byte, want string) bool {
 //		}
 //	}
 //
-// The key is valid until the next call.
+// The key is valid until the next call. A loop that breaks early leaves the
+// rest of the object unread.
 func (s *Scanner) Members() iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
 		if !s.expect('{', "an object") {
