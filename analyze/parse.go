@@ -71,7 +71,7 @@ func Parse(r io.Reader, opts ParseOptions) (*Profile, error) {
 // ProfileInfo describes one profile a file holds, for --list.
 type ProfileInfo struct {
 	Format      Format
-	Thread      string // description of the thread, for traces
+	Thread      Thread // the thread, for traces
 	Samples     int64
 	OnCPUNs     int64
 	SampleTypes []string // pprof only
@@ -88,7 +88,7 @@ func List(r io.Reader, opts ParseOptions) ([]ProfileInfo, error) {
 	best := busiest(profiles)
 	out := make([]ProfileInfo, len(profiles))
 	for i, p := range profiles {
-		out[i] = ProfileInfo{Format: p.Format, Thread: p.Thread, Samples: p.SampleCount, OnCPUNs: onCPU(p), Default: i == best}
+		out[i] = ProfileInfo{Format: p.Format, Thread: p.Thread, Samples: p.SampleCount, OnCPUNs: p.OnCPUNs(), Default: i == best}
 		if p.Format == FormatPprof {
 			out[i].SampleTypes = p.SampleTypes
 		}
@@ -403,23 +403,12 @@ func traceProfiles(t *traceReader) ([]*Profile, error) {
 	return ps, nil
 }
 
-// onCPU sums the weights of the samples whose leaf is on-CPU.
-func onCPU(p *Profile) int64 {
-	var sum int64
-	for _, s := range p.Samples {
-		if p.Frames[p.Nodes[s.Node].Frame].Kind.OnCPU() {
-			sum += s.Weight
-		}
-	}
-	return sum
-}
-
 // busiest returns the index of the profile with the most on-CPU time (the
 // first of equals).
 func busiest(ps []*Profile) int {
 	best, bestNs := 0, int64(-1)
 	for i, p := range ps {
-		if ns := onCPU(p); ns > bestNs {
+		if ns := p.OnCPUNs(); ns > bestNs {
 			best, bestNs = i, ns
 		}
 	}
@@ -430,7 +419,8 @@ func busiest(ps []*Profile) int {
 func choose(ps []*Profile, thread string) (*Profile, error) {
 	if len(ps) == 1 {
 		if thread != "" && ps[0].Format != FormatTrace {
-			ps[0].Warnings = append(ps[0].Warnings, "--thread applies to traces only and was ignored")
+			ps[0].Warnings = append(ps[0].Warnings, Warning{Kind: WarnThreadIgnored,
+				Message: fmt.Sprintf("a thread (%q) was asked for, but only traces hold threads: it was ignored", thread)})
 		} else if thread != "" && !matchesThread(ps[0], thread) {
 			return nil, fmt.Errorf("no profile matches thread %q; the trace holds: %s", thread, ps[0].Thread)
 		}
@@ -447,7 +437,7 @@ func choose(ps []*Profile, thread string) (*Profile, error) {
 		if len(cands) == 0 {
 			var have []string
 			for _, p := range ps {
-				have = append(have, p.Thread)
+				have = append(have, p.Thread.String())
 			}
 			return nil, fmt.Errorf("no profile matches thread %q; the trace holds: %s", thread, strings.Join(have, "; "))
 		}
@@ -460,7 +450,8 @@ func choose(ps []*Profile, thread string) (*Profile, error) {
 			how += fmt.Sprintf(" (%d match; took the one with the most on-CPU time)", len(cands))
 		}
 	}
-	p.Warnings = append(p.Warnings, fmt.Sprintf("the trace holds %d CPU profiles; chose %s by %s (see --list, pick with --thread)", len(ps), p.Thread, how))
+	p.Warnings = append(p.Warnings, Warning{Kind: WarnThreadChosen,
+		Message: fmt.Sprintf("the trace holds %d CPU profiles; chose %s by %s", len(ps), p.Thread, how)})
 	return p, nil
 }
 
@@ -471,11 +462,11 @@ func matchesThread(p *Profile, sel string) bool {
 		a, err1 := strconv.ParseInt(pid, 10, 64)
 		b, err2 := strconv.ParseInt(tid, 10, 64)
 		if err1 == nil && err2 == nil {
-			return a == p.ProcessID && b == p.ThreadID
+			return a == p.Thread.ProcessID && b == p.Thread.ThreadID
 		}
 	}
 	if tid, err := strconv.ParseInt(sel, 10, 64); err == nil {
-		return tid == p.ThreadID
+		return tid == p.Thread.ThreadID
 	}
-	return sel == p.ThreadName
+	return sel == p.Thread.Name
 }

@@ -37,7 +37,7 @@ type SideSummary struct {
 	Name    string
 	Files   []string
 	Format  analyze.Format
-	Threads []string // for traces: the thread each run was taken from
+	Threads []analyze.Thread // for traces: the thread each run was taken from
 	// SampleType is the pprof sample type the time was taken from.
 	SampleType string
 	// Symbolication is the side's source-map coverage, summed over its
@@ -165,7 +165,7 @@ type Report struct {
 	PathsDelta float64
 	Rules      []RuleResult
 	Options    Options
-	Warnings   []string
+	Warnings   []analyze.Warning
 }
 
 // Compared reports whether the report compares two sides.
@@ -325,7 +325,7 @@ func summarize(s Side) (SideSummary, error) {
 			return sum, fmt.Errorf("side %s mixes formats: %s is %s, %s is %s", s.Name, s.Tables[0].File, sum.Format.Describe(), t.File, t.Format.Describe())
 		}
 		sum.Files = append(sum.Files, t.File)
-		if t.Thread != "" {
+		if !t.Thread.IsZero() {
 			sum.Threads = append(sum.Threads, t.Thread)
 		}
 		add(&sum.Summary, t.Summary)
@@ -369,9 +369,9 @@ func add(dst *analyze.Summary, s analyze.Summary) {
 // runWarnings says each run's warnings, naming its file; a warning that
 // several runs give in the same words is said once, naming them (ten runs
 // of one bundle without its map gave ten near-identical lines).
-func runWarnings(tables []*analyze.Table) []string {
-	var order []string
-	files := map[string][]string{}
+func runWarnings(tables []*analyze.Table) []analyze.Warning {
+	var order []analyze.Warning
+	files := map[analyze.Warning][]string{}
 	for _, t := range tables {
 		for _, w := range t.Warnings {
 			if files[w] == nil {
@@ -382,19 +382,20 @@ func runWarnings(tables []*analyze.Table) []string {
 			}
 		}
 	}
-	out := make([]string, 0, len(order))
+	out := make([]analyze.Warning, 0, len(order))
 	for _, w := range order {
 		fs := files[w]
 		switch {
 		case len(fs) == 1:
-			out = append(out, fs[0]+": "+w)
+			w.File = fs[0]
 		case len(fs) == len(tables):
-			out = append(out, fmt.Sprintf("all %d runs: %s", len(fs), w))
+			w.File = fmt.Sprintf("all %d runs", len(fs))
 		case len(fs) <= 3:
-			out = append(out, strings.Join(fs, ", ")+": "+w)
+			w.File = strings.Join(fs, ", ")
 		default:
-			out = append(out, fmt.Sprintf("%d runs (%s, … %s): %s", len(fs), fs[0], fs[len(fs)-1], w))
+			w.File = fmt.Sprintf("%d runs (%s, … %s)", len(fs), fs[0], fs[len(fs)-1])
 		}
+		out = append(out, w)
 	}
 	return out
 }
@@ -689,52 +690,43 @@ func (mb *measureBlocks) next() Measure {
 }
 
 // sideWarnings says what makes two sides hard to compare.
-func sideWarnings(s []SideSummary, sides []Side) []string {
-	var w []string
+func sideWarnings(s []SideSummary, sides []Side) []analyze.Warning {
+	var w []analyze.Warning
+	add := func(kind analyze.WarningKind, format string, args ...any) {
+		w = append(w, analyze.Warning{Kind: kind, Message: fmt.Sprintf(format, args...)})
+	}
 	a, b := s[0], s[1]
 	if a.Format != b.Format {
-		w = append(w, fmt.Sprintf("the sides differ in format: %s before, %s after", a.Format.Describe(), b.Format.Describe()))
+		add(analyze.WarnFormatsDiffer, "the sides differ in format: %s before, %s after", a.Format.Describe(), b.Format.Describe())
 	}
 	if a.IntervalNs > 0 && b.IntervalNs > 0 {
 		if ratio := float64(b.IntervalNs) / float64(a.IntervalNs); ratio > 1.2 || ratio < 1/1.2 {
-			w = append(w, fmt.Sprintf("the sides differ in sampling interval: %s before, %s after", Duration(float64(a.IntervalNs)), Duration(float64(b.IntervalNs))))
+			add(analyze.WarnIntervalsDiffer, "the sides differ in sampling interval: %s before, %s after", Duration(float64(a.IntervalNs)), Duration(float64(b.IntervalNs)))
 		}
 	}
 	if threadNames(a.Threads) != threadNames(b.Threads) {
-		w = append(w, fmt.Sprintf("the sides were taken from different threads or processes: %v before, %v after", a.Threads, b.Threads))
+		add(analyze.WarnThreadsDiffer, "the sides were taken from different threads or processes: %v before, %v after", a.Threads, b.Threads)
 	}
 	if sides[0].Work == 0 && sides[1].Work == 0 && a.WallNs > 0 && b.WallNs > 0 {
 		wa, wb := float64(a.WallNs), float64(b.WallNs)
 		if wa/wb > 2 || wb/wa > 2 {
-			w = append(w, fmt.Sprintf("the runs differ in duration by more than 2x (%s before, %s after): if they did different amounts of work, give it with --work-before and --work-after", Duration(wa), Duration(wb)))
+			add(analyze.WarnDurationsDiffer, "the runs differ in duration by more than 2x (%s before, %s after)", Duration(wa), Duration(wb))
 		}
 	}
 	return w
 }
 
-// threadNames reduces thread descriptions to their names, which is what
-// must agree between builds (process and thread ids never do).
-func threadNames(ts []string) string {
-	seen := map[string]bool{}
+// threadNames reduces threads to their names, which is what must agree
+// between builds (process and thread ids never do).
+func threadNames(ts []analyze.Thread) string {
 	var names []string
 	for _, t := range ts {
-		name := t
-		for i := range len(t) {
-			if t[i] == '(' && i > 0 {
-				name = t[:i]
-				for len(name) > 0 && name[len(name)-1] == ' ' {
-					name = name[:len(name)-1]
-				}
-				break
-			}
-		}
-		if !seen[name] {
-			seen[name] = true
-			names = append(names, name)
+		if !slices.Contains(names, t.Name) {
+			names = append(names, t.Name)
 		}
 	}
 	slices.Sort(names)
-	return fmt.Sprint(names)
+	return strings.Join(names, "\x00")
 }
 
 // sum adds up xs.

@@ -163,7 +163,7 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 	if len(r.Warnings) > 0 {
 		details.WriteString("\n<details><summary>Warnings</summary>\n\n")
 		for _, wn := range r.Warnings {
-			line := "- " + EscapeMarkdown(wn) + "\n"
+			line := "- " + EscapeMarkdown(wn.String()) + "\n"
 			if details.Len()+len(line) > room {
 				break
 			}

@@ -327,7 +327,12 @@ func (f *Filters) restack(p *analyze.Profile, keep []bool) {
 		return c
 	}
 	same := make([]bool, nn) // the node's frame is its new node's frame
-	for _, n := range preorder(p.Nodes) {
+	order := p.WalkOrder()   // nil when the nodes are in walk order already
+	for i := range nn {
+		n := int32(i)
+		if order != nil {
+			n = order[i]
+		}
 		nd := p.Nodes[n]
 		fr := &p.Frames[nd.Frame]
 		if nd.Parent < 0 {
@@ -426,39 +431,4 @@ func (f *Filters) restack(p *analyze.Profile, keep []bool) {
 	}
 	p.LineTicks = ticks
 	p.Nodes = nodes
-}
-
-// preorder lists the nodes parents first, whatever their order in the
-// profile.
-func preorder(nodes []analyze.Node) []int32 {
-	kids := make([][]int32, len(nodes))
-	var roots []int32
-	for i, n := range nodes {
-		if n.Parent >= 0 {
-			kids[n.Parent] = append(kids[n.Parent], int32(i))
-		} else {
-			roots = append(roots, int32(i))
-		}
-	}
-	out := make([]int32, 0, len(nodes))
-	stack := append([]int32(nil), roots...)
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		out = append(out, n)
-		stack = append(stack, kids[n]...)
-	}
-	return out
-}
-
-// OnCPU returns the on-CPU time of p's samples: all but idle and V8's
-// (program).
-func OnCPU(p *analyze.Profile) int64 {
-	var t int64
-	for _, s := range p.Samples {
-		if p.Frames[p.Nodes[s.Node].Frame].Kind.OnCPU() {
-			t += s.Weight
-		}
-	}
-	return t
 }

@@ -73,8 +73,8 @@ func (lm *loadedMap) source(i int) *sourceText {
 
 // scriptMap is what discovery found for one script.
 type scriptMap struct {
-	loc    mapLocation
-	reason string // why no map, when loc is empty
+	loc mapLocation
+	why analyze.Warning // why no map, when loc is empty
 }
 
 // New returns a Symbolicator with the given options.
@@ -103,14 +103,7 @@ func isNodeInternal(url string) bool { return analyze.NodeScript(url) }
 func (s *Symbolicator) Apply(p *analyze.Profile) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	// On-CPU self time per frame, for coverage.
-	self := make([]int64, len(p.Frames))
-	for _, smp := range p.Samples {
-		f := p.Nodes[smp.Node].Frame
-		if p.Frames[f].Kind.OnCPU() {
-			self[f] += smp.Weight
-		}
-	}
+	self := p.SelfByFrame() // for coverage
 	byScript := map[string][]int32{}
 	for i := range p.Frames {
 		if f := &p.Frames[i]; isScriptFrame(f) {
@@ -134,14 +127,15 @@ func (s *Symbolicator) Apply(p *analyze.Profile) {
 		}
 		cov.Scripts++
 		cov.OnCPUJSNs += scriptNs
-		lm, reason := s.mapFor(script, p, frames)
+		lm, why := s.mapFor(script, p, frames)
 		if lm == nil {
 			miss = append(miss, missing{script, scriptNs})
 			if looksMinified(p, frames) {
 				minified = append(minified, missing{script, scriptNs})
 			}
-			if reason != "" {
-				p.Warnings = append(p.Warnings, fmt.Sprintf("%s: %s", script, reason))
+			if why.Message != "" {
+				why.Message = script + ": " + why.Message
+				p.Warnings = append(p.Warnings, why)
 			}
 			continue
 		}
@@ -185,13 +179,15 @@ func (s *Symbolicator) Apply(p *analyze.Profile) {
 		case cov.MappedScripts == 0 && !asked && len(minified) > 0:
 			// Nothing was bundled or mapped: the code is as written, but for
 			// minified scripts shipped as they are (a library's .min.js).
-			p.Warnings = append(p.Warnings, fmt.Sprintf("no bundle was mapped, but %s %s minified and without a source map, so %s the minifier's: point --sourcemaps at the folder holding %s and its .map if it has one",
-				strings.Join(names, ", "), plural(len(minified), "looks", "look"), plural(len(minified), "its names are", "their names are"), plural(len(minified), "it", "them")))
+			p.Warnings = append(p.Warnings, analyze.Warning{Kind: analyze.WarnMinifiedUnmapped,
+				Message: fmt.Sprintf("no bundle was mapped, but %s %s minified and without a source map, so %s the minifier's",
+					strings.Join(names, ", "), plural(len(minified), "looks", "look"), plural(len(minified), "its names are", "their names are"))})
 		case len(names) == 0:
-			p.Warnings = append(p.Warnings, fmt.Sprintf("only %.1f%% of JavaScript on-CPU time was mapped to original sources: the maps found do not cover the rest of their scripts (is each map the one its bundle was built with?)", share))
+			p.Warnings = append(p.Warnings, analyze.Warning{Kind: analyze.WarnMapsIncomplete,
+				Message: fmt.Sprintf("only %.1f%% of JavaScript on-CPU time was mapped to original sources: the maps found do not cover the rest of their scripts (is each map the one its bundle was built with?)", share)})
 		default:
-			p.Warnings = append(p.Warnings, fmt.Sprintf("only %.1f%% of JavaScript on-CPU time was mapped to original sources; no source map for %s: point --sourcemaps at the folder holding the bundle and its .map, or name it with --sourcemap SCRIPT=MAP",
-				share, strings.Join(names, ", ")))
+			p.Warnings = append(p.Warnings, analyze.Warning{Kind: analyze.WarnNoSourceMap,
+				Message: fmt.Sprintf("only %.1f%% of JavaScript on-CPU time was mapped to original sources; no source map for %s", share, strings.Join(names, ", "))})
 		}
 	}
 }

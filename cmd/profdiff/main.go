@@ -344,6 +344,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
 		return exitUsage
 	}
+	advise(rep.Warnings)
 	if tui {
 		dirs := append(append(append(slices.Clone(o.sourceMapDirs), o.sourceDirsBefore...), o.sourceDirsAfter...), scriptDirs...)
 		// The explorer's f, i and x keys: the whole comparison again,
@@ -366,7 +367,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			opts := dopts
 			opts.Narrowing = f.Describe()
-			return diff.Compare(ds, opts)
+			rep, err := diff.Compare(ds, opts)
+			if err == nil {
+				advise(rep.Warnings)
+			}
+			return rep, err
 		}
 		return explore(rep, o.sortMetric(), syms, newSourceFiles(dirs), renarrow, stderr)
 	}
@@ -375,7 +380,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// The report goes to a file, a pipe or /dev/null, where nobody may
 		// read it: its warnings are said here too.
 		for _, w := range rep.Warnings {
-			fmt.Fprintf(stderr, "profdiff: warning: %s\n", diff.Clean(w))
+			fmt.Fprintf(stderr, "profdiff: warning: %s\n", diff.Clean(w.String()))
 		}
 	}
 	return finish(stderr, o.output, stdout, func(out io.Writer) error {
@@ -707,17 +712,16 @@ func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicato
 			if sym := syms[j.side]; sym != nil {
 				sym.Apply(p) // one at a time: the sides may share it
 			}
+			analyze.AttributePackages(p, true) // names and packages as the report shows them
 			var before int64
 			if filters.Active() {
-				// Names and packages are matched as the report shows them.
-				analyze.AttributePackages(p, true)
-				before = narrow.OnCPU(p)
+				before = p.OnCPUNs()
 				if err := filters.Apply(p); err != nil {
 					errs[i] = fmt.Errorf("%s: %w", p.File, err)
 					return nil
 				}
 			}
-			t := analyze.Aggregate(p, analyze.AggregateOptions{ReadPackageJSON: true, Edges: true,
+			t := analyze.Aggregate(p, analyze.AggregateOptions{Edges: true,
 				Tree: needsTree(len(sides), o.format), NodeFunctions: keep})
 			t.Summary.NarrowedFromNs = before
 			tables[j.side][j.run] = t
@@ -776,8 +780,8 @@ func list(out io.Writer, file string, stdin io.Reader, popts analyze.ParseOption
 			mark = "*"
 		}
 		desc := in.Format.Describe()
-		if in.Thread != "" {
-			desc = in.Thread
+		if !in.Thread.IsZero() {
+			desc = in.Thread.String()
 		}
 		fmt.Fprintf(out, "%s %s: %s samples, %s on-CPU", mark, diff.Clean(desc), diff.Count(in.Samples), diff.Duration(float64(in.OnCPUNs)))
 		if len(in.SampleTypes) > 0 {
