@@ -128,15 +128,15 @@ func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
 		}
 		i := strings.LastIndexByte(line, ' ')
 		if i <= 0 {
-			return nil, fmt.Errorf("line %d: expected \"frame;frame;... count\", found %q", lineNo, clip(line))
+			return nil, atLine(lineNo, "expected \"frame;frame;... count\", found %q", clip(line))
 		}
 		count, err := strconv.ParseFloat(line[i+1:], 64)
 		if err != nil || count < 0 || count != count {
-			return nil, fmt.Errorf("line %d: the count %q is not a number of samples or a time", lineNo, clip(line[i+1:]))
+			return nil, atLine(lineNo, "the count %q is not a number of samples or a time", clip(line[i+1:]))
 		}
 		stack := strings.TrimRight(line[:i], " ")
 		if j := strings.LastIndexByte(stack, ' '); j > 0 && isNumber(stack[j+1:]) && !strings.Contains(stack[j+1:], ";") {
-			return nil, fmt.Errorf("line %d: two counts (the differential form of two profiles): give each side's stacks on their own", lineNo)
+			return nil, atLine(lineNo, "two counts (the differential form of two profiles): give each side's stacks on their own")
 		}
 		node := int32(0)
 		for _, name := range strings.Split(stack, ";") {
@@ -162,7 +162,7 @@ func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
 		}
 		wf := count*unitNs + 0.5
 		if wf >= 1<<60 || float64(p.WallNs)+wf >= 1<<60 {
-			return nil, fmt.Errorf("line %d: the count %s adds up to more time than a profile holds", lineNo, clip(line[i+1:]))
+			return nil, atLine(lineNo, "the count %s adds up to more time than a profile holds", clip(line[i+1:]))
 		}
 		w := int64(wf)
 		p.Samples = append(p.Samples, Sample{Node: node, Weight: w})
@@ -175,7 +175,7 @@ func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if err == bufio.ErrTooLong {
-			return nil, fmt.Errorf("line %d: longer than %d bytes", lineNo+1, maxFoldedLine)
+			return nil, atLine(lineNo+1, "longer than %d bytes", maxFoldedLine)
 		}
 		return nil, err
 	}

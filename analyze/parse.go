@@ -49,7 +49,7 @@ func ParseFile(path string, opts ParseOptions) (*Profile, error) {
 	defer f.Close()
 	p, err := Parse(f, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, inFile(path, err)
 	}
 	p.File = path
 	return p, nil
@@ -105,7 +105,7 @@ func ListFile(path string, opts ParseOptions) ([]ProfileInfo, error) {
 	defer f.Close()
 	l, err := List(f, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, inFile(path, err)
 	}
 	return l, nil
 }
@@ -118,15 +118,14 @@ func openProfile(path string) (*os.File, error) {
 	case err != nil:
 		return nil, err // *PathError names the file
 	case st.IsDir():
-		return nil, fmt.Errorf("%s: is a directory, not a profile", path)
+		return nil, &Error{File: path, Err: errors.New("is a directory, not a profile")}
 	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("%s: not a regular file", path)
+		return nil, &Error{File: path, Err: errors.New("not a regular file")}
 	}
 	return os.Open(path)
 }
 
 var (
-	errTooLarge      = errors.New("input exceeds the size limit")
 	errTruncatedGzip = errors.New("truncated gzip stream")
 	errCorruptGzip   = errors.New("corrupt gzip stream")
 )
@@ -181,7 +180,7 @@ const (
 
 func (l *limitedReader) Read(p []byte) (int, error) {
 	if l.left <= 0 {
-		return 0, fmt.Errorf("%w of %d bytes after decompression (see --max-input-size)", errTooLarge, l.max)
+		return 0, fmt.Errorf("%w of %d bytes after decompression", ErrTooLarge, l.max)
 	}
 	if out := l.max - l.left; l.maxRatio > 0 && l.packed != nil && out > ratioFloor && out > l.maxRatio*l.packed.n {
 		return 0, fmt.Errorf("gzip data decompresses to over %d times its size (%d bytes from %d), which no profile does", l.maxRatio, out, l.packed.n)
@@ -384,7 +383,7 @@ func scanEnd(s *jsonScanner) error {
 		s.fail("unexpected data after the end of the JSON value")
 	}
 	if s.err != nil {
-		if errors.Is(s.err, errTooLarge) || errors.Is(s.err, errTruncatedGzip) || errors.Is(s.err, errCorruptGzip) {
+		if errors.Is(s.err, ErrTooLarge) || errors.Is(s.err, errTruncatedGzip) || errors.Is(s.err, errCorruptGzip) {
 			return s.err // the input, not its JSON, is at fault
 		}
 		return fmt.Errorf("malformed JSON %w", s.err)

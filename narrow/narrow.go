@@ -207,14 +207,18 @@ func (f *Filters) Apply(p *analyze.Profile) error {
 		// on a copy, since the filters are shared between runs.
 		w, err := f.WindowMarks.Resolve(p)
 		if err != nil {
-			return err
+			return &FilterError{Filter: "WindowMarks", Err: err}
 		}
 		g := *f
 		g.WindowMarks, g.Window = nil, &w
 		return g.Apply(p)
 	}
 	if (f.Window != nil || f.TrimIdle) && !p.HasTimestamps {
-		return fmt.Errorf("%s records no sample times, so --window and --trim-idle do not apply", p.Format.Describe())
+		filter := "Window"
+		if f.Window == nil {
+			filter = "TrimIdle"
+		}
+		return &FilterError{Filter: filter, Err: fmt.Errorf("%s records no sample times, so it cannot be narrowed by time", p.Format.Describe())}
 	}
 	keep := make([]bool, len(p.Samples))
 	for i := range keep {
@@ -432,3 +436,16 @@ func (f *Filters) restack(p *analyze.Profile, keep []bool) {
 	p.LineTicks = ticks
 	p.Nodes = nodes
 }
+
+// FilterError is a filter that cannot apply to a profile: which (the name
+// of its field of Filters, such as "WindowMarks") and why.
+type FilterError struct {
+	Filter string
+	Err    error
+}
+
+// Error returns why the filter does not apply.
+func (e *FilterError) Error() string { return e.Err.Error() }
+
+// Unwrap returns why the filter does not apply.
+func (e *FilterError) Unwrap() error { return e.Err }

@@ -212,7 +212,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet(&o)
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "profdiff: %s (see profdiff --help)\n", oneLine(err))
+		fmt.Fprintf(stderr, "profdiff: %s (see profdiff --help)\n", errorText(err))
 		return exitUsage
 	}
 	if o.help {
@@ -326,7 +326,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	tui := o.format == "tui"
 	ds, profiles, scriptDirs, err := readSides(sides, stdin, syms, popts, filters, o)
 	if err != nil {
-		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
+		fmt.Fprintf(stderr, "profdiff: %s\n", errorText(err))
 		return exitUsage
 	}
 	if filters.WindowMarks != nil { // the window each run's marks gave
@@ -341,7 +341,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	rep, err := diff.Compare(ds, dopts)
 	if err != nil {
-		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
+		fmt.Fprintf(stderr, "profdiff: %s\n", errorText(err))
 		return exitUsage
 	}
 	advise(rep.Warnings)
@@ -363,7 +363,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			f.Then = append(slices.Clone(f.Then), extra...)
 			ds, _, _, err := readSides(sides, stdin, syms, popts, &f, o)
 			if err != nil {
-				return nil, errors.New(oneLine(err))
+				return nil, errors.New(errorText(err))
 			}
 			opts := dopts
 			opts.Narrowing = f.Describe()
@@ -415,7 +415,7 @@ func finish(stderr io.Writer, path string, stdout io.Writer, write func(io.Write
 		err = cerr
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
+		fmt.Fprintf(stderr, "profdiff: %s\n", errorText(err))
 		return exitUsage
 	}
 	if broken {
@@ -501,7 +501,7 @@ func expandSide(path string) ([]string, error) {
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, errors.New(oneLine(err))
+		return nil, errors.New(errorText(err))
 	}
 	if !st.IsDir() {
 		return []string{path}, nil
@@ -561,7 +561,7 @@ func diffOptions(o options, nsides int) (diff.Options, error) {
 	for _, f := range o.failOn {
 		rule, err := diff.ParseRule(f)
 		if err != nil {
-			return opts, err
+			return opts, fmt.Errorf("--fail-on %w", err)
 		}
 		opts.Rules = append(opts.Rules, rule)
 	}
@@ -640,7 +640,7 @@ func explore(rep *diff.Report, sort diff.Metric, syms []*symbolicate.Symbolicato
 		return f.Name(), err
 	}
 	if err := tui.Run(in, os.Stdin, os.Stdout, 0, 0); err != nil {
-		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
+		fmt.Fprintf(stderr, "profdiff: %s\n", errorText(err))
 		return exitUsage
 	}
 	if rep.Broken() {
@@ -717,7 +717,7 @@ func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicato
 			if filters.Active() {
 				before = p.OnCPUNs()
 				if err := filters.Apply(p); err != nil {
-					errs[i] = fmt.Errorf("%s: %w", p.File, err)
+					errs[i] = fmt.Errorf("%s: %w", p.File, filterFlag(err))
 					return nil
 				}
 			}
@@ -814,15 +814,21 @@ func usageError(stderr io.Writer, format string, args ...any) int {
 	return exitUsage
 }
 
-// oneLine keeps an error to one line, through diff.Clean: errors quote
-// their input (file names, thread names, sample types, flag values), and no
-// control character or bidi override from it may reach the terminal.
-func oneLine(err error) string {
+// errorText returns an error as profdiff prints it: through diff.Clean,
+// since errors quote their input (file names, thread names, sample types,
+// flag values) and no control character or bidi override from it may reach
+// the terminal (Clean also keeps it to one line); with the flag that lifts
+// a limit; and a file that cannot be opened as "path: reason".
+func errorText(err error) string {
 	var pe *os.PathError
-	if errors.As(err, &pe) {
+	if errors.As(err, &pe) && !errors.As(err, new(*analyze.Error)) {
 		return diff.Clean(fmt.Sprintf("%s: %v", pe.Path, pe.Err))
 	}
-	return diff.Clean(strings.Join(strings.Fields(err.Error()), " "))
+	msg := err.Error()
+	if errors.Is(err, analyze.ErrTooLarge) {
+		msg += " (see --max-input-size)"
+	}
+	return diff.Clean(msg)
 }
 
 // parseSize reads "4GiB", "512MiB", "100000".
@@ -856,6 +862,6 @@ func writeMemProfile(path string, stderr io.Writer) {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
+		fmt.Fprintf(stderr, "profdiff: %s\n", errorText(err))
 	}
 }
