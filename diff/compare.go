@@ -558,75 +558,22 @@ func (c *comparison) functionIdentity(rowsOf func(*analyze.Table) []analyze.Row)
 // row too. A position's one-sided rows join the heaviest row it has on both
 // sides, else its heaviest before-only row when it has after-only ones.
 func (c *comparison) joinRenamed(rows []Row, index map[analyze.Key]int32) []Row {
-	type pos struct {
-		pkg, file    string
-		line, column int32
-	}
-	posOf := func(k analyze.Key) (pos, bool) {
-		return pos{k.Package, k.File, k.Line, k.Column}, k.File != "" && k.Line > 0 && k.Column > 0
-	}
-	at := map[pos][]int{}
+	at := map[rowPosition][]int{}
 	for i := range rows {
-		if p, ok := posOf(rows[i].Key); ok {
+		k := rows[i].Key
+		if k.File != "" && k.Line > 0 && k.Column > 0 {
+			p := rowPosition{k.Package, k.File, k.Line, k.Column}
 			at[p] = append(at[p], i)
 		}
-	}
-	heavier := func(a, b int) bool {
-		x, y := &rows[a].Total, &rows[b].Total
-		if sx, sy := x.Runs[0], y.Runs[0]; sum(sx)+sum(x.Runs[len(x.Runs)-1]) != sum(sy)+sum(y.Runs[len(y.Runs)-1]) {
-			return sum(sx)+sum(x.Runs[len(x.Runs)-1]) > sum(sy)+sum(y.Runs[len(y.Runs)-1])
-		}
-		return analyze.CompareKeys(rows[a].Key, rows[b].Key) < 0
 	}
 	gone := map[int]int{} // joined row -> the row it joins
 	for _, group := range at {
 		if len(group) < 2 {
 			continue
 		}
-		target, before, after := -1, -1, false
-		for _, i := range group {
-			r := &rows[i]
-			switch {
-			case r.present[0] && r.present[1]:
-				if target < 0 || heavier(i, target) {
-					target = i
-				}
-			case r.present[0]:
-				if before < 0 || heavier(i, before) {
-					before = i
-				}
-			case r.present[1]:
-				after = true
-			}
+		if target := joinTarget(rows, group); target >= 0 {
+			joinInto(rows, target, group, gone)
 		}
-		if target < 0 {
-			if before < 0 || !after {
-				continue // one side only: nothing new or gone to join
-			}
-			target = before
-		}
-		t := &rows[target]
-		for _, i := range group {
-			r := &rows[i]
-			if i == target || r.present[0] == r.present[1] {
-				continue
-			}
-			for si := range r.Self.Runs {
-				for ri, v := range r.Self.Runs[si] {
-					t.Self.Runs[si][ri] += v
-					t.Total.Runs[si][ri] += r.Total.Runs[si][ri]
-				}
-			}
-			if !t.present[1] && r.present[1] {
-				t.Renamed = r.Key.Function // the classic case: f3 -> d3
-			} else if r.Key.Function != t.Key.Function && r.Key.Function != t.Renamed {
-				t.Aliases = append(t.Aliases, r.Key.Function)
-			}
-			t.present[0] = t.present[0] || r.present[0]
-			t.present[1] = t.present[1] || r.present[1]
-			gone[i] = target
-		}
-		slices.Sort(t.Aliases)
 	}
 	if len(gone) == 0 {
 		return rows
@@ -649,6 +596,75 @@ func (c *comparison) joinRenamed(rows []Row, index map[analyze.Key]int32) []Row 
 		}
 	}
 	return out
+}
+
+// rowPosition is where a function starts: package, file, line and column.
+type rowPosition struct {
+	pkg, file    string
+	line, column int32
+}
+
+// joinTarget returns the row of a position's group that the others join:
+// its heaviest row with time on both sides, else its heaviest before-only
+// row when it has after-only ones; -1 when there is nothing to join.
+func joinTarget(rows []Row, group []int) int {
+	target, before, after := -1, -1, false
+	for _, i := range group {
+		r := &rows[i]
+		switch {
+		case r.present[0] && r.present[1]:
+			if target < 0 || heavierRow(rows, i, target) {
+				target = i
+			}
+		case r.present[0]:
+			if before < 0 || heavierRow(rows, i, before) {
+				before = i
+			}
+		case r.present[1]:
+			after = true
+		}
+	}
+	if target < 0 && before >= 0 && after {
+		return before
+	}
+	return target
+}
+
+// heavierRow reports whether row a holds more time than row b on the first
+// and last sides together (then comes first in key order).
+func heavierRow(rows []Row, a, b int) bool {
+	x, y := &rows[a].Total, &rows[b].Total
+	if sx, sy := sum(x.Runs[0])+sum(x.Runs[len(x.Runs)-1]), sum(y.Runs[0])+sum(y.Runs[len(y.Runs)-1]); sx != sy {
+		return sx > sy
+	}
+	return analyze.CompareKeys(rows[a].Key, rows[b].Key) < 0
+}
+
+// joinInto adds the group's one-sided rows to the target row, keeping their
+// names as its Renamed or Aliases, and records each in gone.
+func joinInto(rows []Row, target int, group []int, gone map[int]int) {
+	t := &rows[target]
+	for _, i := range group {
+		r := &rows[i]
+		if i == target || r.present[0] == r.present[1] {
+			continue
+		}
+		for si := range r.Self.Runs {
+			for ri, v := range r.Self.Runs[si] {
+				t.Self.Runs[si][ri] += v
+				t.Total.Runs[si][ri] += r.Total.Runs[si][ri]
+			}
+		}
+		if !t.present[1] && r.present[1] {
+			t.Renamed = r.Key.Function // the classic case: f3 -> d3
+		} else if r.Key.Function != t.Key.Function && r.Key.Function != t.Renamed {
+			t.Aliases = append(t.Aliases, r.Key.Function)
+		}
+		t.present[0] = t.present[0] || r.present[0]
+		t.present[1] = t.present[1] || r.present[1]
+		gone[i] = target
+	}
+	slices.Sort(t.Aliases)
 }
 
 // measureBlocks carves measures out of shared blocks, so that a table of
