@@ -40,19 +40,31 @@ type ParseOptions struct {
 // DefaultMaxInputSize is the default ceiling on a profile's uncompressed size.
 const DefaultMaxInputSize = 4 << 30
 
-// ParseFile reads the profile in the named file. Errors name the file.
+// ParseFile reads the profile in the named file. Errors are *Error and
+// name the file.
 func ParseFile(path string, opts ParseOptions) (*Profile, error) {
-	f, err := openProfile(path)
+	p, err := readFile(path, opts, Parse)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	p, err := Parse(f, opts)
-	if err != nil {
-		return nil, inFile(path, err)
-	}
 	p.File = path
 	return p, nil
+}
+
+// readFile opens a profile file and reads it with read; errors name the
+// file.
+func readFile[T any](path string, opts ParseOptions, read func(io.Reader, ParseOptions) (T, error)) (T, error) {
+	var none T
+	f, err := openProfile(path)
+	if err != nil {
+		return none, err
+	}
+	defer f.Close()
+	v, err := read(f, opts)
+	if err != nil {
+		return none, inFile(path, err)
+	}
+	return v, nil
 }
 
 // Parse reads one profile, detecting the format from the content: gzip is
@@ -98,16 +110,7 @@ func List(r io.Reader, opts ParseOptions) ([]ProfileInfo, error) {
 
 // ListFile is List for a named file.
 func ListFile(path string, opts ParseOptions) ([]ProfileInfo, error) {
-	f, err := openProfile(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	l, err := List(f, opts)
-	if err != nil {
-		return nil, inFile(path, err)
-	}
-	return l, nil
+	return readFile(path, opts, List)
 }
 
 // openProfile opens a file to read, refusing directories and special

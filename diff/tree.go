@@ -72,29 +72,14 @@ type LineTime struct {
 // lines joins every run's per-line self times by function row.
 func (c *comparison) lines() []LineTime {
 	type fl struct{ fn, line int32 }
-	index := map[fl]int{}
-	var out []LineTime
-	alloc := newMeasureBlocks(c)
-	for si, s := range c.sides {
-		for ri, t := range s.Tables {
-			for _, lt := range t.Lines {
-				fn, ok := c.fnIndex[lt.Function]
-				if !ok {
-					continue
-				}
-				k := fl{fn, lt.Line}
-				i, seen := index[k]
-				if !seen {
-					i = len(out)
-					index[k] = i
-					out = append(out, LineTime{Function: fn, Line: lt.Line, Self: alloc.next()})
-				}
-				out[i].Self.Runs[si][ri] += float64(lt.Self) * c.scale[si]
-			}
-		}
-	}
-	for i := range out {
-		c.finish(&out[i].Self)
+	keys, ms := sumByKey(c, func(t *analyze.Table) []analyze.LineTime { return t.Lines },
+		func(lt analyze.LineTime) (fl, int64, bool) {
+			fn, ok := c.fnIndex[lt.Function]
+			return fl{fn, lt.Line}, lt.Self, ok
+		})
+	out := make([]LineTime, len(keys))
+	for i, k := range keys {
+		out[i] = LineTime{Function: k.fn, Line: k.line, Self: ms[i]}
 	}
 	slices.SortFunc(out, func(a, b LineTime) int {
 		if d := cmp.Compare(a.Function, b.Function); d != 0 {
@@ -107,29 +92,15 @@ func (c *comparison) lines() []LineTime {
 
 // calls joins every run's caller -> callee edges by function row.
 func (c *comparison) calls() []Call {
-	byPair := map[[2]int32]int{}
-	var out []Call
-	alloc := newMeasureBlocks(c)
-	for si, s := range c.sides {
-		for ri, t := range s.Tables {
-			for _, e := range t.Edges {
-				a, okA := c.fnIndex[e.Caller]
-				b, okB := c.fnIndex[e.Callee]
-				if !okA || !okB {
-					continue
-				}
-				i, ok := byPair[[2]int32{a, b}]
-				if !ok {
-					i = len(out)
-					byPair[[2]int32{a, b}] = i
-					out = append(out, Call{Caller: a, Callee: b, Total: alloc.next()})
-				}
-				out[i].Total.Runs[si][ri] += float64(e.Total) * c.scale[si]
-			}
-		}
-	}
-	for i := range out {
-		c.finish(&out[i].Total)
+	keys, ms := sumByKey(c, func(t *analyze.Table) []analyze.Edge { return t.Edges },
+		func(e analyze.Edge) ([2]int32, int64, bool) {
+			a, okA := c.fnIndex[e.Caller]
+			b, okB := c.fnIndex[e.Callee]
+			return [2]int32{a, b}, e.Total, okA && okB
+		})
+	out := make([]Call, len(keys))
+	for i, k := range keys {
+		out[i] = Call{Caller: k[0], Callee: k[1], Total: ms[i]}
 	}
 	last := len(c.sides) - 1
 	slices.SortFunc(out, func(x, y Call) int {
@@ -142,6 +113,37 @@ func (c *comparison) calls() []Call {
 		return cmp.Compare(x.Callee, y.Callee)
 	})
 	return out
+}
+
+// sumByKey sums a part of every run's table (its Lines, its Edges) into
+// one finished measure per key, the keys in the order first met; keyOf
+// gives an item's key, its time and whether it has a key at all.
+func sumByKey[T any, K comparable](c *comparison, part func(*analyze.Table) []T, keyOf func(T) (K, int64, bool)) ([]K, []Measure) {
+	index := map[K]int{}
+	var keys []K
+	var ms []Measure
+	alloc := newMeasureBlocks(c)
+	for si, s := range c.sides {
+		for ri, t := range s.Tables {
+			for _, item := range part(t) {
+				k, ns, ok := keyOf(item)
+				if !ok {
+					continue
+				}
+				i, seen := index[k]
+				if !seen {
+					i = len(keys)
+					index[k] = i
+					keys, ms = append(keys, k), append(ms, alloc.next())
+				}
+				ms[i].Runs[si][ri] += float64(ns) * c.scale[si]
+			}
+		}
+	}
+	for i := range ms {
+		c.finish(&ms[i])
+	}
+	return keys, ms
 }
 
 // judgeCalls judges the calls' changes, corrected over the calls.
