@@ -1,11 +1,13 @@
-// Package analyze holds profdiff's one profile model, reads every supported
-// format into it (V8 .cpuprofile, Chrome traces, pprof), attributes frames to
-// packages and aggregates on-CPU time into self/total tables by package,
-// function and file.
+// Package analyze is profdiff's profile model: the Profile every format is
+// read into (V8 .cpuprofile, Chrome traces, pprof, folded stacks), its
+// operations (on-CPU time, walk order, package attribution), and the Table
+// of on-CPU self and total time by package, function and file that
+// Aggregate makes of it.
 //
-// It imports no other profdiff package and never prints: errors name the file
-// and what is wrong, and warnings travel as data in Profile.Warnings and
-// Table.Warnings.
+// It imports no other profdiff package and never prints: errors are *Error
+// (the file, the line where the format has lines, what is wrong), and
+// warnings travel as Warning values with a kind in Profile.Warnings and
+// Table.Warnings, naming no command-line flag.
 package analyze
 
 import (
