@@ -213,7 +213,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 		Functions: make([]jsonFunc, 0, len(r.Functions)),
 		Files:     make([]jsonFile, 0, len(r.Files)),
 		Calls:     []jsonCall{},
-		Warnings:  append([]string{}, r.Warnings...),
+		Warnings:  strs(r.Warnings),
 	}
 	if r.PerWork {
 		out.WorkUnit = r.Options.WorkUnit
@@ -244,7 +244,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 func (j *jsonReport) addSides(r *Report) {
 	for _, s := range r.Sides {
 		j.Sides = append(j.Sides, jsonSide{
-			Name: s.Name, Files: s.Files, Runs: s.Runs, Work: s.Work, Format: s.Format.String(), Threads: s.Threads, SampleType: s.SampleType,
+			Name: s.Name, Files: s.Files, Runs: s.Runs, Work: s.Work, Format: s.Format.String(), Threads: strs(s.Threads), SampleType: s.SampleType,
 			WallNs: s.WallNs, SampledNs: s.SampledNs, OnCPUNs: s.OnCPUNs, IdleNs: s.IdleNs,
 			ProgramNs: s.ProgramNs, GCNs: s.GCNs, Samples: s.Samples, IntervalNs: s.IntervalNs,
 			Symbolication: symbolicationJSON(s.Symbolication), NarrowedFromNs: s.NarrowedFromNs,
@@ -384,4 +384,13 @@ func indentJSON(dst, src []byte) []byte {
 		}
 	}
 	return dst
+}
+
+// strs returns each element's String, and an empty list (not null) for none.
+func strs[T fmt.Stringer](xs []T) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = x.String()
+	}
+	return out
 }

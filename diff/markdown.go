@@ -163,7 +163,7 @@ func (m *markdown) details(room int) string {
 	if len(m.r.Warnings) > 0 {
 		details.WriteString("\n<details><summary>Warnings</summary>\n\n")
 		for _, wn := range m.r.Warnings {
-			line := "- " + EscapeMarkdown(wn) + "\n"
+			line := "- " + EscapeMarkdown(wn.String()) + "\n"
 			if details.Len()+len(line) > room {
 				break
 			}

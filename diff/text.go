@@ -45,7 +45,7 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	if len(r.Warnings) > 0 {
 		tw.printf("\nWarnings:\n")
 		for _, wn := range r.Warnings {
-			tw.printf("  - %s\n", Clean(wn))
+			tw.printf("  - %s\n", Clean(wn.String()))
 		}
 	}
 	return tw.err
@@ -59,7 +59,7 @@ func writeTextOne(tw *textWriter, v *View, opts TextOptions) {
 		tw.printf("%d runs: every figure is the mean per run\n", s.Runs)
 	}
 	for _, th := range s.Threads {
-		tw.printf("thread: %s\n", Clean(th))
+		tw.printf("thread: %s\n", Clean(th.String()))
 	}
 	if s.SampleType != "" {
 		tw.printf("sample type: %s\n", Clean(s.SampleType))

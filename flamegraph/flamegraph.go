@@ -119,7 +119,7 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 		d.Sides = append(d.Sides, diff.SideLine(s))
 	}
 	for _, wn := range r.Warnings {
-		d.Warnings = append(d.Warnings, diff.Clean(wn))
+		d.Warnings = append(d.Warnings, diff.Clean(wn.String()))
 	}
 	if d.Warnings == nil {
 		d.Warnings = []string{}

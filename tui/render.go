@@ -362,7 +362,7 @@ func (m Model) headerLines() []string {
 	}
 	ws := r.Warnings
 	if len(ws) > 0 && !compact {
-		w := "warning: " + ws[0] + " (w)"
+		w := "warning: " + ws[0].String() + " (w)"
 		if len(ws) > 1 {
 			w = fmt.Sprintf("%d warnings (w lists them); first: %s", len(ws), ws[0])
 		}
@@ -533,7 +533,7 @@ func (m Model) renderOverlay() string {
 		title = "profdiff: " + diff.Plural(len(m.report().Warnings), "warning", "warnings")
 		width := max(m.width-2, 10)
 		for _, w := range m.report().Warnings {
-			wrapped := strings.Split(ansi.Wrap(diff.Clean(w), width, " /,"), "\n")
+			wrapped := strings.Split(ansi.Wrap(diff.Clean(w.String()), width, " /,"), "\n")
 			for i, l := range wrapped {
 				lead := "  "
 				if i == 0 {

@@ -207,7 +207,7 @@ func diffOptions(o options, nsides int) (diff.Options, error) {
 	for _, f := range o.failOn {
 		rule, err := diff.ParseRule(f)
 		if err != nil {
-			return opts, err
+			return opts, fmt.Errorf("--fail-on %w", err)
 		}
 		opts.Rules = append(opts.Rules, rule)
 	}

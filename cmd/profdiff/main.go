@@ -19,7 +19,6 @@ import (
 	"os"
 	"runtime/pprof"
 	"slices"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -45,7 +44,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet(&o)
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "profdiff: %s (see profdiff --help)\n", oneLine(err))
+		fmt.Fprintf(stderr, "profdiff: %s (see profdiff --help)\n", errorText(err))
 		return exitUsage
 	}
 	if o.help {
@@ -151,6 +150,7 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failed(stderr, err)
 	}
+	advise(rep.Warnings)
 	if o.format == "tui" {
 		dirs := append(append(append(slices.Clone(o.sourceMapDirs), o.sourceDirsBefore...), o.sourceDirsAfter...), scriptDirs...)
 		return explore(rep, o.sortMetric(), inv.syms, newSourceFiles(dirs), inv.renarrow(stdin, dopts), stderr)
@@ -175,17 +175,21 @@ func (inv *invocation) renarrow(stdin io.Reader, dopts diff.Options) func([]stri
 		f.Then = append(slices.Clone(f.Then), extra...)
 		ds, _, _, err := readSides(inv.sides, stdin, inv.syms, inv.popts, &f, inv.o)
 		if err != nil {
-			return nil, errors.New(oneLine(err))
+			return nil, errors.New(errorText(err))
 		}
 		opts := dopts
 		opts.Narrowing = f.Describe()
-		return diff.Compare(ds, opts)
+		rep, err := diff.Compare(ds, opts)
+		if err == nil {
+			advise(rep.Warnings)
+		}
+		return rep, err
 	}
 }
 
 // failed writes err on one line and returns exit status 2.
 func failed(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
+	fmt.Fprintf(stderr, "profdiff: %s\n", errorText(err))
 	return exitUsage
 }
 
@@ -196,15 +200,21 @@ func usageError(stderr io.Writer, format string, args ...any) int {
 	return exitUsage
 }
 
-// oneLine keeps an error to one line, through diff.Clean: errors quote
-// their input (file names, thread names, sample types, flag values), and no
-// control character or bidi override from it may reach the terminal.
-func oneLine(err error) string {
+// errorText returns an error as profdiff prints it: through diff.Clean,
+// since errors quote their input (file names, thread names, sample types,
+// flag values) and no control character or bidi override from it may reach
+// the terminal (Clean also keeps it to one line); with the flag that lifts
+// a limit; and a file that cannot be opened as "path: reason".
+func errorText(err error) string {
 	var pe *os.PathError
-	if errors.As(err, &pe) {
+	if errors.As(err, &pe) && !errors.As(err, new(*analyze.Error)) {
 		return diff.Clean(fmt.Sprintf("%s: %v", pe.Path, pe.Err))
 	}
-	return diff.Clean(strings.Join(strings.Fields(err.Error()), " "))
+	msg := err.Error()
+	if errors.Is(err, analyze.ErrTooLarge) {
+		msg += " (see --max-input-size)"
+	}
+	return diff.Clean(msg)
 }
 
 // writeMemProfile writes the allocations profdiff made (a heap profile read
@@ -218,7 +228,7 @@ func writeMemProfile(path string, stderr io.Writer) {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "profdiff: %s\n", oneLine(err))
+		fmt.Fprintf(stderr, "profdiff: %s\n", errorText(err))
 	}
 }
 

@@ -115,8 +115,8 @@ func list(out io.Writer, file string, stdin io.Reader, popts analyze.ParseOption
 			mark = "*"
 		}
 		desc := in.Format.Describe()
-		if in.Thread != "" {
-			desc = in.Thread
+		if !in.Thread.IsZero() {
+			desc = in.Thread.String()
 		}
 		fmt.Fprintf(out, "%s %s: %s samples, %s on-CPU", mark, diff.Clean(desc), diff.Count(in.Samples), diff.Duration(float64(in.OnCPUNs)))
 		if len(in.SampleTypes) > 0 {
@@ -150,7 +150,7 @@ func writeReport(o options, rep *diff.Report, ds []diff.Side, profiles [][]*anal
 		// The report goes to a file, a pipe or /dev/null, where nobody may
 		// read it: its warnings are said here too.
 		for _, w := range rep.Warnings {
-			fmt.Fprintf(stderr, "profdiff: warning: %s\n", diff.Clean(w))
+			fmt.Fprintf(stderr, "profdiff: warning: %s\n", diff.Clean(w.String()))
 		}
 	}
 	return finish(stderr, o.output, stdout, func(out io.Writer) error {

@@ -74,7 +74,7 @@ func expandSide(path string) ([]string, error) {
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, errors.New(oneLine(err))
+		return nil, errors.New(errorText(err))
 	}
 	if !st.IsDir() {
 		return []string{path}, nil
@@ -120,7 +120,7 @@ func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicato
 	var jobs []job
 	tables := make([][]*analyze.Table, len(sides))
 	keep := isExport(o.format)
-	aopts := analyze.AggregateOptions{ReadPackageJSON: true, Edges: true, Tree: needsTree(len(sides), o.format), NodeFunctions: keep}
+	aopts := analyze.AggregateOptions{Edges: true, Tree: needsTree(len(sides), o.format), NodeFunctions: keep}
 	profiles := make([][]*analyze.Profile, len(sides))
 	for si, s := range sides {
 		tables[si] = make([]*analyze.Table, len(s.files))
@@ -202,13 +202,12 @@ func tabulate(p *analyze.Profile, sym *symbolicate.Symbolicator, filters *narrow
 	if sym != nil {
 		sym.Apply(p) // one at a time: the sides may share it
 	}
+	analyze.AttributePackages(p, true) // names and packages as the report shows them
 	var before int64
 	if filters.Active() {
-		// Names and packages are matched as the report shows them.
-		analyze.AttributePackages(p, true)
-		before = narrow.OnCPU(p)
+		before = p.OnCPUNs()
 		if err := filters.Apply(p); err != nil {
-			return nil, fmt.Errorf("%s: %w", p.File, err)
+			return nil, fmt.Errorf("%s: %w", p.File, filterFlag(err))
 		}
 	}
 	t := analyze.Aggregate(p, aopts)
