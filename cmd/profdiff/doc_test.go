@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"os"
 	"path"
 	"path/filepath"
@@ -242,38 +241,14 @@ func docFile(w, runs, out string) string {
 	return w
 }
 
-// shellWords splits a command line at spaces, keeping single- and
-// double-quoted words whole (the examples use no other shell syntax).
+// shellWords splits a command line at spaces, keeping quoted words whole
+// (the examples quote whole words only, and use no other shell syntax).
 func shellWords(s string) []string {
-	var words []string
-	sc := bufio.NewScanner(strings.NewReader(s))
-	sc.Split(bufio.ScanRunes)
-	var cur strings.Builder
-	in, quote := false, ""
-	for sc.Scan() {
-		r := sc.Text()
-		switch {
-		case quote != "":
-			if r == quote {
-				quote = ""
-			} else {
-				cur.WriteString(r)
-			}
-		case r == "'" || r == `"`:
-			quote, in = r, true
-		case r == " " || r == "\t":
-			if in {
-				words = append(words, cur.String())
-				cur.Reset()
-				in = false
-			}
-		default:
-			cur.WriteString(r)
-			in = true
+	words := regexp.MustCompile(`'[^']*'|"[^"]*"|\S+`).FindAllString(s, -1)
+	for i, w := range words {
+		if len(w) >= 2 && (w[0] == '\'' || w[0] == '"') && w[len(w)-1] == w[0] {
+			words[i] = w[1 : len(w)-1]
 		}
-	}
-	if in {
-		words = append(words, cur.String())
 	}
 	return words
 }
