@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -113,17 +114,26 @@ func isNodePprof(pp *pprofData) bool {
 	return false
 }
 
-// parsePprofData reads a pprof profile: by decodePprofWire (pprofwire.go)
-// when it is protobuf that decoder takes, else by the library.
+// parsePprofData reads a pprof profile: protobuf by decodePprofWire
+// (pprofwire.go), whose errors are final; the legacy formats, which are not
+// protobuf, by the library.
 func parsePprofData(data []byte) (*pprofData, error) {
-	if d, err := decodePprofWire(data); err == nil {
-		return d, nil
+	d, err := decodePprofWire(data)
+	if err == nil || errors.Is(err, errPprofBound) || !isLegacyPprof(data) {
+		return d, err
 	}
 	pp, err := pprofile.ParseData(data)
 	if err != nil {
 		return nil, err
 	}
 	return pprofDataOf(pp), nil
+}
+
+// isLegacyPprof reports whether data may be one of the formats from before
+// profile.proto that the library reads: the binary CPU profile, which
+// begins with a zero word (a byte no protobuf tag has), or text.
+func isLegacyPprof(data []byte) bool {
+	return len(data) > 0 && data[0] == 0 || looksLikeText(data)
 }
 
 // pprofDataOf takes the compact form from the library's profile.

@@ -23,7 +23,7 @@ const module = "github.com/profdiff/profdiff"
 // write (the library checks the profile it writes). diff measures the display width
 // of cells with displaywidth, which the Charm libraries use too.
 var allowed = map[string][]string{
-	"analyze":      {"github.com/google/pprof/profile"},
+	"analyze":      {"github.com/google/pprof/profile", "google.golang.org/protobuf/encoding/protowire"},
 	"diff":         {module + "/analyze", "github.com/clipperhouse/displaywidth"},
 	"symbolicate":  {module + "/analyze"},
 	"tui":          {module + "/analyze", module + "/diff", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
