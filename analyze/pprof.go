@@ -387,6 +387,8 @@ func (b *pprofBuilder) countLine(node int32, leaf pprofLoc, values []int64) {
 	b.lineCounts[[2]int32{node, int32(l)}] += n
 }
 
+// clampLine returns a line or column that fits the model, 0 (unknown) for
+// any other.
 func clampLine(v int64) int32 {
 	if v <= 0 || v >= 1<<31-1 {
 		return 0

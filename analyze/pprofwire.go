@@ -37,8 +37,11 @@ type pprofData struct {
 	vals               []int64
 }
 
+// pprofValueType is a sample or period type, as "cpu", "nanoseconds".
 type pprofValueType struct{ typ, unit string }
 
+// pprofLoc is a location: its address and its lines, which are
+// pprofData.lines[lineStart:lineEnd], the innermost (inlined) first.
 type pprofLoc struct {
 	address            uint64
 	lineStart, lineEnd int32
@@ -53,8 +56,13 @@ type pprofLine struct {
 	noFunction   bool // the library's Line without a Function: no frame position
 }
 
-func (d *pprofData) samples() int               { return len(d.locStart) - 1 }
-func (d *pprofData) sampleLocs(i int) []int32   { return d.locIdx[d.locStart[i]:d.locStart[i+1]] }
+// samples returns how many samples the profile has.
+func (d *pprofData) samples() int { return len(d.locStart) - 1 }
+
+// sampleLocs returns sample i's locations by number, leaf first.
+func (d *pprofData) sampleLocs(i int) []int32 { return d.locIdx[d.locStart[i]:d.locStart[i+1]] }
+
+// sampleValues returns sample i's values, one per sample type.
 func (d *pprofData) sampleValues(i int) []int64 { return d.vals[d.valStart[i]:d.valStart[i+1]] }
 
 var (
