@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -130,10 +131,11 @@ func parsePprofData(data []byte) (*pprofData, error) {
 }
 
 // isLegacyPprof reports whether data may be one of the formats from before
-// profile.proto that the library reads: the binary CPU profile, which
-// begins with a zero word (a byte no protobuf tag has), or text.
+// profile.proto that the library reads: the binary CPU profile, whose
+// header begins with a zero word (as 32 or 64 bits, either byte order),
+// or text.
 func isLegacyPprof(data []byte) bool {
-	return len(data) > 0 && data[0] == 0 || looksLikeText(data)
+	return bytes.HasPrefix(data, []byte{0, 0, 0, 0}) || looksLikeText(data)
 }
 
 // pprofDataOf takes the compact form from the library's profile.

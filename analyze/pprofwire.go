@@ -632,15 +632,15 @@ func countEntries(data []byte) (pprofCounts, error) {
 			m.skip(num, typ)
 		}
 	}
+	// The bounds hold of what was counted before any error: a bomb with a
+	// flaw at its end is still a bomb.
 	switch {
-	case m.err != nil:
-		return c, m.err
 	case len(data) > math.MaxUint32 || max(c.samples, c.locs, c.vals) >= math.MaxInt32:
 		return c, fmt.Errorf("%w: %d bytes holding %d samples of %d locations and %d values in all, beyond any real profile", errPprofBound, len(data), c.samples, c.locs, c.vals)
 	case c.strs > len(data)-strBytes+stringTableSlack:
 		return c, fmt.Errorf("%w: %d string-table entries for %d bytes of profile that could refer to them", errPprofBound, c.strs, len(data)-strBytes)
 	}
-	return c, nil
+	return c, m.err
 }
 
 // countSample adds a Sample's location ids and values to the counts.

@@ -163,7 +163,14 @@ func TestPprofLegacyGoesToTheLibrary(t *testing.T) {
 func TestPprofBoundsAreFinal(t *testing.T) {
 	prof := newTinyPprof().bytes()
 	strs := append(append([]byte{}, prof...), bytes.Repeat([]byte{0x32, 0x00}, 1<<20)...)
-	for name, data := range map[string][]byte{"gzip inside gzip": gzipped(t, prof), "a million empty strings": strs} {
+	// Four zero bytes (two empty fields numbered 0) begin a legacy CPU
+	// profile too; a cut field at the end makes the protobuf malformed.
+	flawed := append(append([]byte{0, 0, 0, 0}, strs...), 0x3a, 0x05)
+	for name, data := range map[string][]byte{
+		"gzip inside gzip":                   gzipped(t, prof),
+		"a million empty strings":            strs,
+		"a million empty strings and a flaw": flawed,
+	} {
 		if _, err := parsePprofData(data); !errors.Is(err, errPprofBound) {
 			t.Errorf("%s: %v, want errPprofBound", name, err)
 		}
