@@ -16,6 +16,7 @@ require (
 	github.com/clipperhouse/displaywidth v0.11.0
 	github.com/yuin/goldmark v1.8.7
 	golang.org/x/sync v0.22.0
+	google.golang.org/protobuf v1.36.12
 	gopkg.in/yaml.v3 v3.0.1
 )
 

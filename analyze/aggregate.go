@@ -64,7 +64,7 @@ func (s Summary) GCShare() float64 {
 type Table struct {
 	Format Format
 	File   string
-	Thread string
+	Thread Thread
 	// SampleType is the pprof sample type the time was taken from.
 	SampleType string
 	// Symbolication is the source-map coverage, nil when maps were not
@@ -93,7 +93,7 @@ type Table struct {
 	// of no function: the root), when AggregateOptions.NodeFunctions
 	// asked for it.
 	NodeFunctions []int32
-	Warnings      []string
+	Warnings      []Warning
 }
 
 // CallNode is a node of a profile's call tree merged by function key: the
@@ -127,17 +127,17 @@ type Edge struct {
 	Total          int64
 }
 
-// AggregateOptions tune Aggregate.
+// AggregateOptions say which of a Table's optional parts Aggregate fills in;
+// each is named for the field it fills. The rows and the summary are
+// always there.
 type AggregateOptions struct {
-	// ReadPackageJSON lets package attribution read package.json files on
-	// disk to name workspace code.
-	ReadPackageJSON bool
-	// Edges asks for the caller -> callee table (Table.Edges).
+	// Edges fills Table.Edges (the caller -> callee table) and Table.Lines
+	// (functions' self time by source line).
 	Edges bool
-	// Tree asks for the call tree merged by function (Table.Tree).
+	// Tree fills Table.Tree, the call tree merged by function.
 	Tree bool
-	// NodeFunctions asks for each profile node's function
-	// (Table.NodeFunctions), for writers that walk the samples' stacks.
+	// NodeFunctions fills Table.NodeFunctions, each profile node's
+	// function, for writers that walk the samples' stacks.
 	NodeFunctions bool
 }
 
@@ -149,33 +149,103 @@ const (
 	numDims
 )
 
-// AttributePackages fills in the package of every frame of p that has none
-// (see Frame.Package), except regular expressions and eval code, whose
-// time goes to their caller's package. readPackageJSON lets it read
-// package.json files on disk to name workspace code. Aggregate does it
-// too; it is its own step for what needs packages before aggregation
-// (narrowing by package).
-func AttributePackages(p *Profile, readPackageJSON bool) {
-	namer := newPackageNamer(readPackageJSON)
-	for i := range p.Frames {
-		if f := &p.Frames[i]; f.Package == "" && !f.Kind.InheritsPackage() {
-			f.Package = namer.frame(f)
-		}
-	}
-}
-
-// Aggregate attributes p's frames to packages (filling Frame.Package where
-// it is empty) and sums on-CPU time into self and total by package,
-// function and file. It walks the call tree once per node, not once per
-// sample: recursion counts once per sample because a key's total is taken
-// only at its outermost occurrence on each path.
+// Aggregate sums p's on-CPU time into self and total by package, function
+// and file. Frames keep the package AttributePackages gave them; a frame
+// without one is named as AttributePackages would name it without reading
+// the disk, and p is not changed. It walks the call tree once per node,
+// not once per sample: recursion counts once per sample because a key's
+// total is taken only at its outermost occurrence on each path.
 func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	t := &Table{Format: p.Format, File: p.File, Thread: p.Thread, SampleType: p.SampleType, Symbolication: p.Symbolication}
 	t.Warnings = append(t.Warnings, p.Warnings...)
-	AttributePackages(p, opts.ReadPackageJSON)
+	a := newAggregation(p, opts)
+	a.summarize(t)
+	a.walk()
+	t.Summary.GCNs = a.gcNs
+	if opts.Edges {
+		t.Lines = lineTimes(p, a.fnKey, a.k, a.self)
+		t.Edges = a.edges.table(a.k)
+	}
+	t.Packages, _ = a.k.rows(dimPackage, a.selfs, a.totals)
+	var fnRow []int32
+	t.Functions, fnRow = a.k.rows(dimFunction, a.selfs, a.totals)
+	t.Files, _ = a.k.rows(dimFile, a.selfs, a.totals)
+	if opts.NodeFunctions {
+		t.NodeFunctions = make([]int32, len(p.Nodes))
+		for i, fn := range a.fnKey {
+			t.NodeFunctions[i] = -1
+			if fn >= 0 {
+				t.NodeFunctions[i] = fnRow[fn]
+			}
+		}
+	}
+	if a.tree != nil {
+		t.Tree = a.mergedTree(fnRow)
+	}
+	return t
+}
 
+// aggregation is the state of one Aggregate: the keys met so far, the sums
+// by key, edge and merged-tree node, and the path from the root to the
+// node being walked.
+type aggregation struct {
+	p    *Profile
+	k    *keyer
+	self []int64 // on-CPU weight of the samples ending at each node
+	// selfs and totals are the sums by key id, per dimension; onPath counts
+	// each key's occurrences on the current path.
+	selfs, totals [numDims][]int64
+	onPath        [numDims][]int32
+	fnKey         []int32 // each node's function key, for Lines and NodeFunctions
+	edges         *edgeSums
+	tree          *ChildIndex // the merged tree: children by function id
+	treeSelf      []int64
+	gcNs          int64
+	stack         []pathEntry
+}
+
+// pathEntry is one node on the path from the root during the walk. A
+// node's keys come from its frame and, for code that takes its caller's
+// package, from the path above it. Subtree sums are gathered here as nodes
+// are left, so no per-node arrays are needed.
+type pathEntry struct {
+	node  int32
+	keys  [numDims]int32
+	code  int32 // nearest frame with a script at or above the node
+	gc    bool  // garbage collection is on the path
+	outer uint8 // bit d: outermost occurrence of keys[d]; edgeBit: of the edge; hasEdge: edge set
+	edge  int32
+	sub   int64 // subtree on-CPU time so far
+	tree  int32 // the node's node in the merged call tree
+}
+
+// The bits of pathEntry.outer past the dimensions'.
+const edgeBit, hasEdge = 1 << numDims, 1 << (numDims + 1)
+
+func newAggregation(p *Profile, opts AggregateOptions) *aggregation {
 	nn := len(p.Nodes)
-	self := make([]int64, nn) // on-CPU weight of samples ending at each node
+	a := &aggregation{p: p, k: newKeyer(p)}
+	if (opts.Edges && len(p.LineTicks) > 0) || opts.NodeFunctions {
+		a.fnKey = make([]int32, nn)
+		for i := range a.fnKey {
+			a.fnKey[i] = -1
+		}
+	}
+	if opts.Edges {
+		a.edges = &edgeSums{index: map[uint64]int32{}}
+	}
+	if opts.Tree {
+		// A merged tree has at most one node per profile node.
+		a.tree, a.treeSelf = NewChildIndex(nn+1), make([]int64, 1, nn+1)
+	}
+	return a
+}
+
+// summarize fills the table's headline from the samples and sums each
+// node's on-CPU self time.
+func (a *aggregation) summarize(t *Table) {
+	p := a.p
+	a.self = make([]int64, len(p.Nodes))
 	sum := &t.Summary
 	rootSamples := 0
 	for _, s := range p.Samples {
@@ -191,210 +261,194 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 			rootSamples++
 		}
 		sum.OnCPUNs += s.Weight
-		self[s.Node] += s.Weight
+		a.self[s.Node] += s.Weight
 	}
 	if rootSamples > 0 {
-		t.Warnings = append(t.Warnings, fmt.Sprintf("%d samples land on the root node; they count as on-CPU but belong to no function", rootSamples))
+		t.Warnings = append(t.Warnings, Warning{Kind: WarnRootSamples,
+			Message: fmt.Sprintf("%d samples land on the root node; they count as on-CPU but belong to no function", rootSamples)})
 	}
 	sum.WallNs, sum.Samples, sum.IntervalNs = p.WallNs, p.SampleCount, p.IntervalNs
+}
 
-	// Nodes in walk order; nil when they are listed in preorder already.
-	var order []int32
-	if !inPreorder(p.Nodes) {
-		order = preorder(p.Nodes)
-	}
-	k := newKeyer(p)
-	var selfs, totals [numDims][]int64
-	var onPath [numDims][]int32 // occurrences of each key on the path
-	var fnKey []int32           // each node's function key, for Lines
-	if (opts.Edges && len(p.LineTicks) > 0) || opts.NodeFunctions {
-		fnKey = make([]int32, nn)
-		for i := range fnKey {
-			fnKey[i] = -1
-		}
-	}
-	// Edges get dense ids, so that entering and leaving a node costs one
-	// map lookup, not three.
-	var edgeIndex map[uint64]int32 // (caller, callee function id) -> edge
-	var edgeKeys [][2]int32
-	var edgeTotal []int64
-	var edgeOnPath []int32
-	if opts.Edges {
-		edgeIndex = map[uint64]int32{}
-	}
-	// One walk in preorder with the path from the root on a stack. A node's
-	// keys come from its frame and, for code that takes its caller's
-	// package, from the path above it. A key's total takes a node's subtree
-	// only at the key's outermost occurrence on the path, so recursion
-	// counts once per sample; subtree sums are gathered on the stack as
-	// nodes are left, so no per-node arrays are needed.
-	type onStack struct {
-		node  int32
-		keys  [numDims]int32
-		code  int32 // nearest frame with a script at or above the node
-		gc    bool  // garbage collection is on the path
-		outer uint8 // bit d: outermost occurrence of keys[d]; edgeBit: of the edge; hasEdge: edge set
-		edge  int32
-		sub   int64 // subtree on-CPU time so far
-		tree  int32 // the node's node in the merged call tree
-	}
-	const edgeBit, hasEdge = 1 << numDims, 1 << (numDims + 1)
-	var stack []onStack
-	var treeIndex *ChildIndex // the merged tree: children by function id
-	var treeSelf []int64
-	if opts.Tree {
-		// A merged tree has at most one node per profile node.
-		treeIndex, treeSelf = NewChildIndex(nn+1), make([]int64, 1, nn+1)
-	}
-	grow := func(d int) {
-		for len(selfs[d]) < len(k.keys[d]) {
-			selfs[d], totals[d], onPath[d] = append(selfs[d], 0), append(totals[d], 0), append(onPath[d], 0)
-		}
-	}
-	leave := func() {
-		e := &stack[len(stack)-1]
-		for d := range numDims {
-			if id := e.keys[d]; id >= 0 {
-				onPath[d][id]--
-				if e.outer&(1<<d) != 0 {
-					totals[d][id] += e.sub
-				}
-			}
-		}
-		if e.outer&hasEdge != 0 {
-			edgeOnPath[e.edge]--
-			if e.outer&edgeBit != 0 && e.sub > 0 {
-				edgeTotal[e.edge] += e.sub
-			}
-		}
-		if len(stack) > 1 {
-			stack[len(stack)-2].sub += e.sub
-		}
-		stack = stack[:len(stack)-1]
-	}
-	for i := range nn {
+// walk visits the nodes in preorder with the path from the root on a
+// stack, entering each node and leaving those its successor is not under.
+func (a *aggregation) walk() {
+	order := a.p.WalkOrder() // nil when the nodes are in walk order already
+	for i := range a.p.Nodes {
 		n := int32(i)
 		if order != nil {
 			n = order[i]
 		}
-		par := p.Nodes[n].Parent
-		for len(stack) > 0 && stack[len(stack)-1].node != par {
-			leave()
+		par := a.p.Nodes[n].Parent
+		for len(a.stack) > 0 && a.stack[len(a.stack)-1].node != par {
+			a.leave()
 		}
-		caller, gc := int32(-1), false // the parent's code frame and GC path
-		var callerKeys [numDims]int32
-		parentTree := int32(0)
-		if len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			caller, gc, callerKeys, parentTree = top.code, top.gc, top.keys, top.tree
-		}
-		e := onStack{node: n, sub: self[n], tree: parentTree}
-		e.keys, e.code, e.gc = k.node(n, caller, gc)
-		if treeIndex != nil {
-			if fn := e.keys[dimFunction]; fn >= 0 {
-				id, added := treeIndex.Child(parentTree, fn)
-				if added {
-					treeSelf = append(treeSelf, 0)
-				}
-				e.tree = id
-			}
-			treeSelf[e.tree] += self[n]
-		}
-		w := self[n]
-		for d := range numDims {
-			id := e.keys[d]
-			if id < 0 {
-				continue
-			}
-			grow(d)
-			selfs[d][id] += w
-			if onPath[d][id] == 0 {
-				e.outer |= 1 << d
-			}
-			onPath[d][id]++
-		}
-		if w != 0 && (e.gc || p.Frames[p.Nodes[n].Frame].Kind == KindGC) {
-			sum.GCNs += w
-		}
-		if fnKey != nil {
-			fnKey[n] = e.keys[dimFunction]
-		}
-		if edgeIndex != nil && len(stack) > 0 && callerKeys[dimFunction] >= 0 && e.keys[dimFunction] >= 0 {
-			ek := uint64(uint32(callerKeys[dimFunction]))<<32 | uint64(uint32(e.keys[dimFunction]))
-			id, ok := edgeIndex[ek]
-			if !ok {
-				id = int32(len(edgeKeys))
-				edgeIndex[ek] = id
-				edgeKeys = append(edgeKeys, [2]int32{callerKeys[dimFunction], e.keys[dimFunction]})
-				edgeTotal, edgeOnPath = append(edgeTotal, 0), append(edgeOnPath, 0)
-			}
-			e.edge = id
-			e.outer |= hasEdge
-			if edgeOnPath[e.edge] == 0 {
-				e.outer |= edgeBit
-			}
-			edgeOnPath[e.edge]++
-		}
-		stack = append(stack, e)
+		a.enter(n)
 	}
-	for len(stack) > 0 {
-		leave()
+	for len(a.stack) > 0 {
+		a.leave()
 	}
 	for d := range numDims {
-		grow(d)
+		a.grow(d)
 	}
+}
 
-	if opts.Edges {
-		t.Lines = lineTimes(p, fnKey, k, self)
+// enter pushes node n on the path: its self time goes to its keys, and it
+// is the outermost occurrence of each key not already on the path.
+func (a *aggregation) enter(n int32) {
+	caller, gc := int32(-1), false // the parent's code frame and GC path
+	var callerKeys [numDims]int32
+	parentTree := int32(0)
+	if len(a.stack) > 0 {
+		top := &a.stack[len(a.stack)-1]
+		caller, gc, callerKeys, parentTree = top.code, top.gc, top.keys, top.tree
 	}
-	if len(edgeKeys) > 0 {
-		rank := k.ranks(dimFunction)
-		var ids []int32
-		for id := range edgeKeys {
-			if edgeTotal[id] > 0 {
-				ids = append(ids, int32(id))
+	w := a.self[n]
+	e := pathEntry{node: n, sub: w, tree: parentTree}
+	e.keys, e.code, e.gc = a.k.node(n, caller, gc)
+	if a.tree != nil {
+		if fn := e.keys[dimFunction]; fn >= 0 {
+			id, added := a.tree.Child(parentTree, fn)
+			if added {
+				a.treeSelf = append(a.treeSelf, 0)
+			}
+			e.tree = id
+		}
+		a.treeSelf[e.tree] += w
+	}
+	for d := range numDims {
+		id := e.keys[d]
+		if id < 0 {
+			continue
+		}
+		a.grow(d)
+		a.selfs[d][id] += w
+		if a.onPath[d][id] == 0 {
+			e.outer |= 1 << d
+		}
+		a.onPath[d][id]++
+	}
+	if w != 0 && (e.gc || a.p.Frames[a.p.Nodes[n].Frame].Kind == KindGC) {
+		a.gcNs += w
+	}
+	if a.fnKey != nil {
+		a.fnKey[n] = e.keys[dimFunction]
+	}
+	if a.edges != nil && len(a.stack) > 0 && callerKeys[dimFunction] >= 0 && e.keys[dimFunction] >= 0 {
+		a.edges.enter(&e, callerKeys[dimFunction], e.keys[dimFunction])
+	}
+	a.stack = append(a.stack, e)
+}
+
+// leave pops the top of the path: its subtree's time goes to the totals of
+// the keys and the edge it is the outermost occurrence of, and to its
+// parent's subtree.
+func (a *aggregation) leave() {
+	e := &a.stack[len(a.stack)-1]
+	for d := range numDims {
+		if id := e.keys[d]; id >= 0 {
+			a.onPath[d][id]--
+			if e.outer&(1<<d) != 0 {
+				a.totals[d][id] += e.sub
 			}
 		}
-		slices.SortFunc(ids, func(a, b int32) int {
-			if c := cmp.Compare(edgeTotal[b], edgeTotal[a]); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(rank[edgeKeys[a][0]], rank[edgeKeys[b][0]]); c != 0 {
-				return c
-			}
-			return cmp.Compare(rank[edgeKeys[a][1]], rank[edgeKeys[b][1]])
-		})
-		t.Edges = make([]Edge, len(ids))
-		for i, id := range ids {
-			e := edgeKeys[id]
-			t.Edges[i] = Edge{Caller: k.keys[dimFunction][e[0]], Callee: k.keys[dimFunction][e[1]], Total: edgeTotal[id]}
+	}
+	if e.outer&hasEdge != 0 {
+		a.edges.leave(e)
+	}
+	if len(a.stack) > 1 {
+		a.stack[len(a.stack)-2].sub += e.sub
+	}
+	a.stack = a.stack[:len(a.stack)-1]
+}
+
+// grow makes room for every key id of dimension d met so far.
+func (a *aggregation) grow(d int) {
+	for len(a.selfs[d]) < len(a.k.keys[d]) {
+		a.selfs[d], a.totals[d], a.onPath[d] = append(a.selfs[d], 0), append(a.totals[d], 0), append(a.onPath[d], 0)
+	}
+}
+
+// mergedTree returns the merged call tree with each node's function as a
+// row of Table.Functions (fnRow maps function key ids to rows).
+func (a *aggregation) mergedTree(fnRow []int32) []CallNode {
+	tree := make([]CallNode, a.tree.Len())
+	for i := range tree {
+		fn := a.tree.Key(int32(i))
+		if fn >= 0 {
+			fn = fnRow[fn]
+		}
+		tree[i] = CallNode{Parent: a.tree.Parent(int32(i)), Function: fn, Self: a.treeSelf[i]}
+	}
+	return compactTree(tree)
+}
+
+// edgeSums are the caller -> callee function pairs met in a walk, with
+// dense ids, so that entering and leaving a node costs one map lookup, not
+// three.
+type edgeSums struct {
+	index  map[uint64]int32 // (caller, callee function id) -> edge
+	keys   [][2]int32
+	total  []int64
+	onPath []int32
+}
+
+// enter records that e's node is called by the caller function: e carries
+// the edge, marked outermost when it is not on the path already.
+func (s *edgeSums) enter(e *pathEntry, caller, callee int32) {
+	ek := uint64(uint32(caller))<<32 | uint64(uint32(callee))
+	id, ok := s.index[ek]
+	if !ok {
+		id = int32(len(s.keys))
+		s.index[ek] = id
+		s.keys = append(s.keys, [2]int32{caller, callee})
+		s.total, s.onPath = append(s.total, 0), append(s.onPath, 0)
+	}
+	e.edge = id
+	e.outer |= hasEdge
+	if s.onPath[id] == 0 {
+		e.outer |= edgeBit
+	}
+	s.onPath[id]++
+}
+
+// leave takes e's edge off the path, adding e's subtree to its total at
+// its outermost occurrence.
+func (s *edgeSums) leave(e *pathEntry) {
+	s.onPath[e.edge]--
+	if e.outer&edgeBit != 0 && e.sub > 0 {
+		s.total[e.edge] += e.sub
+	}
+}
+
+// table returns the edges with time, busiest first, then by caller and
+// callee in key order.
+func (s *edgeSums) table(k *keyer) []Edge {
+	if len(s.keys) == 0 {
+		return nil
+	}
+	rank := k.ranks(dimFunction)
+	var ids []int32
+	for id := range s.keys {
+		if s.total[id] > 0 {
+			ids = append(ids, int32(id))
 		}
 	}
-	t.Packages, _ = k.rows(dimPackage, selfs, totals)
-	var fnRow []int32
-	t.Functions, fnRow = k.rows(dimFunction, selfs, totals)
-	t.Files, _ = k.rows(dimFile, selfs, totals)
-	if opts.NodeFunctions {
-		t.NodeFunctions = make([]int32, nn)
-		for i, fn := range fnKey {
-			t.NodeFunctions[i] = -1
-			if fn >= 0 {
-				t.NodeFunctions[i] = fnRow[fn]
-			}
+	slices.SortFunc(ids, func(a, b int32) int {
+		if c := cmp.Compare(s.total[b], s.total[a]); c != 0 {
+			return c
 		}
-	}
-	if treeIndex != nil {
-		tree := make([]CallNode, treeIndex.Len())
-		for i := range tree {
-			fn := treeIndex.Key(int32(i))
-			if fn >= 0 {
-				fn = fnRow[fn]
-			}
-			tree[i] = CallNode{Parent: treeIndex.Parent(int32(i)), Function: fn, Self: treeSelf[i]}
+		if c := cmp.Compare(rank[s.keys[a][0]], rank[s.keys[b][0]]); c != 0 {
+			return c
 		}
-		t.Tree = compactTree(tree)
+		return cmp.Compare(rank[s.keys[a][1]], rank[s.keys[b][1]])
+	})
+	out := make([]Edge, len(ids))
+	for i, id := range ids {
+		e := s.keys[id]
+		out[i] = Edge{Caller: k.keys[dimFunction][e[0]], Callee: k.keys[dimFunction][e[1]], Total: s.total[id]}
 	}
-	return t
+	return out
 }
 
 // compactTree fills in the tree's totals and leaves out the nodes without
@@ -493,51 +547,13 @@ func (k *keyer) ranks(d int) []int32 {
 	return rank
 }
 
-// preorder returns the nodes in depth-first preorder from every root, each
-// node's children in index order. It is iterative: stacks a million frames
-// deep are fine.
-func preorder(nodes []Node) []int32 {
-	n := len(nodes)
-	start := make([]int32, n+1) // children of i are kids[start[i]:start[i+1]]
-	for _, nd := range nodes {
-		if nd.Parent >= 0 {
-			start[nd.Parent+1]++
-		}
-	}
-	for i := 1; i <= n; i++ {
-		start[i] += start[i-1]
-	}
-	kids := make([]int32, start[n])
-	fill := slices.Clone(start[:n])
-	var roots []int32
-	for i, nd := range nodes {
-		if nd.Parent >= 0 {
-			kids[fill[nd.Parent]] = int32(i)
-			fill[nd.Parent]++
-		} else {
-			roots = append(roots, int32(i))
-		}
-	}
-	order := make([]int32, 0, n)
-	stack := make([]int32, 0, 64)
-	for r := len(roots) - 1; r >= 0; r-- {
-		stack = append(stack, roots[r])
-	}
-	for len(stack) > 0 {
-		v := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		order = append(order, v)
-		ks := kids[start[v]:start[v+1]]
-		for j := len(ks) - 1; j >= 0; j-- {
-			stack = append(stack, ks[j])
-		}
-	}
-	return order
-}
-
 // keyer assigns each node its package, function and file keys.
 type keyer struct {
-	p     *Profile
+	p *Profile
+	// pkgs is each frame's package: Frame.Package, else what package
+	// attribution without the disk would give it; "" for kinds that take
+	// their caller's.
+	pkgs  []string
 	index [numDims]map[Key]int32
 	keys  [numDims][]Key
 	// frameKeys caches the keys of frames whose keys depend on the frame
@@ -548,7 +564,13 @@ type keyer struct {
 }
 
 func newKeyer(p *Profile) *keyer {
-	k := &keyer{p: p, frameKeys: make([][numDims]int32, len(p.Frames)), inherited: map[[2]int32][numDims]int32{}}
+	k := &keyer{p: p, pkgs: make([]string, len(p.Frames)), frameKeys: make([][numDims]int32, len(p.Frames)), inherited: map[[2]int32][numDims]int32{}}
+	namer := newPackageNamer(false)
+	for i := range p.Frames {
+		if f := &p.Frames[i]; !f.Kind.InheritsPackage() {
+			k.pkgs[i] = namer.frame(f)
+		}
+	}
 	for i := range k.frameKeys {
 		k.frameKeys[i][0] = -2 // not computed yet
 	}
@@ -586,7 +608,7 @@ func (k *keyer) node(n, caller int32, gcAbove bool) (keys [numDims]int32, code i
 	}
 	if !f.Kind.InheritsPackage() {
 		if k.frameKeys[nd.Frame][0] == -2 {
-			k.frameKeys[nd.Frame] = k.keysFor(f, f.Package, f.File)
+			k.frameKeys[nd.Frame] = k.keysFor(f, k.pkgs[nd.Frame], f.File)
 		}
 		return k.frameKeys[nd.Frame], code, gc
 	}
@@ -595,7 +617,7 @@ func (k *keyer) node(n, caller int32, gcAbove bool) (keys [numDims]int32, code i
 	if !ok {
 		pkg, file := PackageNative, ""
 		if caller >= 0 {
-			pkg, file = k.p.Frames[caller].Package, k.p.Frames[caller].File
+			pkg, file = k.pkgs[caller], k.p.Frames[caller].File
 		}
 		ks = k.keysFor(f, pkg, file)
 		k.inherited[ck] = ks

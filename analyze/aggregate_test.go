@@ -72,6 +72,7 @@ func TestAggregateMatchesBruteForce(t *testing.T) {
 				t.Fatal(err)
 			}
 			tab := Aggregate(p, AggregateOptions{})
+			AttributePackages(p, false) // the packages Aggregate used
 			// The package of a node, found by walking up, for frames that
 			// inherit it; independent of the keyer's cache.
 			pkgOf := func(n int32) (string, string) {
@@ -157,6 +158,7 @@ func TestEdgesMatchBruteForce(t *testing.T) {
 			t.Fatal(err)
 		}
 		tab := Aggregate(p, AggregateOptions{Edges: true})
+		AttributePackages(p, false) // the packages Aggregate used
 		keyOf := func(n int32) (Key, bool) {
 			f := p.Frames[p.Nodes[n].Frame]
 			if f.Kind == KindRoot {
@@ -256,14 +258,15 @@ func TestInPreorder(t *testing.T) {
 		{tree(-1, 2, 0), false},               // a child before its parent
 		{tree(-1, 0, 1, 2, 3, 4, 5, 6), true}, // a chain
 	} {
-		if got := inPreorder(c.nodes); got != c.want {
+		p := &Profile{Nodes: c.nodes}
+		if got := p.inPreorder(); got != c.want {
 			t.Errorf("inPreorder(%v) = %v, want %v", c.nodes, got, c.want)
 		}
 		if c.want {
 			// preorder must agree that the listing is already its order.
-			for i, n := range preorder(c.nodes) {
+			for i, n := range p.preorder() {
 				if int(n) != i {
-					t.Errorf("preorder(%v) = %v, not the listing", c.nodes, preorder(c.nodes))
+					t.Errorf("preorder(%v) = %v, not the listing", c.nodes, p.preorder())
 					break
 				}
 			}
@@ -279,7 +282,12 @@ func TestTreeMatchesBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		before := slices.Clone(p.Frames)
 		tab := Aggregate(p, AggregateOptions{Tree: true, Edges: true})
+		if !slices.Equal(before, p.Frames) {
+			t.Fatalf("%s: Aggregate changed the frames", name)
+		}
+		AttributePackages(p, false) // the packages Aggregate used
 		// The expected self and total of every path of function keys.
 		fnOf := map[int32]Key{}
 		keyOf := func(n int32) (Key, bool) {

@@ -72,117 +72,144 @@ func looksFolded(head []byte) bool {
 // "unit=ms" or "unit=samples" (profdiff --format folded writes one) sets
 // the unit, unless opts.FoldedUnitSet.
 func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
-	unit := opts.FoldedUnit
-	unitNs := float64(0)
-	p := &Profile{Format: FormatFolded}
-	setUnit := func(u string) error {
-		switch u {
-		case "", FoldedSamples:
-			unitNs = float64(opts.FoldedIntervalNs)
-			if unitNs <= 0 {
-				unitNs = DefaultFoldedIntervalNs
-			}
-		case FoldedNs:
-			unitNs = 1
-		case FoldedUs:
-			unitNs = 1e3
-		case FoldedMs:
-			unitNs = 1e6
-		default:
-			return fmt.Errorf("folded unit %q: choose samples, ns, us or ms", u)
-		}
-		unit = u
-		p.IntervalNs = int64(unitNs)
-		if unit != "" && unit != FoldedSamples {
-			p.IntervalNs = 0 // counts are times: the interval is not known
-		}
-		return nil
-	}
-	if err := setUnit(unit); err != nil {
+	f := &foldedReader{opts: opts, p: &Profile{Format: FormatFolded}, frames: map[string]int32{}, children: map[[2]int32]int32{}}
+	if err := f.setUnit(opts.FoldedUnit); err != nil {
 		return nil, err
 	}
-	p.Frames = []Frame{{Kind: KindRoot, Name: "(root)"}}
-	p.Nodes = []Node{{Frame: 0, Parent: -1}}
-	frames := map[string]int32{}
-	children := map[[2]int32]int32{} // (parent node, frame) -> node
+	f.p.Frames = []Frame{{Kind: KindRoot, Name: "(root)"}}
+	f.p.Nodes = []Node{{Frame: 0, Parent: -1}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxFoldedLine)
 	lineNo := 0
 	for sc.Scan() {
 		lineNo++
-		line := strings.TrimRight(sc.Text(), "\r")
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		if foldedComment(line) {
-			if _, u, ok := strings.Cut(line, "unit="); ok && len(p.Samples) == 0 && !opts.FoldedUnitSet {
-				_ = setUnit(strings.Fields(u + " ")[0]) // an unknown unit leaves the default
-			}
-			continue
-		}
-		if perfReportEntry(line) {
-			continue
-		}
-		if st, n, ok := countFirst(line); ok {
-			line = st + " " + n // perf report -g folded: "count stack"
-		}
-		i := strings.LastIndexByte(line, ' ')
-		if i <= 0 {
-			return nil, fmt.Errorf("line %d: expected \"frame;frame;... count\", found %q", lineNo, clip(line))
-		}
-		count, err := strconv.ParseFloat(line[i+1:], 64)
-		if err != nil || count < 0 || count != count {
-			return nil, fmt.Errorf("line %d: the count %q is not a number of samples or a time", lineNo, clip(line[i+1:]))
-		}
-		stack := strings.TrimRight(line[:i], " ")
-		if j := strings.LastIndexByte(stack, ' '); j > 0 && isNumber(stack[j+1:]) && !strings.Contains(stack[j+1:], ";") {
-			return nil, fmt.Errorf("line %d: two counts (the differential form of two profiles): give each side's stacks on their own", lineNo)
-		}
-		node := int32(0)
-		for _, name := range strings.Split(stack, ";") {
-			if name == "" {
-				continue
-			}
-			fi, ok := frames[name]
-			if !ok {
-				fi = int32(len(p.Frames))
-				frames[name] = fi
-				p.Frames = append(p.Frames, foldedFrame(name))
-			}
-			child, ok := children[[2]int32{node, fi}]
-			if !ok {
-				child = int32(len(p.Nodes))
-				children[[2]int32{node, fi}] = child
-				p.Nodes = append(p.Nodes, Node{Frame: fi, Parent: node})
-			}
-			node = child
-		}
-		if node == 0 || count == 0 {
-			continue
-		}
-		wf := count*unitNs + 0.5
-		if wf >= 1<<60 || float64(p.WallNs)+wf >= 1<<60 {
-			return nil, fmt.Errorf("line %d: the count %s adds up to more time than a profile holds", lineNo, clip(line[i+1:]))
-		}
-		w := int64(wf)
-		p.Samples = append(p.Samples, Sample{Node: node, Weight: w})
-		p.WallNs += w
-		if unit == "" || unit == FoldedSamples {
-			p.SampleCount += int64(count)
-		} else {
-			p.SampleCount++
+		if err := f.line(strings.TrimRight(sc.Text(), "\r")); err != nil {
+			return nil, &Error{Line: lineNo, Err: err}
 		}
 	}
 	if err := sc.Err(); err != nil {
 		if err == bufio.ErrTooLong {
-			return nil, fmt.Errorf("line %d: longer than %d bytes", lineNo+1, maxFoldedLine)
+			return nil, atLine(lineNo+1, "longer than %d bytes", maxFoldedLine)
 		}
 		return nil, err
 	}
-	if len(p.Samples) == 0 {
+	if len(f.p.Samples) == 0 {
 		return nil, fmt.Errorf("folded stacks with no sample")
 	}
-	return p, nil
+	return f.p, nil
+}
+
+// foldedReader is the state of readFolded: the profile so far, the unit
+// of its counts, and its frames and nodes by name and by parent.
+type foldedReader struct {
+	opts     ParseOptions
+	p        *Profile
+	unit     string
+	unitNs   float64
+	frames   map[string]int32
+	children map[[2]int32]int32 // (parent node, frame) -> node
+}
+
+// setUnit sets what the counts are: samples or times in ns, us or ms.
+func (f *foldedReader) setUnit(u string) error {
+	switch u {
+	case "", FoldedSamples:
+		f.unitNs = float64(f.opts.FoldedIntervalNs)
+		if f.unitNs <= 0 {
+			f.unitNs = DefaultFoldedIntervalNs
+		}
+	case FoldedNs:
+		f.unitNs = 1
+	case FoldedUs:
+		f.unitNs = 1e3
+	case FoldedMs:
+		f.unitNs = 1e6
+	default:
+		return fmt.Errorf("folded unit %q: choose samples, ns, us or ms", u)
+	}
+	f.unit = u
+	f.p.IntervalNs = int64(f.unitNs)
+	if !f.samples() {
+		f.p.IntervalNs = 0 // counts are times: the interval is not known
+	}
+	return nil
+}
+
+// samples reports whether the counts are numbers of samples.
+func (f *foldedReader) samples() bool { return f.unit == "" || f.unit == FoldedSamples }
+
+// line reads one line: a stack and its count, a comment (which may set
+// the unit) or one of perf report's other lines.
+func (f *foldedReader) line(line string) error {
+	if strings.TrimSpace(line) == "" {
+		return nil
+	}
+	if foldedComment(line) {
+		if _, u, ok := strings.Cut(line, "unit="); ok && len(f.p.Samples) == 0 && !f.opts.FoldedUnitSet {
+			_ = f.setUnit(strings.Fields(u + " ")[0]) // an unknown unit leaves the default
+		}
+		return nil
+	}
+	if perfReportEntry(line) {
+		return nil
+	}
+	if st, n, ok := countFirst(line); ok {
+		line = st + " " + n // perf report -g folded: "count stack"
+	}
+	i := strings.LastIndexByte(line, ' ')
+	if i <= 0 {
+		return fmt.Errorf("expected \"frame;frame;... count\", found %q", clip(line))
+	}
+	count, err := strconv.ParseFloat(line[i+1:], 64)
+	if err != nil || count < 0 || count != count {
+		return fmt.Errorf("the count %q is not a number of samples or a time", clip(line[i+1:]))
+	}
+	stack := strings.TrimRight(line[:i], " ")
+	if j := strings.LastIndexByte(stack, ' '); j > 0 && isNumber(stack[j+1:]) && !strings.Contains(stack[j+1:], ";") {
+		return fmt.Errorf("two counts (the differential form of two profiles): give each side's stacks on their own")
+	}
+	node := f.node(stack)
+	if node == 0 || count == 0 {
+		return nil
+	}
+	wf := count*f.unitNs + 0.5
+	if wf >= 1<<60 || float64(f.p.WallNs)+wf >= 1<<60 {
+		return fmt.Errorf("the count %s adds up to more time than a profile holds", clip(line[i+1:]))
+	}
+	w := int64(wf)
+	f.p.Samples = append(f.p.Samples, Sample{Node: node, Weight: w})
+	f.p.WallNs += w
+	if f.samples() {
+		f.p.SampleCount += int64(count)
+	} else {
+		f.p.SampleCount++
+	}
+	return nil
+}
+
+// node returns the node of a stack "outer;...;leaf", making its frames and
+// nodes; 0, the root, for a stack without frames.
+func (f *foldedReader) node(stack string) int32 {
+	node := int32(0)
+	for _, name := range strings.Split(stack, ";") {
+		if name == "" {
+			continue
+		}
+		fi, ok := f.frames[name]
+		if !ok {
+			fi = int32(len(f.p.Frames))
+			f.frames[name] = fi
+			f.p.Frames = append(f.p.Frames, foldedFrame(name))
+		}
+		child, ok := f.children[[2]int32{node, fi}]
+		if !ok {
+			child = int32(len(f.p.Nodes))
+			f.children[[2]int32{node, fi}] = child
+			f.p.Nodes = append(f.p.Nodes, Node{Frame: fi, Parent: node})
+		}
+		node = child
+	}
+	return node
 }
 
 func isNumber(s string) bool {

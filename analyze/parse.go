@@ -42,19 +42,31 @@ type ParseOptions struct {
 // DefaultMaxInputSize is the default ceiling on a profile's uncompressed size.
 const DefaultMaxInputSize = 4 << 30
 
-// ParseFile reads the profile in the named file. Errors name the file.
+// ParseFile reads the profile in the named file. Errors are *Error and
+// name the file.
 func ParseFile(path string, opts ParseOptions) (*Profile, error) {
-	f, err := openProfile(path)
+	p, err := readFile(path, opts, Parse)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	p, err := Parse(f, opts)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
 	p.File = path
 	return p, nil
+}
+
+// readFile opens a profile file and reads it with read; errors name the
+// file.
+func readFile[T any](path string, opts ParseOptions, read func(io.Reader, ParseOptions) (T, error)) (T, error) {
+	var none T
+	f, err := openProfile(path)
+	if err != nil {
+		return none, err
+	}
+	defer f.Close()
+	v, err := read(f, opts)
+	if err != nil {
+		return none, inFile(path, err)
+	}
+	return v, nil
 }
 
 // Parse reads one profile, detecting the format from the content: gzip is
@@ -73,7 +85,7 @@ func Parse(r io.Reader, opts ParseOptions) (*Profile, error) {
 // ProfileInfo describes one profile a file holds, for --list.
 type ProfileInfo struct {
 	Format      Format
-	Thread      string // description of the thread, for traces
+	Thread      Thread // the thread, for traces
 	Samples     int64
 	OnCPUNs     int64
 	SampleTypes []string // pprof only
@@ -90,7 +102,7 @@ func List(r io.Reader, opts ParseOptions) ([]ProfileInfo, error) {
 	best := busiest(profiles)
 	out := make([]ProfileInfo, len(profiles))
 	for i, p := range profiles {
-		out[i] = ProfileInfo{Format: p.Format, Thread: p.Thread, Samples: p.SampleCount, OnCPUNs: onCPU(p), Default: i == best}
+		out[i] = ProfileInfo{Format: p.Format, Thread: p.Thread, Samples: p.SampleCount, OnCPUNs: p.OnCPUNs(), Default: i == best}
 		if p.Format == FormatPprof {
 			out[i].SampleTypes = p.SampleTypes
 		}
@@ -100,16 +112,7 @@ func List(r io.Reader, opts ParseOptions) ([]ProfileInfo, error) {
 
 // ListFile is List for a named file.
 func ListFile(path string, opts ParseOptions) ([]ProfileInfo, error) {
-	f, err := openProfile(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	l, err := List(f, opts)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return l, nil
+	return readFile(path, opts, List)
 }
 
 // openProfile opens a file to read, refusing directories and special
@@ -120,15 +123,14 @@ func openProfile(path string) (*os.File, error) {
 	case err != nil:
 		return nil, err // *PathError names the file
 	case st.IsDir():
-		return nil, fmt.Errorf("%s: is a directory, not a profile", path)
+		return nil, &Error{File: path, Err: errors.New("is a directory, not a profile")}
 	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("%s: not a regular file", path)
+		return nil, &Error{File: path, Err: errors.New("not a regular file")}
 	}
 	return os.Open(path)
 }
 
 var (
-	errTooLarge      = errors.New("input exceeds the size limit")
 	errTruncatedGzip = errors.New("truncated gzip stream")
 	errCorruptGzip   = errors.New("corrupt gzip stream")
 )
@@ -183,7 +185,7 @@ const (
 
 func (l *limitedReader) Read(p []byte) (int, error) {
 	if l.left <= 0 {
-		return 0, fmt.Errorf("%w of %d bytes after decompression (see --max-input-size)", errTooLarge, l.max)
+		return 0, fmt.Errorf("%w of %d bytes after decompression", ErrTooLarge, l.max)
 	}
 	if out := l.max - l.left; l.maxRatio > 0 && l.packed != nil && out > ratioFloor && out > l.maxRatio*l.packed.n {
 		return 0, fmt.Errorf("gzip data decompresses to over %d times its size (%d bytes from %d), which no profile does", l.maxRatio, out, l.packed.n)
@@ -383,7 +385,7 @@ func scanEnd(s *jsonscan.Scanner) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, errTooLarge) || errors.Is(err, errTruncatedGzip) || errors.Is(err, errCorruptGzip) {
+	if errors.Is(err, ErrTooLarge) || errors.Is(err, errTruncatedGzip) || errors.Is(err, errCorruptGzip) {
 		return err // the input, not its JSON, is at fault
 	}
 	return fmt.Errorf("malformed JSON %w", err)
@@ -400,23 +402,12 @@ func traceProfiles(t *traceReader) ([]*Profile, error) {
 	return ps, nil
 }
 
-// onCPU sums the weights of the samples whose leaf is on-CPU.
-func onCPU(p *Profile) int64 {
-	var sum int64
-	for _, s := range p.Samples {
-		if p.Frames[p.Nodes[s.Node].Frame].Kind.OnCPU() {
-			sum += s.Weight
-		}
-	}
-	return sum
-}
-
 // busiest returns the index of the profile with the most on-CPU time (the
 // first of equals).
 func busiest(ps []*Profile) int {
 	best, bestNs := 0, int64(-1)
 	for i, p := range ps {
-		if ns := onCPU(p); ns > bestNs {
+		if ns := p.OnCPUNs(); ns > bestNs {
 			best, bestNs = i, ns
 		}
 	}
@@ -427,7 +418,8 @@ func busiest(ps []*Profile) int {
 func choose(ps []*Profile, thread string) (*Profile, error) {
 	if len(ps) == 1 {
 		if thread != "" && ps[0].Format != FormatTrace {
-			ps[0].Warnings = append(ps[0].Warnings, "--thread applies to traces only and was ignored")
+			ps[0].Warnings = append(ps[0].Warnings, Warning{Kind: WarnThreadIgnored,
+				Message: fmt.Sprintf("a thread (%q) was asked for, but only traces hold threads: it was ignored", thread)})
 		} else if thread != "" && !matchesThread(ps[0], thread) {
 			return nil, fmt.Errorf("no profile matches thread %q; the trace holds: %s", thread, ps[0].Thread)
 		}
@@ -444,7 +436,7 @@ func choose(ps []*Profile, thread string) (*Profile, error) {
 		if len(cands) == 0 {
 			var have []string
 			for _, p := range ps {
-				have = append(have, p.Thread)
+				have = append(have, p.Thread.String())
 			}
 			return nil, fmt.Errorf("no profile matches thread %q; the trace holds: %s", thread, strings.Join(have, "; "))
 		}
@@ -457,7 +449,8 @@ func choose(ps []*Profile, thread string) (*Profile, error) {
 			how += fmt.Sprintf(" (%d match; took the one with the most on-CPU time)", len(cands))
 		}
 	}
-	p.Warnings = append(p.Warnings, fmt.Sprintf("the trace holds %d CPU profiles; chose %s by %s (see --list, pick with --thread)", len(ps), p.Thread, how))
+	p.Warnings = append(p.Warnings, Warning{Kind: WarnThreadChosen,
+		Message: fmt.Sprintf("the trace holds %d CPU profiles; chose %s by %s", len(ps), p.Thread, how)})
 	return p, nil
 }
 
@@ -468,11 +461,11 @@ func matchesThread(p *Profile, sel string) bool {
 		a, err1 := strconv.ParseInt(pid, 10, 64)
 		b, err2 := strconv.ParseInt(tid, 10, 64)
 		if err1 == nil && err2 == nil {
-			return a == p.ProcessID && b == p.ThreadID
+			return a == p.Thread.ProcessID && b == p.Thread.ThreadID
 		}
 	}
 	if tid, err := strconv.ParseInt(sel, 10, 64); err == nil {
-		return tid == p.ThreadID
+		return tid == p.Thread.ThreadID
 	}
-	return sel == p.ThreadName
+	return sel == p.Thread.Name
 }

@@ -318,3 +318,18 @@ func (n *packageNamer) packageJSONName(dir string) string {
 	}
 	return name
 }
+
+// AttributePackages fills in the package of every frame of p that has none
+// (see Frame.Package), except regular expressions and eval code, whose
+// time goes to their caller's package. readPackageJSON lets it read
+// package.json files on disk to name workspace code. It is the step after
+// symbolication and before narrowing and Aggregate, which match and group
+// frames by package.
+func AttributePackages(p *Profile, readPackageJSON bool) {
+	namer := newPackageNamer(readPackageJSON)
+	for i := range p.Frames {
+		if f := &p.Frames[i]; f.Package == "" && !f.Kind.InheritsPackage() {
+			f.Package = namer.frame(f)
+		}
+	}
+}

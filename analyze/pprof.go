@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -113,17 +115,27 @@ func isNodePprof(pp *pprofData) bool {
 	return false
 }
 
-// parsePprofData reads a pprof profile: by decodePprofWire (pprofwire.go)
-// when it is protobuf that decoder takes, else by the library.
+// parsePprofData reads a pprof profile: protobuf by decodePprofWire
+// (pprofwire.go), whose errors are final; the legacy formats, which are not
+// protobuf, by the library.
 func parsePprofData(data []byte) (*pprofData, error) {
-	if d, err := decodePprofWire(data); err == nil {
-		return d, nil
+	d, err := decodePprofWire(data)
+	if err == nil || errors.Is(err, errPprofBound) || !isLegacyPprof(data) {
+		return d, err
 	}
 	pp, err := pprofile.ParseData(data)
 	if err != nil {
 		return nil, err
 	}
 	return pprofDataOf(pp), nil
+}
+
+// isLegacyPprof reports whether data may be one of the formats from before
+// profile.proto that the library reads: the binary CPU profile, whose
+// header begins with a zero word (as 32 or 64 bits, either byte order),
+// or text.
+func isLegacyPprof(data []byte) bool {
+	return bytes.HasPrefix(data, []byte{0, 0, 0, 0}) || looksLikeText(data)
 }
 
 // pprofDataOf takes the compact form from the library's profile.
@@ -181,144 +193,204 @@ func readPprof(data []byte, sampleType string) (*Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	node := isNodePprof(pp)
-	p := &Profile{Format: FormatPprof, SampleType: w.name, WallNs: pp.durationNanos}
+	b := newPprofBuilder(pp, w)
 	for _, st := range pp.sampleTypes {
-		p.SampleTypes = append(p.SampleTypes, st.typ+"/"+st.unit)
+		b.p.SampleTypes = append(b.p.SampleTypes, st.typ+"/"+st.unit)
 	}
-
-	in := newFrameInterner()
-	frameOf := func(ln pprofLine) int32 {
-		var line, column int32
-		goFrame := !node
-		switch {
-		case ln.noFunction:
-		case ln.startLine > 0:
-			line = clampLine(ln.startLine)
-		case node:
-			// @datadog/pprof sets no start line. By default a location's
-			// line and column are the function's start, as in a
-			// .cpuprofile; in its line-number mode they are the sampled
-			// position, so functions split by line.
-			line = clampLine(ln.line)
-			column = clampLine(ln.column)
-		}
-		kind := KindCode
-		if node {
-			kind = nodePprofKind(ln.name, ln.file)
-		}
-		i := in.internStrings(ln.name, ln.file, line, column, kind)
-		fr := &in.frames[i]
-		fr.Go = goFrame
-		fr.MarksGC = goFrame && goGCFunctions[ln.name]
-		if node && ln.name == "Non JS threads activity" {
-			fr.Package = "(non-JS threads)"
-		}
-		return i
-	}
-
-	type edge struct{ parent, frame int32 }
-	root := in.internStrings("(root)", "", 0, 0, KindRoot)
-	p.Nodes = append(p.Nodes, Node{Frame: root, Parent: -1})
-	children := map[edge]int32{}
-	var countIndex = -1
-	for i, st := range pp.sampleTypes {
-		if st.unit == "count" {
-			countIndex = i
-			break
-		}
-	}
-	// Each location's frames, outermost first (a location holds a function
-	// and the functions inlined into it), are made once; and the node a
-	// location leads to from a node is remembered, so that a sample costs
-	// one lookup per location of its stack.
-	locFrames := make([][]int32, len(pp.locs))
-	framesOf := func(li int32) []int32 {
-		if fs := locFrames[li]; fs != nil {
-			return fs
-		}
-		loc := pp.locs[li]
-		lines := pp.lines[loc.lineStart:loc.lineEnd]
-		fs := make([]int32, 0, max(len(lines), 1))
-		if len(lines) == 0 {
-			fs = append(fs, frameOf(pprofLine{name: fmt.Sprintf("0x%x", loc.address)}))
-		}
-		for k := len(lines) - 1; k >= 0; k-- {
-			fs = append(fs, frameOf(lines[k]))
-		}
-		locFrames[li] = fs
-		return fs
-	}
-	type step struct{ node, loc int32 }
-	leadsTo := map[step]int32{}
-	p.Samples = make([]Sample, 0, pp.samples())
-	var sampled int64
-	// Go locations carry the line each sample was on: line ticks per node.
-	lineCounts := map[[2]int32]int32{}
+	b.p.Samples = make([]Sample, 0, pp.samples())
 	for si := range pp.samples() {
-		values := pp.sampleValues(si)
-		if w.index >= len(values) {
-			return nil, fmt.Errorf("sample %d has %d values, fewer than its %d sample types", si, len(values), len(pp.sampleTypes))
-		}
-		v := values[w.index]
-		if v < 0 {
-			return nil, fmt.Errorf("sample %d has a negative value %d (a difference of profiles? profdiff compares the originals)", si, v)
-		}
-		if v > 1<<62/max(w.scale, 1) {
-			return nil, fmt.Errorf("sample %d has a value %d beyond any real profile", si, v)
-		}
-		locs := pp.sampleLocs(si)
-		cur := int32(0)
-		for li := len(locs) - 1; li >= 0; li-- {
-			st := step{cur, locs[li]}
-			if next, ok := leadsTo[st]; ok {
-				cur = next
-				continue
-			}
-			for _, f := range framesOf(st.loc) {
-				e := edge{cur, f}
-				next, ok := children[e]
-				if !ok {
-					next = int32(len(p.Nodes))
-					p.Nodes = append(p.Nodes, Node{Frame: f, Parent: cur})
-					children[e] = next
-				}
-				cur = next
-			}
-			leadsTo[st] = cur
-		}
-		p.Samples = append(p.Samples, Sample{Node: cur, Weight: v * w.scale})
-		if !node && len(locs) > 0 {
-			if loc := pp.locs[locs[0]]; loc.lineEnd > loc.lineStart {
-				if l := pp.lines[loc.lineStart].line; l > 0 && l < 1<<31 {
-					n := int32(1)
-					if countIndex >= 0 && countIndex < len(values) && values[countIndex] > 0 && values[countIndex] < 1<<20 {
-						n = int32(values[countIndex])
-					}
-					lineCounts[[2]int32{cur, int32(l)}] += n
-				}
-			}
-		}
-		sampled += v * w.scale
-		if countIndex >= 0 && countIndex < len(values) {
-			p.SampleCount += values[countIndex]
-		} else {
-			p.SampleCount++
+		if err := b.addSample(si); err != nil {
+			return nil, err
 		}
 	}
-	p.Frames = in.frames
-	p.LineTicks = appendLineTicks(p.LineTicks, lineCounts)
+	p := b.p
+	p.Frames = b.in.frames
+	p.LineTicks = appendLineTicks(p.LineTicks, b.lineCounts)
 	if pp.periodType != nil && pp.period > 0 {
 		if u, ok := timeUnits[pp.periodType.unit]; ok {
 			p.IntervalNs = pp.period * u
 		}
 	}
 	if p.IntervalNs == 0 && p.SampleCount > 0 {
-		p.IntervalNs = sampled / p.SampleCount
+		p.IntervalNs = b.sampled / p.SampleCount
 	}
 	return p, nil
 }
 
+// pprofBuilder builds the model's frames, call tree and line ticks from a
+// pprof profile's samples, one sample at a time.
+type pprofBuilder struct {
+	pp         *pprofData
+	w          pprofWeights
+	node       bool // written by @datadog/pprof
+	countIndex int  // the sample value that counts samples, or -1
+	p          *Profile
+	in         *frameInterner
+	// Each location's frames, outermost first (a location holds a function
+	// and the functions inlined into it), are made once; and the node a
+	// location leads to from a node is remembered, so that a sample costs
+	// one lookup per location of its stack.
+	locFrames  [][]int32
+	leadsTo    map[pprofStep]int32
+	children   map[pprofEdge]int32
+	lineCounts map[[2]int32]int32 // Go locations' lines: ticks per (node, line)
+	sampled    int64              // the weight of all samples
+}
+
+// pprofStep is a location taken from a node of the tree.
+type pprofStep struct{ node, loc int32 }
+
+// pprofEdge is a frame called from a node of the tree.
+type pprofEdge struct{ parent, frame int32 }
+
+// newPprofBuilder starts the model of pp with its root node, weighing
+// samples by w.
+func newPprofBuilder(pp *pprofData, w pprofWeights) *pprofBuilder {
+	b := &pprofBuilder{
+		pp:         pp,
+		w:          w,
+		node:       isNodePprof(pp),
+		countIndex: -1,
+		p:          &Profile{Format: FormatPprof, SampleType: w.name, WallNs: pp.durationNanos},
+		in:         newFrameInterner(),
+		locFrames:  make([][]int32, len(pp.locs)),
+		leadsTo:    map[pprofStep]int32{},
+		children:   map[pprofEdge]int32{},
+		lineCounts: map[[2]int32]int32{},
+	}
+	for i, st := range pp.sampleTypes {
+		if st.unit == "count" {
+			b.countIndex = i
+			break
+		}
+	}
+	root := b.in.internStrings("(root)", "", 0, 0, KindRoot)
+	b.p.Nodes = append(b.p.Nodes, Node{Frame: root, Parent: -1})
+	return b
+}
+
+// frameOf interns the frame of a location's line.
+func (b *pprofBuilder) frameOf(ln pprofLine) int32 {
+	var line, column int32
+	goFrame := !b.node
+	switch {
+	case ln.noFunction:
+	case ln.startLine > 0:
+		line = clampLine(ln.startLine)
+	case b.node:
+		// @datadog/pprof sets no start line. By default a location's
+		// line and column are the function's start, as in a
+		// .cpuprofile; in its line-number mode they are the sampled
+		// position, so functions split by line.
+		line = clampLine(ln.line)
+		column = clampLine(ln.column)
+	}
+	kind := KindCode
+	if b.node {
+		kind = nodePprofKind(ln.name, ln.file)
+	}
+	i := b.in.internStrings(ln.name, ln.file, line, column, kind)
+	fr := &b.in.frames[i]
+	fr.Go = goFrame
+	fr.MarksGC = goFrame && goGCFunctions[ln.name]
+	if b.node && ln.name == "Non JS threads activity" {
+		fr.Package = "(non-JS threads)"
+	}
+	return i
+}
+
+// framesOf returns location li's frames, outermost first; a location
+// without lines is a frame named by its address.
+func (b *pprofBuilder) framesOf(li int32) []int32 {
+	if fs := b.locFrames[li]; fs != nil {
+		return fs
+	}
+	loc := b.pp.locs[li]
+	lines := b.pp.lines[loc.lineStart:loc.lineEnd]
+	fs := make([]int32, 0, max(len(lines), 1))
+	if len(lines) == 0 {
+		fs = append(fs, b.frameOf(pprofLine{name: fmt.Sprintf("0x%x", loc.address)}))
+	}
+	for k := len(lines) - 1; k >= 0; k-- {
+		fs = append(fs, b.frameOf(lines[k]))
+	}
+	b.locFrames[li] = fs
+	return fs
+}
+
+// stackNode returns the tree node of a stack of locations (leaf first),
+// adding the nodes it lacks.
+func (b *pprofBuilder) stackNode(locs []int32) int32 {
+	cur := int32(0)
+	for li := len(locs) - 1; li >= 0; li-- {
+		st := pprofStep{cur, locs[li]}
+		if next, ok := b.leadsTo[st]; ok {
+			cur = next
+			continue
+		}
+		for _, f := range b.framesOf(st.loc) {
+			e := pprofEdge{cur, f}
+			next, ok := b.children[e]
+			if !ok {
+				next = int32(len(b.p.Nodes))
+				b.p.Nodes = append(b.p.Nodes, Node{Frame: f, Parent: cur})
+				b.children[e] = next
+			}
+			cur = next
+		}
+		b.leadsTo[st] = cur
+	}
+	return cur
+}
+
+// addSample adds sample si: its weight to its stack's node, its ticks to
+// the line its leaf was on, and its count to the profile's.
+func (b *pprofBuilder) addSample(si int) error {
+	values := b.pp.sampleValues(si)
+	if b.w.index >= len(values) {
+		return fmt.Errorf("sample %d has %d values, fewer than its %d sample types", si, len(values), len(b.pp.sampleTypes))
+	}
+	v := values[b.w.index]
+	if v < 0 {
+		return fmt.Errorf("sample %d has a negative value %d (a difference of profiles? profdiff compares the originals)", si, v)
+	}
+	if v > 1<<62/max(b.w.scale, 1) {
+		return fmt.Errorf("sample %d has a value %d beyond any real profile", si, v)
+	}
+	locs := b.pp.sampleLocs(si)
+	cur := b.stackNode(locs)
+	b.p.Samples = append(b.p.Samples, Sample{Node: cur, Weight: v * b.w.scale})
+	if !b.node && len(locs) > 0 {
+		b.countLine(cur, b.pp.locs[locs[0]], values)
+	}
+	b.sampled += v * b.w.scale
+	if b.countIndex >= 0 && b.countIndex < len(values) {
+		b.p.SampleCount += values[b.countIndex]
+	} else {
+		b.p.SampleCount++
+	}
+	return nil
+}
+
+// countLine adds a Go sample's ticks to the line its leaf location was on:
+// Go locations carry the line each sample was on.
+func (b *pprofBuilder) countLine(node int32, leaf pprofLoc, values []int64) {
+	if leaf.lineEnd <= leaf.lineStart {
+		return
+	}
+	l := b.pp.lines[leaf.lineStart].line
+	if l <= 0 || l >= 1<<31 {
+		return
+	}
+	n := int32(1)
+	if c := b.countIndex; c >= 0 && c < len(values) && values[c] > 0 && values[c] < 1<<20 {
+		n = int32(values[c])
+	}
+	b.lineCounts[[2]int32{node, int32(l)}] += n
+}
+
+// clampLine returns a line or column that fits the model, 0 (unknown) for
+// any other.
 func clampLine(v int64) int32 {
 	if v <= 0 || v >= 1<<31-1 {
 		return 0

@@ -1,11 +1,13 @@
-// Package analyze holds profdiff's one profile model, reads every supported
-// format into it (V8 .cpuprofile, Chrome traces, pprof), attributes frames to
-// packages and aggregates on-CPU time into self/total tables by package,
-// function and file.
+// Package analyze is profdiff's profile model: the Profile every format is
+// read into (V8 .cpuprofile, Chrome traces, pprof, folded stacks), its
+// operations (on-CPU time, walk order, package attribution), and the Table
+// of on-CPU self and total time by package, function and file that
+// Aggregate makes of it.
 //
-// It imports no other profdiff package and never prints: errors name the file
-// and what is wrong, and warnings travel as data in Profile.Warnings and
-// Table.Warnings.
+// It imports no other profdiff package and never prints: errors are *Error
+// (the file, the line where the format has lines, what is wrong), and
+// warnings travel as Warning values with a kind in Profile.Warnings and
+// Table.Warnings, naming no command-line flag.
 package analyze
 
 import (
@@ -173,12 +175,9 @@ type Profile struct {
 	Format Format
 	// File is the path the profile was read from.
 	File string
-	// Thread describes the thread or process for formats that hold several
-	// (Chrome traces); "" otherwise.
-	Thread string
-	// ProcessID, ThreadID and ThreadName identify the thread in a trace.
-	ProcessID, ThreadID int64
-	ThreadName          string
+	// Thread identifies the thread a trace's profile was taken on; the
+	// zero Thread for formats that hold one profile.
+	Thread Thread
 	// SampleType names the pprof sample type the weights were taken from
 	// (for example "cpu/nanoseconds"); "" for other formats.
 	SampleType string
@@ -209,12 +208,49 @@ type Profile struct {
 	Marks []Mark
 
 	// Warnings are problems that were worked around while reading, such as
-	// negative time deltas.
-	Warnings []string
+	// samples recorded out of order.
+	Warnings []Warning
 
 	// Symbolication reports how much of the profile source maps covered;
 	// nil when symbolication did not run.
 	Symbolication *Symbolication
+}
+
+// Thread identifies the thread, and the profile on it, that a Chrome trace
+// recorded.
+type Thread struct {
+	// Name is the thread's name ("CrRendererMain"); "" when the trace
+	// names none.
+	Name                string
+	ProcessID, ThreadID int64
+	// ProcessName is the process's name ("Renderer"); "" when unnamed.
+	ProcessName string
+	// ProfileID is the trace's id of the profile ("0x1").
+	ProfileID string
+}
+
+// IsZero reports whether t identifies no thread (formats without threads).
+func (t Thread) IsZero() bool { return t == Thread{} }
+
+// String describes the thread as the reports print it:
+// "CrRendererMain (pid 5541, tid 5541, Renderer, profile 0x1)", without
+// what the trace did not record; "" for the zero Thread.
+func (t Thread) String() string {
+	if t.IsZero() {
+		return ""
+	}
+	name := t.Name
+	if name == "" {
+		name = "thread"
+	}
+	d := fmt.Sprintf("%s (pid %d, tid %d", name, t.ProcessID, t.ThreadID)
+	if t.ProcessName != "" {
+		d += ", " + t.ProcessName
+	}
+	if t.ProfileID != "" {
+		d += ", profile " + t.ProfileID
+	}
+	return d + ")"
 }
 
 // Mark is a User Timing mark or measure, timed in nanoseconds from the

@@ -34,7 +34,6 @@ type traceReader struct {
 	open     map[traceProfileKey]*traceProfile
 	threads  map[[2]int64]string // (pid, tid) -> thread name
 	procs    map[int64]string    // pid -> process name
-	warnings []string
 	events   int
 	marks    []traceMark             // User Timing marks and measures, in file order
 	measures map[traceMeasureKey]int // open measures (async begin) -> index in marks
@@ -394,14 +393,13 @@ func (t *traceReader) finish(file string) ([]*Profile, error) {
 		if err != nil {
 			return nil, fmt.Errorf("profile %s in process %d: %w", tp.id, tp.pid, err)
 		}
-		p.Thread = t.describe(tp)
-		p.ProcessID, p.ThreadID, p.ThreadName = tp.pid, tp.tid, t.threads[[2]int64{tp.pid, tp.tid}]
+		p.Thread = Thread{Name: t.threads[[2]int64{tp.pid, tp.tid}], ProcessID: tp.pid, ThreadID: tp.tid, ProcessName: t.procs[tp.pid], ProfileID: tp.id}
 		p.File = file
-		// The trace's warnings, and its own: each profile's, not every
-		// profile's (16,000 profiles would each carry 16,000 lines).
-		p.Warnings = append(p.Warnings, t.warnings...)
+		// Each profile's own warnings, not every profile's (16,000
+		// profiles would each carry 16,000 lines).
 		if tp.noProfileEvent {
-			p.Warnings = append(p.Warnings, fmt.Sprintf("ProfileChunk with id %s in process %d has no Profile event; its thread is taken from the chunk", tp.id, tp.pid))
+			p.Warnings = append(p.Warnings, Warning{Kind: WarnChunkWithoutProfile,
+				Message: fmt.Sprintf("ProfileChunk with id %s in process %d has no Profile event; its thread is taken from the chunk", tp.id, tp.pid)})
 		}
 		for _, m := range t.marks {
 			if m.pid == tp.pid {
@@ -412,16 +410,4 @@ func (t *traceReader) finish(file string) ([]*Profile, error) {
 		out = append(out, p)
 	}
 	return out, nil
-}
-
-func (t *traceReader) describe(tp *traceProfile) string {
-	name := t.threads[[2]int64{tp.pid, tp.tid}]
-	if name == "" {
-		name = "thread"
-	}
-	d := fmt.Sprintf("%s (pid %d, tid %d", name, tp.pid, tp.tid)
-	if pn := t.procs[tp.pid]; pn != "" {
-		d += ", " + pn
-	}
-	return d + ", profile " + tp.id + ")"
 }

@@ -43,7 +43,7 @@ func TestTraceProfilesMatchIndependentComputation(t *testing.T) {
 				t.Fatalf("%s --thread %s: %v", name, sel, err)
 			}
 			s := Aggregate(p, AggregateOptions{}).Summary
-			got := traceWant{p.ProcessID, p.ThreadID, s.Samples, s.SampledNs, s.OnCPUNs, s.IdleNs, s.ProgramNs, s.GCNs}
+			got := traceWant{p.Thread.ProcessID, p.Thread.ThreadID, s.Samples, s.SampledNs, s.OnCPUNs, s.IdleNs, s.ProgramNs, s.GCNs}
 			if got != w {
 				t.Errorf("%s %s:\n got %+v\nwant %+v", name, sel, got, w)
 			}
@@ -60,10 +60,10 @@ func TestTraceChoosesBusiestAndSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Both renderers use profile id 0x1; the iframe's (pid 5541) is busier.
-	if p.ProcessID != 5541 || p.ThreadName != "CrRendererMain" {
-		t.Errorf("chose pid %d %q, want the busier renderer, pid 5541", p.ProcessID, p.ThreadName)
+	if p.Thread.ProcessID != 5541 || p.Thread.Name != "CrRendererMain" {
+		t.Errorf("chose pid %d %q, want the busier renderer, pid 5541", p.Thread.ProcessID, p.Thread.Name)
 	}
-	if len(p.Warnings) == 0 || !strings.Contains(p.Warnings[len(p.Warnings)-1], "holds 2 CPU profiles; chose CrRendererMain (pid 5541") {
+	if len(p.Warnings) == 0 || !strings.Contains(p.Warnings[len(p.Warnings)-1].Message, "holds 2 CPU profiles; chose CrRendererMain (pid 5541") {
 		t.Errorf("warnings = %q, want the choice explained", p.Warnings)
 	}
 }
@@ -95,8 +95,8 @@ func TestTraceThreadSelection(t *testing.T) {
 			t.Errorf("--thread %q: %v", c.sel, err)
 			continue
 		}
-		if p.ThreadID != c.wantTID {
-			t.Errorf("--thread %q chose tid %d, want %d", c.sel, p.ThreadID, c.wantTID)
+		if p.Thread.ThreadID != c.wantTID {
+			t.Errorf("--thread %q chose tid %d, want %d", c.sel, p.Thread.ThreadID, c.wantTID)
 		}
 	}
 }
@@ -131,7 +131,7 @@ func TestCpuProfileEventForm(t *testing.T) {
 	if len(viaTrace.Functions) != len(direct.Functions) || viaTrace.Functions[0] != direct.Functions[0] {
 		t.Errorf("function rows differ")
 	}
-	if viaTrace.Thread != "CrRendererMain (pid 7, tid 9, profile )" {
+	if viaTrace.Thread.String() != "CrRendererMain (pid 7, tid 9)" {
 		t.Errorf("thread = %q", viaTrace.Thread)
 	}
 }

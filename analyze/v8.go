@@ -455,9 +455,9 @@ func (rp *rawProfile) build(frames []Frame, format Format) (*Profile, error) {
 			p.LineTicks[j] = rp.ticks.at(j)
 		}
 	}
-	if inPreorder(p.Nodes) {
+	if p.inPreorder() {
 		// no cycle: every parent comes before its children
-	} else if c := findCycle(p.Nodes); c >= 0 {
+	} else if c := p.findCycle(); c >= 0 {
 		return nil, fmt.Errorf("the call tree has a cycle through node %d", rp.nodes.at(c).id)
 	}
 	if err := rp.weigh(p, idx); err != nil {
@@ -560,57 +560,11 @@ func (rp *rawProfile) indexIDs() (*idIndex, error) {
 	return x, nil
 }
 
-// inPreorder reports whether the nodes are listed in depth-first preorder:
-// each node's parent (if any) is on the path from a root to the node before
-// it. Node and Chrome list their nodes so; then no walk order need be built
-// and there can be no cycle.
-func inPreorder(nodes []Node) bool {
-	stack := make([]int32, 0, 64)
-	for i, n := range nodes {
-		for len(stack) > 0 && stack[len(stack)-1] != n.Parent {
-			stack = stack[:len(stack)-1]
-		}
-		if n.Parent >= 0 && len(stack) == 0 {
-			return false
-		}
-		stack = append(stack, int32(i))
-	}
-	return true
-}
-
-// findCycle returns a node on a parent cycle, or -1. Every node is walked
-// towards its root once, so it is linear in the number of nodes.
-func findCycle(nodes []Node) int {
-	const (
-		unseen = iota
-		onPath
-		done
-	)
-	state := make([]uint8, len(nodes))
-	var path []int32
-	for i := range nodes {
-		path = path[:0]
-		j := int32(i)
-		for j >= 0 && state[j] == unseen {
-			state[j] = onPath
-			path = append(path, j)
-			j = nodes[j].Parent
-		}
-		if j >= 0 && state[j] == onPath {
-			return int(j)
-		}
-		for _, k := range path {
-			state[k] = done
-		}
-	}
-	return -1
-}
-
 // weigh turns samples and time deltas into weighted samples, following the
 // design: sample i is charged the gap after it (timeDeltas[i+1]), the last
 // sample the median gap; negative deltas (samples out of order) put the
-// samples in the order of their timestamps, with a warning. Without samples, hitCount stands in, spread evenly over the wall
-// time.
+// samples in the order of their timestamps, with a warning. Without
+// samples, hitCount stands in, spread evenly over the wall time.
 func (rp *rawProfile) weigh(p *Profile, idx *idIndex) error {
 	if rp.hasStart && rp.hasEnd {
 		p.WallNs = (rp.endTime - rp.startTime) * 1000
@@ -679,7 +633,7 @@ func weighEvenly(p *Profile) error {
 		p.Samples[i].Weight = w
 	}
 	p.IntervalNs = w
-	p.Warnings = append(p.Warnings, "profile has no timeDeltas: each sample weighs wall time / samples")
+	p.Warnings = append(p.Warnings, Warning{Kind: WarnNoTimeDeltas, Message: "profile has no timeDeltas: each sample weighs wall time / samples"})
 	return nil
 }
 
@@ -730,8 +684,8 @@ func reorderSamples(p *Profile, clamped []int64, negative int, clampedSum int64)
 	if negative == 1 {
 		what = "1 sample was out of order (a negative time delta)"
 	}
-	p.Warnings = append(p.Warnings, fmt.Sprintf("%s: ordered by their timestamps, which span %s; clamping the deltas to 0 would have added %s",
-		what, fmtMicros(ordered), fmtMicros(clampedSum-ordered)))
+	p.Warnings = append(p.Warnings, Warning{Kind: WarnSamplesReordered, Message: fmt.Sprintf("%s: ordered by their timestamps, which span %s; clamping the deltas to 0 would have added %s",
+		what, fmtMicros(ordered), fmtMicros(clampedSum-ordered))})
 }
 
 // fmtMicros writes microseconds, as milliseconds from 1 ms.
@@ -775,6 +729,6 @@ func (rp *rawProfile) weighHitCounts(p *Profile) error {
 		p.Samples = append(p.Samples, Sample{Node: h[0], Weight: int64(h[1]) * p.WallNs / hits})
 	}
 	p.SampleCount = hits
-	p.Warnings = append(p.Warnings, "profile has no samples array: time comes from hitCount spread evenly over the wall time")
+	p.Warnings = append(p.Warnings, Warning{Kind: WarnNoSamples, Message: "profile has no samples array: time comes from hitCount spread evenly over the wall time"})
 	return nil
 }

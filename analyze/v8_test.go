@@ -102,7 +102,7 @@ func TestNegativeDeltasOrderAndWarn(t *testing.T) {
 	if got, want := weights(p), []int64{5e3, 14e3, 1e3, 5e3}; !slices.Equal(got, want) {
 		t.Errorf("weights = %v, want %v (the last: the median of 5,5,14,1)", got, want)
 	}
-	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "2 samples were out of order") || !strings.Contains(p.Warnings[0], "would have added 5 µs") {
+	if len(p.Warnings) != 1 || p.Warnings[0].Kind != WarnSamplesReordered || !strings.Contains(p.Warnings[0].Message, "2 samples were out of order") || !strings.Contains(p.Warnings[0].Message, "would have added 5 µs") {
 		t.Errorf("warnings = %q", p.Warnings)
 	}
 	for i := 1; i < len(p.Samples); i++ {

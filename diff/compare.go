@@ -37,7 +37,7 @@ type SideSummary struct {
 	Name    string
 	Files   []string
 	Format  analyze.Format
-	Threads []string // for traces: the thread each run was taken from
+	Threads []analyze.Thread // for traces: the thread each run was taken from
 	// SampleType is the pprof sample type the time was taken from.
 	SampleType string
 	// Symbolication is the side's source-map coverage, summed over its
@@ -165,7 +165,7 @@ type Report struct {
 	PathsDelta float64
 	Rules      []RuleResult
 	Options    Options
-	Warnings   []string
+	Warnings   []analyze.Warning
 }
 
 // Compared reports whether the report compares two sides.
@@ -325,7 +325,7 @@ func summarize(s Side) (SideSummary, error) {
 			return sum, fmt.Errorf("side %s mixes formats: %s is %s, %s is %s", s.Name, s.Tables[0].File, sum.Format.Describe(), t.File, t.Format.Describe())
 		}
 		sum.Files = append(sum.Files, t.File)
-		if t.Thread != "" {
+		if !t.Thread.IsZero() {
 			sum.Threads = append(sum.Threads, t.Thread)
 		}
 		add(&sum.Summary, t.Summary)
@@ -369,9 +369,9 @@ func add(dst *analyze.Summary, s analyze.Summary) {
 // runWarnings says each run's warnings, naming its file; a warning that
 // several runs give in the same words is said once, naming them (ten runs
 // of one bundle without its map gave ten near-identical lines).
-func runWarnings(tables []*analyze.Table) []string {
-	var order []string
-	files := map[string][]string{}
+func runWarnings(tables []*analyze.Table) []analyze.Warning {
+	var order []analyze.Warning
+	files := map[analyze.Warning][]string{}
 	for _, t := range tables {
 		for _, w := range t.Warnings {
 			if files[w] == nil {
@@ -382,19 +382,20 @@ func runWarnings(tables []*analyze.Table) []string {
 			}
 		}
 	}
-	out := make([]string, 0, len(order))
+	out := make([]analyze.Warning, 0, len(order))
 	for _, w := range order {
 		fs := files[w]
 		switch {
 		case len(fs) == 1:
-			out = append(out, fs[0]+": "+w)
+			w.File = fs[0]
 		case len(fs) == len(tables):
-			out = append(out, fmt.Sprintf("all %d runs: %s", len(fs), w))
+			w.File = fmt.Sprintf("all %d runs", len(fs))
 		case len(fs) <= 3:
-			out = append(out, strings.Join(fs, ", ")+": "+w)
+			w.File = strings.Join(fs, ", ")
 		default:
-			out = append(out, fmt.Sprintf("%d runs (%s, … %s): %s", len(fs), fs[0], fs[len(fs)-1], w))
+			w.File = fmt.Sprintf("%d runs (%s, … %s)", len(fs), fs[0], fs[len(fs)-1])
 		}
+		out = append(out, w)
 	}
 	return out
 }
@@ -557,75 +558,22 @@ func (c *comparison) functionIdentity(rowsOf func(*analyze.Table) []analyze.Row)
 // row too. A position's one-sided rows join the heaviest row it has on both
 // sides, else its heaviest before-only row when it has after-only ones.
 func (c *comparison) joinRenamed(rows []Row, index map[analyze.Key]int32) []Row {
-	type pos struct {
-		pkg, file    string
-		line, column int32
-	}
-	posOf := func(k analyze.Key) (pos, bool) {
-		return pos{k.Package, k.File, k.Line, k.Column}, k.File != "" && k.Line > 0 && k.Column > 0
-	}
-	at := map[pos][]int{}
+	at := map[rowPosition][]int{}
 	for i := range rows {
-		if p, ok := posOf(rows[i].Key); ok {
+		k := rows[i].Key
+		if k.File != "" && k.Line > 0 && k.Column > 0 {
+			p := rowPosition{k.Package, k.File, k.Line, k.Column}
 			at[p] = append(at[p], i)
 		}
-	}
-	heavier := func(a, b int) bool {
-		x, y := &rows[a].Total, &rows[b].Total
-		if sx, sy := x.Runs[0], y.Runs[0]; sum(sx)+sum(x.Runs[len(x.Runs)-1]) != sum(sy)+sum(y.Runs[len(y.Runs)-1]) {
-			return sum(sx)+sum(x.Runs[len(x.Runs)-1]) > sum(sy)+sum(y.Runs[len(y.Runs)-1])
-		}
-		return analyze.CompareKeys(rows[a].Key, rows[b].Key) < 0
 	}
 	gone := map[int]int{} // joined row -> the row it joins
 	for _, group := range at {
 		if len(group) < 2 {
 			continue
 		}
-		target, before, after := -1, -1, false
-		for _, i := range group {
-			r := &rows[i]
-			switch {
-			case r.present[0] && r.present[1]:
-				if target < 0 || heavier(i, target) {
-					target = i
-				}
-			case r.present[0]:
-				if before < 0 || heavier(i, before) {
-					before = i
-				}
-			case r.present[1]:
-				after = true
-			}
+		if target := joinTarget(rows, group); target >= 0 {
+			joinInto(rows, target, group, gone)
 		}
-		if target < 0 {
-			if before < 0 || !after {
-				continue // one side only: nothing new or gone to join
-			}
-			target = before
-		}
-		t := &rows[target]
-		for _, i := range group {
-			r := &rows[i]
-			if i == target || r.present[0] == r.present[1] {
-				continue
-			}
-			for si := range r.Self.Runs {
-				for ri, v := range r.Self.Runs[si] {
-					t.Self.Runs[si][ri] += v
-					t.Total.Runs[si][ri] += r.Total.Runs[si][ri]
-				}
-			}
-			if !t.present[1] && r.present[1] {
-				t.Renamed = r.Key.Function // the classic case: f3 -> d3
-			} else if r.Key.Function != t.Key.Function && r.Key.Function != t.Renamed {
-				t.Aliases = append(t.Aliases, r.Key.Function)
-			}
-			t.present[0] = t.present[0] || r.present[0]
-			t.present[1] = t.present[1] || r.present[1]
-			gone[i] = target
-		}
-		slices.Sort(t.Aliases)
 	}
 	if len(gone) == 0 {
 		return rows
@@ -648,6 +596,75 @@ func (c *comparison) joinRenamed(rows []Row, index map[analyze.Key]int32) []Row 
 		}
 	}
 	return out
+}
+
+// rowPosition is where a function starts: package, file, line and column.
+type rowPosition struct {
+	pkg, file    string
+	line, column int32
+}
+
+// joinTarget returns the row of a position's group that the others join:
+// its heaviest row with time on both sides, else its heaviest before-only
+// row when it has after-only ones; -1 when there is nothing to join.
+func joinTarget(rows []Row, group []int) int {
+	target, before, after := -1, -1, false
+	for _, i := range group {
+		r := &rows[i]
+		switch {
+		case r.present[0] && r.present[1]:
+			if target < 0 || heavierRow(rows, i, target) {
+				target = i
+			}
+		case r.present[0]:
+			if before < 0 || heavierRow(rows, i, before) {
+				before = i
+			}
+		case r.present[1]:
+			after = true
+		}
+	}
+	if target < 0 && before >= 0 && after {
+		return before
+	}
+	return target
+}
+
+// heavierRow reports whether row a holds more time than row b on the first
+// and last sides together (then comes first in key order).
+func heavierRow(rows []Row, a, b int) bool {
+	x, y := &rows[a].Total, &rows[b].Total
+	if sx, sy := sum(x.Runs[0])+sum(x.Runs[len(x.Runs)-1]), sum(y.Runs[0])+sum(y.Runs[len(y.Runs)-1]); sx != sy {
+		return sx > sy
+	}
+	return analyze.CompareKeys(rows[a].Key, rows[b].Key) < 0
+}
+
+// joinInto adds the group's one-sided rows to the target row, keeping their
+// names as its Renamed or Aliases, and records each in gone.
+func joinInto(rows []Row, target int, group []int, gone map[int]int) {
+	t := &rows[target]
+	for _, i := range group {
+		r := &rows[i]
+		if i == target || r.present[0] == r.present[1] {
+			continue
+		}
+		for si := range r.Self.Runs {
+			for ri, v := range r.Self.Runs[si] {
+				t.Self.Runs[si][ri] += v
+				t.Total.Runs[si][ri] += r.Total.Runs[si][ri]
+			}
+		}
+		if !t.present[1] && r.present[1] {
+			t.Renamed = r.Key.Function // the classic case: f3 -> d3
+		} else if r.Key.Function != t.Key.Function && r.Key.Function != t.Renamed {
+			t.Aliases = append(t.Aliases, r.Key.Function)
+		}
+		t.present[0] = t.present[0] || r.present[0]
+		t.present[1] = t.present[1] || r.present[1]
+		gone[i] = target
+	}
+	slices.Sort(t.Aliases)
 }
 
 // measureBlocks carves measures out of shared blocks, so that a table of
@@ -689,52 +706,43 @@ func (mb *measureBlocks) next() Measure {
 }
 
 // sideWarnings says what makes two sides hard to compare.
-func sideWarnings(s []SideSummary, sides []Side) []string {
-	var w []string
+func sideWarnings(s []SideSummary, sides []Side) []analyze.Warning {
+	var w []analyze.Warning
+	add := func(kind analyze.WarningKind, format string, args ...any) {
+		w = append(w, analyze.Warning{Kind: kind, Message: fmt.Sprintf(format, args...)})
+	}
 	a, b := s[0], s[1]
 	if a.Format != b.Format {
-		w = append(w, fmt.Sprintf("the sides differ in format: %s before, %s after", a.Format.Describe(), b.Format.Describe()))
+		add(analyze.WarnFormatsDiffer, "the sides differ in format: %s before, %s after", a.Format.Describe(), b.Format.Describe())
 	}
 	if a.IntervalNs > 0 && b.IntervalNs > 0 {
 		if ratio := float64(b.IntervalNs) / float64(a.IntervalNs); ratio > 1.2 || ratio < 1/1.2 {
-			w = append(w, fmt.Sprintf("the sides differ in sampling interval: %s before, %s after", Duration(float64(a.IntervalNs)), Duration(float64(b.IntervalNs))))
+			add(analyze.WarnIntervalsDiffer, "the sides differ in sampling interval: %s before, %s after", Duration(float64(a.IntervalNs)), Duration(float64(b.IntervalNs)))
 		}
 	}
 	if threadNames(a.Threads) != threadNames(b.Threads) {
-		w = append(w, fmt.Sprintf("the sides were taken from different threads or processes: %v before, %v after", a.Threads, b.Threads))
+		add(analyze.WarnThreadsDiffer, "the sides were taken from different threads or processes: %v before, %v after", a.Threads, b.Threads)
 	}
 	if sides[0].Work == 0 && sides[1].Work == 0 && a.WallNs > 0 && b.WallNs > 0 {
 		wa, wb := float64(a.WallNs), float64(b.WallNs)
 		if wa/wb > 2 || wb/wa > 2 {
-			w = append(w, fmt.Sprintf("the runs differ in duration by more than 2x (%s before, %s after): if they did different amounts of work, give it with --work-before and --work-after", Duration(wa), Duration(wb)))
+			add(analyze.WarnDurationsDiffer, "the runs differ in duration by more than 2x (%s before, %s after)", Duration(wa), Duration(wb))
 		}
 	}
 	return w
 }
 
-// threadNames reduces thread descriptions to their names, which is what
-// must agree between builds (process and thread ids never do).
-func threadNames(ts []string) string {
-	seen := map[string]bool{}
+// threadNames reduces threads to their names, which is what must agree
+// between builds (process and thread ids never do).
+func threadNames(ts []analyze.Thread) string {
 	var names []string
 	for _, t := range ts {
-		name := t
-		for i := range len(t) {
-			if t[i] == '(' && i > 0 {
-				name = t[:i]
-				for len(name) > 0 && name[len(name)-1] == ' ' {
-					name = name[:len(name)-1]
-				}
-				break
-			}
-		}
-		if !seen[name] {
-			seen[name] = true
-			names = append(names, name)
+		if !slices.Contains(names, t.Name) {
+			names = append(names, t.Name)
 		}
 	}
 	slices.Sort(names)
-	return fmt.Sprint(names)
+	return strings.Join(names, "\x00")
 }
 
 // sum adds up xs.

@@ -213,72 +213,20 @@ func WriteJSON(w io.Writer, r *Report) error {
 		Functions: make([]jsonFunc, 0, len(r.Functions)),
 		Files:     make([]jsonFile, 0, len(r.Files)),
 		Calls:     []jsonCall{},
-		Warnings:  append([]string{}, r.Warnings...),
+		Warnings:  strs(r.Warnings),
 	}
 	if r.PerWork {
 		out.WorkUnit = r.Options.WorkUnit
 	}
-	for _, s := range r.Sides {
-		out.Sides = append(out.Sides, jsonSide{
-			Name: s.Name, Files: s.Files, Runs: s.Runs, Work: s.Work, Format: s.Format.String(), Threads: s.Threads, SampleType: s.SampleType,
-			WallNs: s.WallNs, SampledNs: s.SampledNs, OnCPUNs: s.OnCPUNs, IdleNs: s.IdleNs,
-			ProgramNs: s.ProgramNs, GCNs: s.GCNs, Samples: s.Samples, IntervalNs: s.IntervalNs,
-			Symbolication: symbolicationJSON(s.Symbolication), NarrowedFromNs: s.NarrowedFromNs,
-		})
-		out.Headline.Busy = append(out.Headline.Busy, s.Busy())
-		out.Headline.GCShare = append(out.Headline.GCShare, s.GCShare())
-	}
-	var all *analyze.Symbolication
-	for _, s := range r.Sides {
-		if s.Symbolication != nil {
-			if all == nil {
-				all = &analyze.Symbolication{}
-			}
-			all.Add(s.Symbolication)
-		}
-	}
-	out.Symbolication = symbolicationJSON(all)
+	out.addSides(r)
 	out.Headline.OnCPU = measureJSON(r, &r.Headline.OnCPU)
 	if r.PerWork {
 		pw := measureJSON(r, &r.Headline.PerWork)
 		out.Headline.PerWork = &pw
 	}
 	out.Headline.RunsNeeded = r.Headline.RunsNeeded
-	for i := range r.Packages {
-		row := &r.Packages[i]
-		out.Packages = append(out.Packages, jsonPackage{Package: row.Key.Package, Self: measureJSON(r, &row.Self), Total: measureJSON(r, &row.Total)})
-	}
-	for i := range r.Functions {
-		row := &r.Functions[i]
-		k := row.Key
-		out.Functions = append(out.Functions, jsonFunc{Function: FunctionName(k), Renamed: row.Renamed, Aliases: row.Aliases, File: k.File, Line: k.Line, Column: k.Column, Package: k.Package,
-			Self: measureJSON(r, &row.Self), Total: measureJSON(r, &row.Total)})
-	}
-	for i := range r.Files {
-		row := &r.Files[i]
-		out.Files = append(out.Files, jsonFile{File: row.Key.File, Package: row.Key.Package, Self: measureJSON(r, &row.Self), Total: measureJSON(r, &row.Total)})
-	}
-	for i := range r.Calls {
-		c := &r.Calls[i]
-		if i >= MaxJSONCalls && !c.Total.Change.Verdict.Real() {
-			continue
-		}
-		out.Calls = append(out.Calls, jsonCall{Caller: c.Caller, Callee: c.Callee, Total: measureJSON(r, &c.Total)})
-	}
-	onDelta := r.OnCPU(len(r.Sides)-1) - r.OnCPU(0)
-	for _, p := range r.Paths {
-		jp := jsonPath{End: p.End.String(), DeltaNs: p.Delta, SharePct: num(100 * p.Delta / onDelta), Text: v.PathText(p)}
-		for _, n := range p.Nodes {
-			t := &r.Tree[n]
-			k := r.TreeFunction(n)
-			jp.Steps = append(jp.Steps, jsonStep{Function: FunctionName(k), Package: k.Package, File: k.File, Line: k.Line, Column: k.Column, Index: t.Function,
-				Self: measureJSON(r, &t.Self), Total: measureJSON(r, &t.Total)})
-		}
-		out.Paths = append(out.Paths, jp)
-	}
-	if r.Compared() {
-		out.PathsNs, out.PathsPct = num(r.PathsDelta), num(100*r.PathsDelta/onDelta)
-	}
+	out.addRows(r)
+	out.addPaths(r, v)
 	for _, res := range r.Rules {
 		out.Rules = append(out.Rules, jsonRule{Rule: res.Rule.Text, Broken: res.Broken, Offenders: append([]string{}, res.Offenders...)})
 	}
@@ -289,6 +237,76 @@ func WriteJSON(w io.Writer, r *Report) error {
 	b = EscapeJSON(b)
 	_, err = w.Write(append(indentJSON(make([]byte, 0, 2*len(b)), b), '\n'))
 	return err
+}
+
+// addSides adds each side's summary, the busy and GC shares of the
+// headline and the symbolication counts of all sides together.
+func (j *jsonReport) addSides(r *Report) {
+	for _, s := range r.Sides {
+		j.Sides = append(j.Sides, jsonSide{
+			Name: s.Name, Files: s.Files, Runs: s.Runs, Work: s.Work, Format: s.Format.String(), Threads: strs(s.Threads), SampleType: s.SampleType,
+			WallNs: s.WallNs, SampledNs: s.SampledNs, OnCPUNs: s.OnCPUNs, IdleNs: s.IdleNs,
+			ProgramNs: s.ProgramNs, GCNs: s.GCNs, Samples: s.Samples, IntervalNs: s.IntervalNs,
+			Symbolication: symbolicationJSON(s.Symbolication), NarrowedFromNs: s.NarrowedFromNs,
+		})
+		j.Headline.Busy = append(j.Headline.Busy, s.Busy())
+		j.Headline.GCShare = append(j.Headline.GCShare, s.GCShare())
+	}
+	var all *analyze.Symbolication
+	for _, s := range r.Sides {
+		if s.Symbolication != nil {
+			if all == nil {
+				all = &analyze.Symbolication{}
+			}
+			all.Add(s.Symbolication)
+		}
+	}
+	j.Symbolication = symbolicationJSON(all)
+}
+
+// addRows adds every package, function and file row, and the calls (those
+// past MaxJSONCalls only when judged real).
+func (j *jsonReport) addRows(r *Report) {
+	for i := range r.Packages {
+		row := &r.Packages[i]
+		j.Packages = append(j.Packages, jsonPackage{Package: row.Key.Package, Self: measureJSON(r, &row.Self), Total: measureJSON(r, &row.Total)})
+	}
+	for i := range r.Functions {
+		row := &r.Functions[i]
+		k := row.Key
+		j.Functions = append(j.Functions, jsonFunc{Function: FunctionName(k), Renamed: row.Renamed, Aliases: row.Aliases, File: k.File, Line: k.Line, Column: k.Column, Package: k.Package,
+			Self: measureJSON(r, &row.Self), Total: measureJSON(r, &row.Total)})
+	}
+	for i := range r.Files {
+		row := &r.Files[i]
+		j.Files = append(j.Files, jsonFile{File: row.Key.File, Package: row.Key.Package, Self: measureJSON(r, &row.Self), Total: measureJSON(r, &row.Total)})
+	}
+	for i := range r.Calls {
+		c := &r.Calls[i]
+		if i >= MaxJSONCalls && !c.Total.Change.Verdict.Real() {
+			continue
+		}
+		j.Calls = append(j.Calls, jsonCall{Caller: c.Caller, Callee: c.Callee, Total: measureJSON(r, &c.Total)})
+	}
+}
+
+// addPaths adds the call paths that carry the change, step by step, and
+// what share of the change they cover.
+func (j *jsonReport) addPaths(r *Report, v *View) {
+	onDelta := r.OnCPU(len(r.Sides)-1) - r.OnCPU(0)
+	for _, p := range r.Paths {
+		jp := jsonPath{End: p.End.String(), DeltaNs: p.Delta, SharePct: num(100 * p.Delta / onDelta), Text: v.PathText(p)}
+		for _, n := range p.Nodes {
+			t := &r.Tree[n]
+			k := r.TreeFunction(n)
+			jp.Steps = append(jp.Steps, jsonStep{Function: FunctionName(k), Package: k.Package, File: k.File, Line: k.Line, Column: k.Column, Index: t.Function,
+				Self: measureJSON(r, &t.Self), Total: measureJSON(r, &t.Total)})
+		}
+		j.Paths = append(j.Paths, jp)
+	}
+	if r.Compared() {
+		j.PathsNs, j.PathsPct = num(r.PathsDelta), num(100*r.PathsDelta/onDelta)
+	}
 }
 
 // EscapeJSON rewrites, in JSON that encoding/json wrote, as \uXXXX
@@ -366,4 +384,13 @@ func indentJSON(dst, src []byte) []byte {
 		}
 	}
 	return dst
+}
+
+// strs returns each element's String, and an empty list (not null) for none.
+func strs[T fmt.Stringer](xs []T) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = x.String()
+	}
+	return out
 }

@@ -35,15 +35,42 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 	if opts.Top <= 0 {
 		opts.Top = 10
 	}
-	v := NewView(r)
+	m := markdown{r: r, v: NewView(r), opts: opts}
+	m.tables = []rowTable{
+		{"packages", r.Packages, opts.Sort, []string{"package"}, func(x *Row) []string { return []string{x.Key.Package} }},
+		{"functions", r.Functions, opts.Sort, []string{"function", "package", "location"}, func(x *Row) []string { return []string{m.v.RowName(x), x.Key.Package, m.v.Location(x.Key)} }},
+	}
+	if opts.Files {
+		m.tables = append(m.tables, rowTable{"files", r.Files, opts.Sort, []string{"file", "package"}, func(x *Row) []string { return []string{m.v.File(x.Key), x.Key.Package} }})
+	}
+	head, top := m.head(), m.top()
+	legend := "\n" + markdownLegend(m.v, opts.Sort) + "\n"
+	// The detail tables get what room is left, cut to fit.
+	details := m.details(MarkdownLimit - len(head) - len(top) - len(legend) - 200)
+	_, err := io.WriteString(w, head+top+details+legend)
+	return err
+}
+
+// markdown is one markdown report being written: the report, its view and
+// the tables it lists.
+type markdown struct {
+	r      *Report
+	v      *View
+	opts   MarkdownOptions
+	tables []rowTable
+}
+
+// head is the report's top: broken rules, the headline table and, for a
+// comparison, where in the call tree it changed.
+func (m *markdown) head() string {
+	r, v := m.r, m.v
 	var head strings.Builder
-	compared := r.Compared()
 	for _, res := range r.Rules {
 		if res.Broken {
 			fmt.Fprintf(&head, "> **Failed:** `%s` — %s\n\n", strings.ReplaceAll(res.Rule.Text, "`", "'"), EscapeMarkdown(strings.Join(res.Offenders, "; ")))
 		}
 	}
-	if compared {
+	if r.Compared() {
 		fmt.Fprintf(&head, "### profdiff: %s → %s\n\n", EscapeMarkdown(sideName(r.Sides[0])), EscapeMarkdown(sideName(r.Sides[1])))
 		head.WriteString("| | before | after | change |\n|---|---:|---:|---|\n")
 		for _, l := range v.HeadlineRows() {
@@ -67,84 +94,57 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 	if v.Root() != "" {
 		fmt.Fprintf(&head, "\n_Locations are relative to %s._\n", EscapeMarkdown(v.Root()))
 	}
+	return head.String()
+}
 
-	type table struct {
-		title string
-		rows  []Row
-		name  func(*Row) []string
-		cols  []string
-	}
-	tables := []table{
-		{"packages", r.Packages, func(x *Row) []string { return []string{x.Key.Package} }, []string{"package"}},
-		{"functions", r.Functions, func(x *Row) []string { return []string{v.RowName(x), x.Key.Package, v.Location(x.Key)} }, []string{"function", "package", "location"}},
-	}
-	if opts.Files {
-		tables = append(tables, table{"files", r.Files, func(x *Row) []string { return []string{v.File(x.Key), x.Key.Package} }, []string{"file", "package"}})
-	}
-	header := func(numeric, names []string) string {
-		var b strings.Builder
-		b.WriteString("| " + strings.Join(append(append([]string{}, numeric...), names...), " | ") + " |\n|")
-		for range numeric {
-			b.WriteString("---:|")
-		}
-		for range names {
-			b.WriteString("---|")
-		}
-		b.WriteString("\n")
-		return b.String()
-	}
-	line := func(t table, cells []string, row *Row) string {
-		for i, c := range cells {
-			cells[i] = emphasizeVerdict(strings.ReplaceAll(c, "*", `\*`))
-		}
-		for _, n := range t.name(row) {
-			cells = append(cells, EscapeMarkdown(Fit(n, markdownNameWidth, false)))
-		}
-		return "| " + strings.Join(cells, " | ") + " |\n"
-	}
+// top is the short tables of packages and functions: the top changes
+// judged on self and total time, or for one profile the top by self time.
+func (m *markdown) top() string {
+	v := m.v
 	var top strings.Builder
-	var detailCols []string
-	var cellsOf func(*Row) []string
-	if compared {
+	if m.r.Compared() {
 		top.WriteString("\n#### Top changes\n\n")
-		for _, t := range tables[:2] {
-			fmt.Fprintf(&top, "**%s** (%s; self and total time each judged, * marks the one that makes the change real)\n\n%s", capitalize(t.title), v.Per(), header(TopHeaders, t.cols))
-			rows := v.TopChanges(t.rows, opts.Top)
+		for _, t := range m.tables[:2] {
+			fmt.Fprintf(&top, "**%s** (%s; self and total time each judged, * marks the one that makes the change real)\n\n%s", capitalize(t.what), v.Per(), mdHeader(TopHeaders, t.head))
+			rows := v.TopChanges(t.rows, m.opts.Top)
 			for i := range rows {
-				top.WriteString(line(t, TopCells(&rows[i]), &rows[i]))
+				top.WriteString(t.markdownLine(TopCells(&rows[i]), &rows[i]))
 			}
 			top.WriteString("\n")
 		}
-		detailCols = ChangeHeaders
-		cellsOf = func(x *Row) []string { return ChangeCells(opts.Sort.Of(x)) }
-	} else {
-		top.WriteString("\n#### Top by self time\n\n")
-		for _, t := range tables[:2] {
-			fmt.Fprintf(&top, "**%s**\n\n%s", capitalize(t.title), header(OneSideHeaders, t.cols))
-			rows := clip(v.Sorted(t.rows, MetricSelf), opts.Top)
-			for i := range rows {
-				top.WriteString(line(t, v.OneSideCells(&rows[i]), &rows[i]))
-			}
-			top.WriteString("\n")
-		}
-		detailCols = OneSideHeaders
-		cellsOf = v.OneSideCells
+		return top.String()
 	}
-	legend := "\n" + markdownLegend(v, opts.Sort) + "\n"
+	top.WriteString("\n#### Top by self time\n\n")
+	for _, t := range m.tables[:2] {
+		fmt.Fprintf(&top, "**%s**\n\n%s", capitalize(t.what), mdHeader(OneSideHeaders, t.head))
+		rows := clip(v.Sorted(t.rows, MetricSelf), m.opts.Top)
+		for i := range rows {
+			top.WriteString(t.markdownLine(v.OneSideCells(&rows[i]), &rows[i]))
+		}
+		top.WriteString("\n")
+	}
+	return top.String()
+}
 
-	// The detail tables get what room is left, cut to fit.
-	room := MarkdownLimit - head.Len() - top.Len() - len(legend) - 200
+// details is every row of each table inside <details>, and the warnings,
+// in as many rows as fit in room characters, with a note of what was cut.
+func (m *markdown) details(room int) string {
+	detailCols, cellsOf := OneSideHeaders, m.v.OneSideCells
+	if m.r.Compared() {
+		detailCols = ChangeHeaders
+		cellsOf = func(x *Row) []string { return ChangeCells(m.opts.Sort.Of(x)) }
+	}
 	var details strings.Builder
-	for _, t := range tables {
+	for _, t := range m.tables {
 		// As many rows as fit in the table's share of the room, each
 		// rendered once.
-		rows := v.Sorted(t.rows, opts.Sort)
+		rows := m.v.Sorted(t.rows, m.opts.Sort)
 		var body strings.Builder
-		body.WriteString(header(detailCols, t.cols))
+		body.WriteString(mdHeader(detailCols, t.head))
 		shown := 0
 		for i := range rows {
-			l := line(t, cellsOf(&rows[i]), &rows[i])
-			if body.Len()+len(l) > room/len(tables) {
+			l := t.markdownLine(cellsOf(&rows[i]), &rows[i])
+			if body.Len()+len(l) > room/len(m.tables) {
 				break
 			}
 			body.WriteString(l)
@@ -154,16 +154,16 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 		if shown < len(rows) {
 			note = fmt.Sprintf("\n_%d of %d rows shown to stay within GitHub's comment size; the JSON output has them all._\n", shown, len(rows))
 		}
-		by := fmt.Sprintf("by %s time", opts.Sort)
-		if compared {
-			by = fmt.Sprintf("by change in %s time", opts.Sort)
+		by := fmt.Sprintf("by %s time", m.opts.Sort)
+		if m.r.Compared() {
+			by = fmt.Sprintf("by change in %s time", m.opts.Sort)
 		}
-		fmt.Fprintf(&details, "\n<details><summary>All %s (%d) %s</summary>\n\n%s%s\n</details>\n", t.title, len(rows), by, body.String(), note)
+		fmt.Fprintf(&details, "\n<details><summary>All %s (%d) %s</summary>\n\n%s%s\n</details>\n", t.what, len(rows), by, body.String(), note)
 	}
-	if len(r.Warnings) > 0 {
+	if len(m.r.Warnings) > 0 {
 		details.WriteString("\n<details><summary>Warnings</summary>\n\n")
-		for _, wn := range r.Warnings {
-			line := "- " + EscapeMarkdown(wn) + "\n"
+		for _, wn := range m.r.Warnings {
+			line := "- " + EscapeMarkdown(wn.String()) + "\n"
 			if details.Len()+len(line) > room {
 				break
 			}
@@ -171,10 +171,37 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 		}
 		details.WriteString("\n</details>\n")
 	}
-	_, err := io.WriteString(w, head.String()+top.String()+details.String()+legend)
-	return err
+	return details.String()
 }
 
+// mdHeader is a table's header and alignment rows: numeric columns right
+// aligned, then the name columns.
+func mdHeader(numeric, names []string) string {
+	var b strings.Builder
+	b.WriteString("| " + strings.Join(append(append([]string{}, numeric...), names...), " | ") + " |\n|")
+	for range numeric {
+		b.WriteString("---:|")
+	}
+	for range names {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// markdownLine is one row of the table: its value cells (verdicts emphasized),
+// then its names, escaped and cut to markdownNameWidth.
+func (t rowTable) markdownLine(cells []string, row *Row) string {
+	for i, c := range cells {
+		cells[i] = emphasizeVerdict(strings.ReplaceAll(c, "*", `\*`))
+	}
+	for _, n := range t.names(row) {
+		cells = append(cells, EscapeMarkdown(Fit(n, markdownNameWidth, false)))
+	}
+	return "| " + strings.Join(cells, " | ") + " |\n"
+}
+
+// sideName names a side in a title: its one file, or its name and runs.
 func sideName(s SideSummary) string {
 	if len(s.Files) == 1 {
 		return s.Files[0]
@@ -182,6 +209,7 @@ func sideName(s SideSummary) string {
 	return fmt.Sprintf("%s (%d runs)", s.Name, s.Runs)
 }
 
+// emphasizeVerdict puts a cell that says a change is real in bold.
 func emphasizeVerdict(s string) string {
 	switch {
 	case strings.Contains(s, "worse"), strings.Contains(s, "better"), strings.Contains(s, "new"), strings.Contains(s, "gone"):

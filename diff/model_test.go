@@ -365,7 +365,10 @@ func TestUnmappedBundlePositionsAreNotNewOrGone(t *testing.T) {
 func TestWarningsOnceAndUnmappedShare(t *testing.T) {
 	mk := func(file string, warnings ...string) *analyze.Table {
 		tab := synthetic(6, fn("parse", 20), 100, 100, 800, analyze.Key{}, 0)
-		tab.File, tab.Warnings = file, warnings
+		tab.File = file
+		for _, w := range warnings {
+			tab.Warnings = append(tab.Warnings, analyze.Warning{Message: w})
+		}
 		tab.Symbolication = &analyze.Symbolication{Scripts: 1, OnCPUJSNs: tab.Summary.OnCPUNs, Missing: []string{"/srv/dist/app.min.js"},
 			Minified: []string{"/srv/dist/app.min.js"}, UnmappedMinifiedNs: tab.Summary.OnCPUNs / 2}
 		return tab
@@ -377,7 +380,7 @@ func TestWarningsOnceAndUnmappedShare(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"all 4 runs: " + noMap, "b2: 1 negative time deltas were clamped to 0"}
-	if !slices.Equal(r.Warnings[:2], want) {
+	if got := strs(r.Warnings[:2]); !slices.Equal(got, want) {
 		t.Errorf("warnings %q", r.Warnings)
 	}
 	var row []string

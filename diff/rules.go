@@ -38,12 +38,13 @@ type RuleResult struct {
 	Offenders []string
 }
 
-// ParseRule parses one --fail-on rule.
+// ParseRule parses one rule, such as "package:*>+5%"; its errors quote
+// the rule.
 func ParseRule(s string) (Rule, error) {
 	r := Rule{Text: s}
 	i := strings.IndexAny(s, "<>")
 	if i <= 0 {
-		return r, fmt.Errorf("--fail-on %q: want TARGET>LIMIT or TARGET<LIMIT, e.g. package:*>+5%%", s)
+		return r, fmt.Errorf("%q: want TARGET>LIMIT or TARGET<LIMIT, e.g. package:*>+5%%", s)
 	}
 	target, limit := strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:])
 	r.Less = s[i] == '<'
@@ -54,7 +55,7 @@ func ParseRule(s string) (Rule, error) {
 		kind, name, ok := strings.Cut(target, ":")
 		kind, r.Total = strings.CutSuffix(kind, "-total")
 		if !ok || name == "" || (kind != "package" && kind != "function" && kind != "file") {
-			return r, fmt.Errorf("--fail-on %q: the target is on-cpu, on-cpu/work, package:NAME, function:NAME or file:NAME (NAME may be *; package-total:NAME and the like judge total time)", s)
+			return r, fmt.Errorf("%q: the target is on-cpu, on-cpu/work, package:NAME, function:NAME or file:NAME (NAME may be *; package-total:NAME and the like judge total time)", s)
 		}
 		r.Target, r.Name = kind, name
 	}
@@ -64,14 +65,14 @@ func ParseRule(s string) (Rule, error) {
 	case strings.HasSuffix(limit, "%"):
 		limit = strings.TrimSuffix(limit, "%")
 	default:
-		return r, fmt.Errorf("--fail-on %q: the limit ends in %% or pp", s)
+		return r, fmt.Errorf("%q: the limit ends in %% or pp", s)
 	}
 	v, err := strconv.ParseFloat(limit, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return r, fmt.Errorf("--fail-on %q: %q is not a number", s, limit)
+		return r, fmt.Errorf("%q: %q is not a number", s, limit)
 	}
 	if r.PP && strings.HasPrefix(r.Target, "on-cpu") {
-		return r, fmt.Errorf("--fail-on %q: on-CPU limits are in %%", s)
+		return r, fmt.Errorf("%q: on-CPU limits are in %%", s)
 	}
 	r.Limit = math.Abs(v)
 	return r, nil

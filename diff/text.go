@@ -45,7 +45,7 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	if len(r.Warnings) > 0 {
 		tw.printf("\nWarnings:\n")
 		for _, wn := range r.Warnings {
-			tw.printf("  - %s\n", Clean(wn))
+			tw.printf("  - %s\n", Clean(wn.String()))
 		}
 	}
 	return tw.err
@@ -59,7 +59,7 @@ func writeTextOne(tw *textWriter, v *View, opts TextOptions) {
 		tw.printf("%d runs: every figure is the mean per run\n", s.Runs)
 	}
 	for _, th := range s.Threads {
-		tw.printf("thread: %s\n", Clean(th))
+		tw.printf("thread: %s\n", Clean(th.String()))
 	}
 	if s.SampleType != "" {
 		tw.printf("sample type: %s\n", Clean(s.SampleType))
@@ -73,29 +73,17 @@ func writeTextOne(tw *textWriter, v *View, opts TextOptions) {
 	}
 	fnCells := func(x *Row) []string { return []string{v.Name(x.Key), Clean(x.Key.Package), v.Location(x.Key)} }
 	fnHead := []string{"function", "package", "location"}
-	tables := []struct {
-		title string
-		rows  []Row
-		by    Metric
-		head  []string
-		names func(*Row) []string
-	}{
+	tables := []rowTable{
 		{"packages", r.Packages, MetricSelf, []string{"package"}, func(x *Row) []string { return []string{Clean(x.Key.Package)} }},
 		{"functions", r.Functions, MetricSelf, fnHead, fnCells},
 		{"functions", r.Functions, MetricTotal, fnHead, fnCells},
 	}
 	if opts.Files {
-		tables = append(tables, struct {
-			title string
-			rows  []Row
-			by    Metric
-			head  []string
-			names func(*Row) []string
-		}{"files", r.Files, MetricSelf, []string{"file", "package"}, func(x *Row) []string { return []string{v.File(x.Key), Clean(x.Key.Package)} }})
+		tables = append(tables, rowTable{"files", r.Files, MetricSelf, []string{"file", "package"}, func(x *Row) []string { return []string{v.File(x.Key), Clean(x.Key.Package)} }})
 	}
 	for _, t := range tables {
 		rows := clip(v.Sorted(t.rows, t.by), opts.Top)
-		tw.printf("\nTop %s by %s time\n", count(len(rows), len(t.rows), t.title), t.by)
+		tw.printf("\nTop %s by %s time\n", count(len(rows), len(t.rows), t.what), t.by)
 		if len(rows) == 0 {
 			tw.printf("  (no on-CPU samples)\n")
 			continue
@@ -145,17 +133,13 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 	if top <= 0 || top > 10 {
 		top = 10
 	}
-	for _, t := range []struct {
-		what  string
-		rows  []Row
-		head  []string
-		names func(*Row) []string
-	}{
-		{"package", r.Packages, []string{"package"}, pkgNames},
-		{"function", r.Functions, []string{"function", "package", "location"}, fnNames},
-	} {
+	tables := []rowTable{
+		{"packages", r.Packages, opts.Sort, []string{"package"}, pkgNames},
+		{"functions", r.Functions, opts.Sort, []string{"function", "package", "location"}, fnNames},
+	}
+	for _, t := range tables {
 		rows := v.TopChanges(t.rows, top)
-		tw.printf("\nTop %s changes (%s; judged on self and on total time, * marks the one that makes the change real)\n", t.what, v.Per())
+		tw.printf("\nTop %s changes (%s; judged on self and on total time, * marks the one that makes the change real)\n", strings.TrimSuffix(t.what, "s"), v.Per())
 		var body [][]string
 		for i := range rows {
 			body = append(body, append(TopCells(&rows[i]), t.names(&rows[i])...))
@@ -163,24 +147,10 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 		tw.table(append(append([]string{}, TopHeaders...), t.head...), body, len(TopHeaders), false)
 	}
 
-	details := []struct {
-		what  string
-		rows  []Row
-		head  []string
-		names func(*Row) []string
-	}{
-		{"packages", r.Packages, []string{"package"}, pkgNames},
-		{"functions", r.Functions, []string{"function", "package", "location"}, fnNames},
-	}
 	if opts.Files {
-		details = append(details, struct {
-			what  string
-			rows  []Row
-			head  []string
-			names func(*Row) []string
-		}{"files", r.Files, []string{"file", "package"}, func(x *Row) []string { return []string{v.File(x.Key), Clean(x.Key.Package)} }})
+		tables = append(tables, rowTable{"files", r.Files, opts.Sort, []string{"file", "package"}, func(x *Row) []string { return []string{v.File(x.Key), Clean(x.Key.Package)} }})
 	}
-	for _, t := range details {
+	for _, t := range tables {
 		sorted := v.Sorted(t.rows, opts.Sort)
 		rows := clip(sorted, opts.Top)
 		tw.printf("\n%s by change in %s time (%s, ± 95%% interval over runs; %s)\n", capitalize(count(len(rows), len(sorted), t.what)), opts.Sort, v.Per(), legendShort)
@@ -190,6 +160,17 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 		}
 		tw.table(append(append([]string{}, ChangeHeaders...), t.head...), body, len(ChangeHeaders), false)
 	}
+}
+
+// rowTable is one table of a report's rows (packages, functions or
+// files) as a renderer lists it: ranked by a metric, with the columns that
+// name each row.
+type rowTable struct {
+	what  string // "packages", "functions", "files"
+	rows  []Row
+	by    Metric
+	head  []string            // the name columns' headers
+	names func(*Row) []string // the name cells of a row
 }
 
 const legendShort = "Δshare: change in share of on-CPU time, in points; verdicts after Holm correction; ~ = within noise"

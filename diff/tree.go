@@ -72,29 +72,14 @@ type LineTime struct {
 // lines joins every run's per-line self times by function row.
 func (c *comparison) lines() []LineTime {
 	type fl struct{ fn, line int32 }
-	index := map[fl]int{}
-	var out []LineTime
-	alloc := newMeasureBlocks(c)
-	for si, s := range c.sides {
-		for ri, t := range s.Tables {
-			for _, lt := range t.Lines {
-				fn, ok := c.fnIndex[lt.Function]
-				if !ok {
-					continue
-				}
-				k := fl{fn, lt.Line}
-				i, seen := index[k]
-				if !seen {
-					i = len(out)
-					index[k] = i
-					out = append(out, LineTime{Function: fn, Line: lt.Line, Self: alloc.next()})
-				}
-				out[i].Self.Runs[si][ri] += float64(lt.Self) * c.scale[si]
-			}
-		}
-	}
-	for i := range out {
-		c.finish(&out[i].Self)
+	keys, ms := sumByKey(c, func(t *analyze.Table) []analyze.LineTime { return t.Lines },
+		func(lt analyze.LineTime) (fl, int64, bool) {
+			fn, ok := c.fnIndex[lt.Function]
+			return fl{fn, lt.Line}, lt.Self, ok
+		})
+	out := make([]LineTime, len(keys))
+	for i, k := range keys {
+		out[i] = LineTime{Function: k.fn, Line: k.line, Self: ms[i]}
 	}
 	slices.SortFunc(out, func(a, b LineTime) int {
 		if d := cmp.Compare(a.Function, b.Function); d != 0 {
@@ -107,29 +92,15 @@ func (c *comparison) lines() []LineTime {
 
 // calls joins every run's caller -> callee edges by function row.
 func (c *comparison) calls() []Call {
-	byPair := map[[2]int32]int{}
-	var out []Call
-	alloc := newMeasureBlocks(c)
-	for si, s := range c.sides {
-		for ri, t := range s.Tables {
-			for _, e := range t.Edges {
-				a, okA := c.fnIndex[e.Caller]
-				b, okB := c.fnIndex[e.Callee]
-				if !okA || !okB {
-					continue
-				}
-				i, ok := byPair[[2]int32{a, b}]
-				if !ok {
-					i = len(out)
-					byPair[[2]int32{a, b}] = i
-					out = append(out, Call{Caller: a, Callee: b, Total: alloc.next()})
-				}
-				out[i].Total.Runs[si][ri] += float64(e.Total) * c.scale[si]
-			}
-		}
-	}
-	for i := range out {
-		c.finish(&out[i].Total)
+	keys, ms := sumByKey(c, func(t *analyze.Table) []analyze.Edge { return t.Edges },
+		func(e analyze.Edge) ([2]int32, int64, bool) {
+			a, okA := c.fnIndex[e.Caller]
+			b, okB := c.fnIndex[e.Callee]
+			return [2]int32{a, b}, e.Total, okA && okB
+		})
+	out := make([]Call, len(keys))
+	for i, k := range keys {
+		out[i] = Call{Caller: k[0], Callee: k[1], Total: ms[i]}
 	}
 	last := len(c.sides) - 1
 	slices.SortFunc(out, func(x, y Call) int {
@@ -142,6 +113,37 @@ func (c *comparison) calls() []Call {
 		return cmp.Compare(x.Callee, y.Callee)
 	})
 	return out
+}
+
+// sumByKey sums a part of every run's table (its Lines, its Edges) into
+// one finished measure per key, the keys in the order first met; keyOf
+// gives an item's key, its time and whether it has a key at all.
+func sumByKey[T any, K comparable](c *comparison, part func(*analyze.Table) []T, keyOf func(T) (K, int64, bool)) ([]K, []Measure) {
+	index := map[K]int{}
+	var keys []K
+	var ms []Measure
+	alloc := newMeasureBlocks(c)
+	for si, s := range c.sides {
+		for ri, t := range s.Tables {
+			for _, item := range part(t) {
+				k, ns, ok := keyOf(item)
+				if !ok {
+					continue
+				}
+				i, seen := index[k]
+				if !seen {
+					i = len(keys)
+					index[k] = i
+					keys, ms = append(keys, k), append(ms, alloc.next())
+				}
+				ms[i].Runs[si][ri] += float64(ns) * c.scale[si]
+			}
+		}
+	}
+	for i := range ms {
+		c.finish(&ms[i])
+	}
+	return keys, ms
 }
 
 // judgeCalls judges the calls' changes, corrected over the calls.
@@ -164,6 +166,51 @@ const defaultTreeMinShare = 1e-4
 // Nodes under Options.TreeMinShare of on-CPU time on every side are left
 // out.
 func (c *comparison) tree() []TreeNode {
+	m := c.mergeTrees()
+	if m == nil {
+		return nil
+	}
+	newID, kept := m.keep(c.opts.TreeMinShare)
+	alloc := newMeasureBlocks(c)
+	out := make([]TreeNode, 0, kept)
+	for id := range int32(m.index.Len()) {
+		if newID[id] < 0 {
+			continue
+		}
+		p := m.index.Parent(id)
+		if p >= 0 {
+			p = newID[p]
+		}
+		out = append(out, TreeNode{Parent: p, Function: m.index.Key(id), Self: alloc.next(), Total: alloc.next()})
+	}
+	for si, s := range c.sides {
+		for ri, t := range s.Tables {
+			for i, n := range t.Tree {
+				if id := newID[m.locals[si][ri][i]]; id >= 0 {
+					out[id].Self.Runs[si][ri] += float64(n.Self) * c.scale[si]
+					out[id].Total.Runs[si][ri] += float64(n.Total) * c.scale[si]
+				}
+			}
+		}
+	}
+	for i := range out {
+		c.finish(&out[i].Self)
+		c.finish(&out[i].Total)
+	}
+	return out
+}
+
+// mergedTrees is every run's call tree merged by function row, before
+// small nodes are left out.
+type mergedTrees struct {
+	index  *analyze.ChildIndex // children by function row
+	locals [][][]int32         // side, run, table node -> merged node
+	mean   [][]float64         // side, merged node -> mean total per run
+}
+
+// mergeTrees merges the structure of every table's tree, then sums each
+// merged node's mean total per side; nil when no table has a tree.
+func (c *comparison) mergeTrees() *mergedTrees {
 	var tables int
 	largest := 0
 	for _, s := range c.sides {
@@ -177,63 +224,74 @@ func (c *comparison) tree() []TreeNode {
 	if tables == 0 {
 		return nil
 	}
-	// Pass 1: merge the structure (each table's node -> merged node); then
-	// each merged node's mean total per side.
-	index := analyze.NewChildIndex(largest)
-	mean := make([][]float64, len(c.sides))
-	locals := make([][][]int32, len(c.sides))
+	m := &mergedTrees{index: analyze.NewChildIndex(largest), locals: make([][][]int32, len(c.sides)), mean: make([][]float64, len(c.sides))}
 	var row []int32
 	for si, s := range c.sides {
-		locals[si] = make([][]int32, len(s.Tables))
+		m.locals[si] = make([][]int32, len(s.Tables))
 		for ri, t := range s.Tables {
-			// The report's row of each of the table's functions.
-			row = slices.Grow(row[:0], len(t.Functions))[:len(t.Functions)]
-			for j := range t.Functions {
-				fn, ok := c.fnIndex[t.Functions[j].Key]
-				if !ok { // no row: cannot happen for a function with time
-					fn = -1
-				}
-				row[j] = fn
-			}
-			local := make([]int32, len(t.Tree))
-			for i, n := range t.Tree {
-				id := int32(0)
-				if i > 0 {
-					parent := local[n.Parent]
-					fn := int32(-1)
-					if n.Function >= 0 && int(n.Function) < len(row) {
-						fn = row[n.Function]
-					}
-					id, _ = index.Child(parent, fn)
-				}
-				local[i] = id
-			}
-			locals[si][ri] = local
+			row = c.functionRows(t, row)
+			m.locals[si][ri] = m.add(t.Tree, row)
 		}
 	}
 	for si, s := range c.sides {
-		mean[si] = make([]float64, index.Len())
+		m.mean[si] = make([]float64, m.index.Len())
 		for ri, t := range s.Tables {
 			w := c.scale[si] / float64(len(s.Tables))
-			for i, id := range locals[si][ri] {
-				mean[si][id] += float64(t.Tree[i].Total) * w
+			for i, id := range m.locals[si][ri] {
+				m.mean[si][id] += float64(t.Tree[i].Total) * w
 			}
 		}
 	}
-	// Pass 2: keep the nodes above the share on some side (a parent holds
-	// at least what its children hold, so it is kept with them).
+	return m
+}
+
+// functionRows returns the report's row of each of the table's functions
+// (-1 for none), reusing buf.
+func (c *comparison) functionRows(t *analyze.Table, buf []int32) []int32 {
+	row := slices.Grow(buf[:0], len(t.Functions))[:len(t.Functions)]
+	for j := range t.Functions {
+		fn, ok := c.fnIndex[t.Functions[j].Key]
+		if !ok { // no row: cannot happen for a function with time
+			fn = -1
+		}
+		row[j] = fn
+	}
+	return row
+}
+
+// add merges one table's tree, whose functions are the rows given, and
+// returns the merged node of each of its nodes.
+func (m *mergedTrees) add(tree []analyze.CallNode, row []int32) []int32 {
+	local := make([]int32, len(tree))
+	for i, n := range tree {
+		id := int32(0)
+		if i > 0 {
+			fn := int32(-1)
+			if n.Function >= 0 && int(n.Function) < len(row) {
+				fn = row[n.Function]
+			}
+			id, _ = m.index.Child(local[n.Parent], fn)
+		}
+		local[i] = id
+	}
+	return local
+}
+
+// keep numbers the merged nodes at or above minShare of the root's time
+// on some side (-1 for the others) and returns how many there are; a
+// parent holds at least what its children hold, so it is kept with them.
+func (m *mergedTrees) keep(minShare float64) (newID []int32, kept int) {
 	var least float64
-	for si := range mean {
-		if len(mean[si]) > 0 {
-			least = max(least, c.opts.TreeMinShare*mean[si][0])
+	for si := range m.mean {
+		if len(m.mean[si]) > 0 {
+			least = max(least, minShare*m.mean[si][0])
 		}
 	}
-	newID := make([]int32, index.Len())
-	kept := 0
+	newID = make([]int32, m.index.Len())
 	for id := range newID {
 		keep := id == 0
-		for si := range mean {
-			keep = keep || (mean[si][id] >= least && mean[si][id] > 0)
+		for si := range m.mean {
+			keep = keep || (m.mean[si][id] >= least && m.mean[si][id] > 0)
 		}
 		newID[id] = -1
 		if keep {
@@ -241,33 +299,7 @@ func (c *comparison) tree() []TreeNode {
 			kept++
 		}
 	}
-	alloc := newMeasureBlocks(c)
-	out := make([]TreeNode, 0, kept)
-	for id := range int32(index.Len()) {
-		if newID[id] < 0 {
-			continue
-		}
-		p := index.Parent(id)
-		if p >= 0 {
-			p = newID[p]
-		}
-		out = append(out, TreeNode{Parent: p, Function: index.Key(id), Self: alloc.next(), Total: alloc.next()})
-	}
-	for si, s := range c.sides {
-		for ri, t := range s.Tables {
-			for i, n := range t.Tree {
-				if id := newID[locals[si][ri][i]]; id >= 0 {
-					out[id].Self.Runs[si][ri] += float64(n.Self) * c.scale[si]
-					out[id].Total.Runs[si][ri] += float64(n.Total) * c.scale[si]
-				}
-			}
-		}
-	}
-	for i := range out {
-		c.finish(&out[i].Self)
-		c.finish(&out[i].Total)
-	}
-	return out
+	return newID, kept
 }
 
 // judgeTree judges every node's self and total change; nodes too small to
@@ -343,90 +375,19 @@ func findPaths(r *Report, opts Options) ([]Path, float64) {
 	if len(r.Tree) < 2 || opts.MaxPaths < 0 {
 		return nil, 0
 	}
-	kids := r.TreeChildren()
-	resid := make([]float64, len(r.Tree))
-	for i := range r.Tree {
-		resid[i] = r.Tree[i].Total.Change.Delta
-	}
-	used := make([]bool, len(r.Tree))
-	// selfLeft[i]: node i's self change not yet explained by a path.
-	selfLeft := make([]float64, len(r.Tree))
-	for i := range r.Tree {
-		selfLeft[i] = r.Tree[i].Self.Change.Delta
-	}
-	endsInSelf := func(i int32) bool {
-		return selfLeft[i] != 0 && math.Abs(selfLeft[i]) >= ownShare*math.Abs(resid[i])
-	}
-	least := opts.MinDeltaPP / 100 * max(r.OnCPU(0), r.OnCPU(1))
-	real := func(i int32) bool {
-		return r.Tree[i].Total.Change.Verdict.Real() && math.Abs(r.Tree[i].Total.Change.Delta) >= least
-	}
-	// below[i]: node i or a node under it changed really. A descent may
-	// pass through nodes whose own change is not judged real (with one run
-	// per side, the outer frames' changes drown in their size) on its way
-	// to one that is.
-	below := make([]bool, len(r.Tree))
-	for i := len(r.Tree) - 1; i > 0; i-- {
-		below[i] = below[i] || real(int32(i))
-		if p := r.Tree[i].Parent; p > 0 {
-			below[p] = below[p] || below[i]
-		}
-	}
+	f := newPathFinder(r, opts)
 	var paths []Path
 	for range maxPathTries {
-		var chain []int32
-		cur := int32(0)
-		for {
-			if cur != 0 && real(cur) {
-				n := &r.Tree[cur]
-				if n.Total.Change.Verdict == VerdictNew || n.Total.Change.Verdict == VerdictGone || endsInSelf(cur) {
-					break
-				}
-			}
-			best := int32(-1)
-			for _, k := range kids[cur] {
-				if used[k] || !below[k] || math.Abs(resid[k]) < least {
-					continue
-				}
-				if best < 0 || math.Abs(resid[k]) > math.Abs(resid[best]) {
-					best = k
-				}
-			}
-			if best < 0 {
-				break
-			}
-			chain = append(chain, best)
-			cur = best
-		}
-		if len(chain) > 0 && !real(chain[len(chain)-1]) {
-			// A dead end: what changed below here was explained already.
-			used[chain[len(chain)-1]] = true
-			continue
-		}
+		chain := f.descend()
 		if len(chain) == 0 {
 			break
 		}
-		end := chain[len(chain)-1]
-		n := &r.Tree[end]
-		p := Path{Nodes: chain, Delta: resid[end], End: EndSplit}
-		switch {
-		case n.Total.Change.Verdict == VerdictNew:
-			p.End = EndNew
-		case n.Total.Change.Verdict == VerdictGone:
-			p.End = EndGone
-		case endsInSelf(end):
-			p.End = EndSelf
-			p.Delta = selfLeft[end]
+		if !f.real(chain[len(chain)-1]) {
+			// A dead end: what changed below here was explained already.
+			f.used[chain[len(chain)-1]] = true
+			continue
 		}
-		if p.End == EndSelf {
-			selfLeft[end] = 0
-		} else {
-			used[end] = true
-		}
-		for a := end; a >= 0; a = r.Tree[a].Parent {
-			resid[a] -= p.Delta
-		}
-		if math.Abs(p.Delta) >= least {
+		if p := f.take(chain); math.Abs(p.Delta) >= f.least {
 			paths = append(paths, p)
 		}
 	}
@@ -449,4 +410,107 @@ func findPaths(r *Report, opts Options) ([]Path, float64) {
 		explained += p.Delta
 	}
 	return paths, explained
+}
+
+// pathFinder is the state of findPaths: what of each node's change the
+// paths found so far leave unexplained.
+type pathFinder struct {
+	tree []TreeNode
+	kids [][]int32
+	// resid is each node's total change not yet explained by a path;
+	// selfLeft its self change not yet explained.
+	resid, selfLeft []float64
+	used            []bool // the node's change is explained: do not descend into it
+	// below[i]: node i or a node under it changed really. A descent may
+	// pass through nodes whose own change is not judged real (with one run
+	// per side, the outer frames' changes drown in their size) on its way
+	// to one that is.
+	below []bool
+	least float64 // the smallest change worth a path
+}
+
+func newPathFinder(r *Report, opts Options) *pathFinder {
+	n := len(r.Tree)
+	f := &pathFinder{tree: r.Tree, kids: r.TreeChildren(), resid: make([]float64, n), selfLeft: make([]float64, n),
+		used: make([]bool, n), below: make([]bool, n), least: opts.MinDeltaPP / 100 * max(r.OnCPU(0), r.OnCPU(1))}
+	for i := range r.Tree {
+		f.resid[i] = r.Tree[i].Total.Change.Delta
+		f.selfLeft[i] = r.Tree[i].Self.Change.Delta
+	}
+	for i := n - 1; i > 0; i-- {
+		f.below[i] = f.below[i] || f.real(int32(i))
+		if p := r.Tree[i].Parent; p > 0 {
+			f.below[p] = f.below[p] || f.below[i]
+		}
+	}
+	return f
+}
+
+// real reports whether node i's total change is judged real and large
+// enough for a path.
+func (f *pathFinder) real(i int32) bool {
+	c := f.tree[i].Total.Change
+	return c.Verdict.Real() && math.Abs(c.Delta) >= f.least
+}
+
+// endsInSelf reports whether node i's own self time holds most of its
+// remaining change.
+func (f *pathFinder) endsInSelf(i int32) bool {
+	return f.selfLeft[i] != 0 && math.Abs(f.selfLeft[i]) >= ownShare*math.Abs(f.resid[i])
+}
+
+// descend follows, from the root, the child with the largest remaining
+// change among those with a real change at or below them, until a node
+// whose change is real ends there (new, gone or in its self time) or no
+// child carries one; it returns the chain of nodes passed.
+func (f *pathFinder) descend() []int32 {
+	var chain []int32
+	cur := int32(0)
+	for {
+		if cur != 0 && f.real(cur) {
+			v := f.tree[cur].Total.Change.Verdict
+			if v == VerdictNew || v == VerdictGone || f.endsInSelf(cur) {
+				return chain
+			}
+		}
+		best := int32(-1)
+		for _, k := range f.kids[cur] {
+			if f.used[k] || !f.below[k] || math.Abs(f.resid[k]) < f.least {
+				continue
+			}
+			if best < 0 || math.Abs(f.resid[k]) > math.Abs(f.resid[best]) {
+				best = k
+			}
+		}
+		if best < 0 {
+			return chain
+		}
+		chain = append(chain, best)
+		cur = best
+	}
+}
+
+// take makes a path of a chain that ends in a real change and takes what
+// it explains off the chain's nodes and their ancestors.
+func (f *pathFinder) take(chain []int32) Path {
+	end := chain[len(chain)-1]
+	p := Path{Nodes: chain, Delta: f.resid[end], End: EndSplit}
+	switch v := f.tree[end].Total.Change.Verdict; {
+	case v == VerdictNew:
+		p.End = EndNew
+	case v == VerdictGone:
+		p.End = EndGone
+	case f.endsInSelf(end):
+		p.End = EndSelf
+		p.Delta = f.selfLeft[end]
+	}
+	if p.End == EndSelf {
+		f.selfLeft[end] = 0
+	} else {
+		f.used[end] = true
+	}
+	for a := end; a >= 0; a = f.tree[a].Parent {
+		f.resid[a] -= p.Delta
+	}
+	return p
 }

@@ -794,7 +794,7 @@ func SideLine(s SideSummary) string {
 		d += fmt.Sprintf(", %d runs", s.Runs)
 	}
 	if len(s.Threads) > 0 {
-		d += ", " + s.Threads[0]
+		d += ", " + s.Threads[0].String()
 	}
 	return Clean(d + ")")
 }

@@ -54,8 +54,7 @@ func (r Run) stack(n int32, buf []int32) []int32 {
 
 // onCPU reports whether sample s counts: on the CPU, with a weight.
 func (r Run) onCPU(s analyze.Sample) bool {
-	p := r.Profile
-	return s.Weight > 0 && p.Frames[p.Nodes[s.Node].Frame].Kind.OnCPU()
+	return s.Weight > 0 && r.Profile.OnCPU(s)
 }
 
 // nodeStacks calls visit once for each node the run's on-CPU samples end

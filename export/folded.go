@@ -21,6 +21,25 @@ import (
 // names lose ';' and control characters. A first
 // comment line says "unit=us", which profdiff's folded reader honours.
 func WriteFolded(w io.Writer, sides []Side) error {
+	values, order := foldStacks(sides, foldedLabel(sides))
+	bw := bufio.NewWriter(w)
+	writeFoldedHeader(bw, sides)
+	for _, k := range order {
+		if !slices.ContainsFunc(values[k], func(v float64) bool { return math.Round(v) != 0 }) {
+			continue // under half a microsecond on every side
+		}
+		bw.WriteString(k)
+		for _, v := range values[k] {
+			fmt.Fprintf(bw, " %d", int64(math.Round(v)))
+		}
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+// foldedLabel returns the frame label of a function: its name, with its
+// file and line when other functions share the name, then its package.
+func foldedLabel(sides []Side) func(analyze.Key) string {
 	// Names first: which are shared by different functions.
 	keysOf := map[string]map[analyze.Key]bool{}
 	for _, s := range sides {
@@ -34,7 +53,7 @@ func WriteFolded(w io.Writer, sides []Side) error {
 			}
 		}
 	}
-	label := func(k analyze.Key) string {
+	return func(k analyze.Key) string {
 		n := name(k)
 		if len(keysOf[n]) > 1 && k.File != "" {
 			n = fmt.Sprintf("%s (%s:%d)", n, k.File, k.Line)
@@ -47,6 +66,11 @@ func WriteFolded(w io.Writer, sides []Side) error {
 		}
 		return n
 	}
+}
+
+// foldStacks sums the time of each distinct folded stack per side, in
+// microseconds per run (or unit of work), and returns the stacks sorted.
+func foldStacks(sides []Side, label func(analyze.Key) string) (map[string][]float64, []string) {
 	values := map[string][]float64{}
 	var order []string
 	var sb strings.Builder
@@ -77,12 +101,15 @@ func WriteFolded(w io.Writer, sides []Side) error {
 		}
 	}
 	slices.Sort(order)
-	bw := bufio.NewWriter(w)
-	// A first comment line tells profdiff's folded reader the unit, so
-	// that the file reads back as the same times without flags. It ends
-	// in a zero count per side, so that flamegraph.pl and difffolded.pl,
-	// which know no comments, read it as an empty stack instead of
-	// warning about it.
+	return values, order
+}
+
+// writeFoldedHeader writes the first comment line, which tells profdiff's
+// folded reader the unit, so that the file reads back as the same times
+// without flags. It ends in a zero count per side, so that flamegraph.pl
+// and difffolded.pl, which know no comments, read it as an empty stack
+// instead of warning about it.
+func writeFoldedHeader(bw *bufio.Writer, sides []Side) {
 	names := make([]string, len(sides))
 	per := "per_run"
 	for i, s := range sides {
@@ -92,15 +119,4 @@ func WriteFolded(w io.Writer, sides []Side) error {
 		}
 	}
 	fmt.Fprintf(bw, "# profdiff folded stacks: %s, unit=us %s%s\n", strings.Join(names, " "), per, strings.Repeat(" 0", len(sides)))
-	for _, k := range order {
-		if !slices.ContainsFunc(values[k], func(v float64) bool { return math.Round(v) != 0 }) {
-			continue // under half a microsecond on every side
-		}
-		bw.WriteString(k)
-		for _, v := range values[k] {
-			fmt.Fprintf(bw, " %d", int64(math.Round(v)))
-		}
-		bw.WriteByte('\n')
-	}
-	return bw.Flush()
 }

@@ -119,11 +119,33 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 		d.Sides = append(d.Sides, diff.SideLine(s))
 	}
 	for _, wn := range r.Warnings {
-		d.Warnings = append(d.Warnings, diff.Clean(wn))
+		d.Warnings = append(d.Warnings, diff.Clean(wn.String()))
 	}
 	if d.Warnings == nil {
 		d.Warnings = []string{}
 	}
+	d.addTree(r, v)
+	d.addOther(r)
+	for _, p := range r.Paths {
+		d.Paths = append(d.Paths, path{Nodes: p.Nodes, Text: v.PathText(p)})
+	}
+	if d.Compared {
+		d.PathsNote = v.PathsSummary()
+	}
+	d.Packages = rowsTable(v, r, r.Packages, "Packages", false, opts.Top)
+	d.FuncTable = rowsTable(v, r, r.Functions, "Functions", true, opts.Top)
+
+	blob, err := json.Marshal(d) // escapes <, > and & as \u003c...: safe in a script element
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, document(opts.Title, blob))
+	return err
+}
+
+// addTree adds the merged call tree, node by node (parent, function, self
+// and total per side, judged changes), and the functions its nodes name.
+func (d *data) addTree(r *diff.Report, v *diff.View) {
 	nsides := len(r.Sides)
 	d.Self, d.Total = make([][]float64, nsides), make([][]float64, nsides)
 	fnIndex := map[int32]int32{}
@@ -152,8 +174,12 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 			d.Judged.add(&n.Self, &n.Total)
 		}
 	}
-	// The time left out of the tree: on-CPU time not held by its nodes'
-	// self time.
+}
+
+// addOther adds, per side, the time left out of the tree: on-CPU time
+// not held by its nodes' self time.
+func (d *data) addOther(r *diff.Report) {
+	nsides := len(r.Sides)
 	d.Other = make([]float64, nsides)
 	for s := range nsides {
 		var held float64
@@ -164,20 +190,11 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 			d.Other[s] = math.Max(0, round(r.Tree[0].Total.Mean[s])-held)
 		}
 	}
-	for _, p := range r.Paths {
-		d.Paths = append(d.Paths, path{Nodes: p.Nodes, Text: v.PathText(p)})
-	}
-	if d.Compared {
-		d.PathsNote = v.PathsSummary()
-	}
-	d.Packages = rowsTable(v, r, r.Packages, "Packages", false, opts.Top)
-	d.FuncTable = rowsTable(v, r, r.Functions, "Functions", true, opts.Top)
+}
 
-	blob, err := json.Marshal(d) // escapes <, > and & as \u003c...: safe in a script element
-	if err != nil {
-		return err
-	}
-	title := opts.Title
+// document is the whole HTML page: the data as JSON, the inline style and
+// script, allowed by hash in its Content-Security-Policy.
+func document(title string, blob []byte) string {
 	if title == "" {
 		title = "profdiff"
 	}
@@ -191,8 +208,7 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 	fmt.Fprintf(&b, "<script type=\"application/json\" id=\"data\">%s</script>\n", blob)
 	b.WriteString(pageHTML)
 	fmt.Fprintf(&b, "<script>%s</script>\n</body>\n</html>\n", pageJS)
-	_, err = io.WriteString(w, b.String())
-	return err
+	return b.String()
 }
 
 // hash is a CSP source allowing exactly one inline script or style.

@@ -120,24 +120,18 @@
     $("palette").parentElement.hidden = true;
     $("judge").parentElement.hidden = true;
   }
-  const value = (i) => {
+  // A node's width: its time on the side chosen, or on both added up.
+  const widthOf = (times, i) => {
     const m = widthSel.value;
     if (m === "union") {
       let s = 0;
-      for (let k = 0; k < sides; k++) s += D.total[k][i];
+      for (let k = 0; k < sides; k++) s += times[k][i];
       return s;
     }
-    return D.total[+m][i];
+    return times[+m][i];
   };
-  const selfValue = (i) => {
-    const m = widthSel.value;
-    if (m === "union") {
-      let s = 0;
-      for (let k = 0; k < sides; k++) s += D.self[k][i];
-      return s;
-    }
-    return D.self[+m][i];
-  };
+  const value = (i) => widthOf(D.total, i);
+  const selfValue = (i) => widthOf(D.self, i);
   // The time of a node's callees left out of the tree (under the share),
   // drawn as one "other" frame beside its callees.
   const otherValue = (i) => {

@@ -45,10 +45,10 @@ func (mw *MarkWindow) String() string {
 
 // Resolve finds the window in p's marks: from the first mark or measure
 // named From to the end of the first named To that ends after it starts.
-// The error names the flag and what is missing.
+// The error says what is missing.
 func (mw *MarkWindow) Resolve(p *analyze.Profile) (Window, error) {
 	if p.Format != analyze.FormatTrace {
-		return Window{}, fmt.Errorf("--window-marks: %s records no User Timing marks; they are read from Chrome traces", p.Format.Describe())
+		return Window{}, fmt.Errorf("%s records no User Timing marks; they are read from Chrome traces", p.Format.Describe())
 	}
 	find := func(name string, after int64) (analyze.Mark, bool) {
 		for _, m := range p.Marks {
@@ -69,7 +69,7 @@ func (mw *MarkWindow) Resolve(p *analyze.Profile) (Window, error) {
 		if len(names) > 0 {
 			has = "it has " + strings.Join(names, ", ")
 		}
-		return fmt.Errorf("--window-marks: no User Timing mark or measure %q in the profiled thread's process (%s)", name, has)
+		return fmt.Errorf("no User Timing mark or measure %q in the profiled thread's process (%s)", name, has)
 	}
 	a, ok := find(mw.From, math.MinInt64)
 	if !ok {
@@ -79,7 +79,7 @@ func (mw *MarkWindow) Resolve(p *analyze.Profile) (Window, error) {
 	if mw.To != "" {
 		b, ok := find(mw.To, a.Start)
 		if _, any := find(mw.To, math.MinInt64); !ok && any {
-			return Window{}, fmt.Errorf("--window-marks: the window %s is empty: %s comes before %s", mw.String(), mw.To, mw.From)
+			return Window{}, fmt.Errorf("the window %s is empty: %s comes before %s", mw.String(), mw.To, mw.From)
 		}
 		if !ok {
 			return Window{}, missing(mw.To)
@@ -87,10 +87,10 @@ func (mw *MarkWindow) Resolve(p *analyze.Profile) (Window, error) {
 		w.To = b.End
 	}
 	if w.To <= w.From {
-		return Window{}, fmt.Errorf("--window-marks: the window %s is empty (%s..%s from the profile's start)", mw.String(), fmtDuration(w.From), fmtDuration(w.To))
+		return Window{}, fmt.Errorf("the window %s is empty (%s..%s from the profile's start)", mw.String(), fmtDuration(w.From), fmtDuration(w.To))
 	}
 	if w.To <= 0 {
-		return Window{}, fmt.Errorf("--window-marks: %s ends before the profile starts", mw.String())
+		return Window{}, fmt.Errorf("%s ends before the profile starts", mw.String())
 	}
 	w.From = max(w.From, 0)
 	mw.mu.Lock()

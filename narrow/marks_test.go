@@ -1,6 +1,7 @@
 package narrow
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -58,7 +59,7 @@ func TestWindowMarks(t *testing.T) {
 		"A..A": "is empty",
 	} {
 		mw, _ := ParseMarkWindow(spec)
-		if err := (&Filters{WindowMarks: mw}).Apply(load(t, file)); err == nil || !strings.HasPrefix(err.Error(), "--window-marks: ") || !strings.Contains(err.Error(), msg) {
+		if err := (&Filters{WindowMarks: mw}).Apply(load(t, file)); err == nil || !errors.As(err, new(*FilterError)) || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%s: %v", spec, err)
 		}
 	}

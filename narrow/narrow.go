@@ -207,14 +207,18 @@ func (f *Filters) Apply(p *analyze.Profile) error {
 		// on a copy, since the filters are shared between runs.
 		w, err := f.WindowMarks.Resolve(p)
 		if err != nil {
-			return err
+			return &FilterError{Filter: "WindowMarks", Err: err}
 		}
 		g := *f
 		g.WindowMarks, g.Window = nil, &w
 		return g.Apply(p)
 	}
 	if (f.Window != nil || f.TrimIdle) && !p.HasTimestamps {
-		return fmt.Errorf("%s records no sample times, so --window and --trim-idle do not apply", p.Format.Describe())
+		filter := "Window"
+		if f.Window == nil {
+			filter = "TrimIdle"
+		}
+		return &FilterError{Filter: filter, Err: fmt.Errorf("%s records no sample times, so it cannot be narrowed by time", p.Format.Describe())}
 	}
 	keep := make([]bool, len(p.Samples))
 	for i := range keep {
@@ -302,106 +306,22 @@ func trimIdle(p *analyze.Profile, keep []bool) {
 // walk), maps each sample to its new node or drops it, and keeps line
 // ticks where a node's own frame stays its leaf.
 func (f *Filters) restack(p *analyze.Profile, keep []bool) {
-	focus, ignore := newMatcher(p, f.Focus), newMatcher(p, f.Ignore)
-	hide, show := newMatcher(p, f.Hide), newMatcher(p, f.Show)
-	from, prune := newMatcher(p, f.ShowFrom), newMatcher(p, f.PruneFrom)
-	nn := len(p.Nodes)
-	type state struct {
-		newNode int32  // the node's node in the new tree; -1: none (dropped)
-		pkg     string // the package its time goes to
-		focused bool   // a focus match on the path
-		ignored bool   // an ignore match on the path
-		started bool   // show-from: a match at or above
-	}
-	st := make([]state, nn)
-	var nodes []analyze.Node
-	children := map[[2]int32]int32{}
-	child := func(parent, frame int32) int32 {
-		k := [2]int32{parent, frame}
-		if c, ok := children[k]; ok {
-			return c
+	r := &restacker{p: p, focus: newMatcher(p, f.Focus), ignore: newMatcher(p, f.Ignore),
+		hide: newMatcher(p, f.Hide), show: newMatcher(p, f.Show), from: newMatcher(p, f.ShowFrom),
+		st: make([]nodeState, len(p.Nodes)), same: make([]bool, len(p.Nodes)), children: map[[2]int32]int32{}}
+	order := p.WalkOrder() // nil when the nodes are in walk order already
+	for i := range p.Nodes {
+		n := int32(i)
+		if order != nil {
+			n = order[i]
 		}
-		c := int32(len(nodes))
-		children[k] = c
-		nodes = append(nodes, analyze.Node{Frame: frame, Parent: parent})
-		return c
-	}
-	same := make([]bool, nn) // the node's frame is its new node's frame
-	for _, n := range preorder(p.Nodes) {
-		nd := p.Nodes[n]
-		fr := &p.Frames[nd.Frame]
-		if nd.Parent < 0 {
-			// A root stays a root (V8's "(root)"; Go's outermost frames).
-			st[n] = state{newNode: child(-1, nd.Frame), pkg: fr.Package}
-			if fr.Kind != analyze.KindRoot {
-				st[n].focused = focus != nil && focus.node(n, fr.Package)
-				st[n].ignored = ignore != nil && ignore.node(n, fr.Package)
-				st[n].started = from != nil && from.node(n, fr.Package)
-				if from != nil && !st[n].started {
-					st[n].newNode = -1
-				}
-				if hide != nil && hide.node(n, fr.Package) || show != nil && !show.node(n, fr.Package) {
-					st[n].newNode = -1
-				}
-			}
-			same[n] = st[n].newNode >= 0
-			continue
-		}
-		ps := st[nd.Parent]
-		s := ps
-		if fr.Kind.InheritsPackage() || fr.Package == "" {
-			s.pkg = ps.pkg
+		if p.Nodes[n].Parent < 0 {
+			r.root(n)
 		} else {
-			s.pkg = fr.Package
-		}
-		if focus != nil && !s.focused && focus.node(n, s.pkg) {
-			s.focused = true
-		}
-		if ignore != nil && !s.ignored && ignore.node(n, s.pkg) {
-			s.ignored = true
-		}
-		visible := !(hide != nil && hide.node(n, s.pkg)) && !(show != nil && !show.node(n, s.pkg))
-		startsHere := from != nil && !ps.started && from.node(n, s.pkg)
-		switch {
-		case from != nil && !ps.started && !startsHere:
-			s.newNode = -1 // above the first show-from match
-		case startsHere:
-			s.started = true
-			s.newNode = child(-1, nd.Frame) // re-rooted
-			same[n] = true
-		case !visible:
-			s.newNode = ps.newNode // hidden: its time goes to its caller
-		case ps.newNode < 0:
-			s.newNode = child(-1, nd.Frame) // the callers are all hidden
-			same[n] = true
-		default:
-			s.newNode = child(ps.newNode, nd.Frame)
-			same[n] = true
-		}
-		st[n] = s
-	}
-	// Prune-from: each new node's lowest matching frame at or above it,
-	// where its samples go (the frames below are cut).
-	var lowest []int32
-	if prune != nil {
-		pm := newMatcher(&analyze.Profile{Frames: p.Frames, Nodes: nodes}, f.PruneFrom)
-		lowest = make([]int32, len(nodes))
-		pkg := make([]string, len(nodes)) // the package a node's time goes to
-		for i, nd := range nodes {        // parents were made before their children
-			lowest[i] = -1
-			fr := &p.Frames[nd.Frame]
-			pkg[i] = fr.Package
-			if nd.Parent >= 0 {
-				lowest[i] = lowest[nd.Parent]
-				if fr.Kind.InheritsPackage() || fr.Package == "" {
-					pkg[i] = pkg[nd.Parent]
-				}
-			}
-			if pm.node(int32(i), pkg[i]) {
-				lowest[i] = int32(i)
-			}
+			r.under(n)
 		}
 	}
+	lowest := r.pruneFrom(f.PruneFrom)
 	moved := func(n int32) int32 {
 		if lowest != nil && lowest[n] >= 0 {
 			return lowest[n]
@@ -409,9 +329,9 @@ func (f *Filters) restack(p *analyze.Profile, keep []bool) {
 		return n
 	}
 	for i, smp := range p.Samples {
-		s := st[smp.Node]
+		s := r.st[smp.Node]
 		switch {
-		case focus != nil && !s.focused, ignore != nil && s.ignored, s.newNode < 0:
+		case r.focus != nil && !s.focused, r.ignore != nil && s.ignored, s.newNode < 0:
 			keep[i] = false
 		default:
 			p.Samples[i].Node = moved(s.newNode)
@@ -419,46 +339,141 @@ func (f *Filters) restack(p *analyze.Profile, keep []bool) {
 	}
 	var ticks []analyze.LineTick
 	for _, lt := range p.LineTicks {
-		if s := st[lt.Node]; same[lt.Node] && s.newNode >= 0 && moved(s.newNode) == s.newNode {
+		if s := r.st[lt.Node]; r.same[lt.Node] && s.newNode >= 0 && moved(s.newNode) == s.newNode {
 			lt.Node = s.newNode
 			ticks = append(ticks, lt)
 		}
 	}
 	p.LineTicks = ticks
-	p.Nodes = nodes
+	p.Nodes = r.nodes
 }
 
-// preorder lists the nodes parents first, whatever their order in the
-// profile.
-func preorder(nodes []analyze.Node) []int32 {
-	kids := make([][]int32, len(nodes))
-	var roots []int32
-	for i, n := range nodes {
-		if n.Parent >= 0 {
-			kids[n.Parent] = append(kids[n.Parent], int32(i))
-		} else {
-			roots = append(roots, int32(i))
-		}
-	}
-	out := make([]int32, 0, len(nodes))
-	stack := append([]int32(nil), roots...)
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		out = append(out, n)
-		stack = append(stack, kids[n]...)
-	}
-	return out
+// restacker builds the call tree that the stack filters leave.
+type restacker struct {
+	p                               *analyze.Profile
+	focus, ignore, hide, show, from *matcher
+	st                              []nodeState // per old node
+	same                            []bool      // the old node's frame is its new node's frame
+	nodes                           []analyze.Node
+	children                        map[[2]int32]int32 // (new parent, frame) -> new node
 }
 
-// OnCPU returns the on-CPU time of p's samples: all but idle and V8's
-// (program).
-func OnCPU(p *analyze.Profile) int64 {
-	var t int64
-	for _, s := range p.Samples {
-		if p.Frames[p.Nodes[s.Node].Frame].Kind.OnCPU() {
-			t += s.Weight
+// nodeState is what the walk knows of an old node.
+type nodeState struct {
+	newNode int32  // the node's node in the new tree; -1: none (dropped)
+	pkg     string // the package its time goes to
+	focused bool   // a focus match on the path
+	ignored bool   // an ignore match on the path
+	started bool   // show-from: a match at or above
+}
+
+// child returns the new tree's node for frame under parent, making it.
+func (r *restacker) child(parent, frame int32) int32 {
+	k := [2]int32{parent, frame}
+	if c, ok := r.children[k]; ok {
+		return c
+	}
+	c := int32(len(r.nodes))
+	r.children[k] = c
+	r.nodes = append(r.nodes, analyze.Node{Frame: frame, Parent: parent})
+	return c
+}
+
+// root places an old root: it stays a root (V8's "(root)"; Go's outermost
+// frames) unless a filter drops it.
+func (r *restacker) root(n int32) {
+	nd := r.p.Nodes[n]
+	fr := &r.p.Frames[nd.Frame]
+	s := nodeState{newNode: r.child(-1, nd.Frame), pkg: fr.Package}
+	if fr.Kind != analyze.KindRoot {
+		s.focused = r.focus != nil && r.focus.node(n, fr.Package)
+		s.ignored = r.ignore != nil && r.ignore.node(n, fr.Package)
+		s.started = r.from != nil && r.from.node(n, fr.Package)
+		if r.from != nil && !s.started {
+			s.newNode = -1
+		}
+		if r.hide != nil && r.hide.node(n, fr.Package) || r.show != nil && !r.show.node(n, fr.Package) {
+			s.newNode = -1
 		}
 	}
-	return t
+	r.st[n] = s
+	r.same[n] = s.newNode >= 0
 }
+
+// under places an old node below its parent, already placed: re-rooted at
+// the first show-from match, folded into its caller when hidden, or a
+// child of its caller's new node.
+func (r *restacker) under(n int32) {
+	nd := r.p.Nodes[n]
+	fr := &r.p.Frames[nd.Frame]
+	ps := r.st[nd.Parent]
+	s := ps
+	if !fr.Kind.InheritsPackage() && fr.Package != "" {
+		s.pkg = fr.Package
+	}
+	if r.focus != nil && !s.focused && r.focus.node(n, s.pkg) {
+		s.focused = true
+	}
+	if r.ignore != nil && !s.ignored && r.ignore.node(n, s.pkg) {
+		s.ignored = true
+	}
+	visible := !(r.hide != nil && r.hide.node(n, s.pkg)) && !(r.show != nil && !r.show.node(n, s.pkg))
+	startsHere := r.from != nil && !ps.started && r.from.node(n, s.pkg)
+	switch {
+	case r.from != nil && !ps.started && !startsHere:
+		s.newNode = -1 // above the first show-from match
+	case startsHere:
+		s.started = true
+		s.newNode = r.child(-1, nd.Frame) // re-rooted
+		r.same[n] = true
+	case !visible:
+		s.newNode = ps.newNode // hidden: its time goes to its caller
+	case ps.newNode < 0:
+		s.newNode = r.child(-1, nd.Frame) // the callers are all hidden
+		r.same[n] = true
+	default:
+		s.newNode = r.child(ps.newNode, nd.Frame)
+		r.same[n] = true
+	}
+	r.st[n] = s
+}
+
+// pruneFrom returns, for prune-from, each new node's lowest matching frame
+// at or above it, where its samples go (the frames below are cut), -1 for
+// none; nil without the filter.
+func (r *restacker) pruneFrom(re *regexp.Regexp) []int32 {
+	if re == nil {
+		return nil
+	}
+	pm := newMatcher(&analyze.Profile{Frames: r.p.Frames, Nodes: r.nodes}, re)
+	lowest := make([]int32, len(r.nodes))
+	pkg := make([]string, len(r.nodes)) // the package a node's time goes to
+	for i, nd := range r.nodes {        // parents were made before their children
+		lowest[i] = -1
+		fr := &r.p.Frames[nd.Frame]
+		pkg[i] = fr.Package
+		if nd.Parent >= 0 {
+			lowest[i] = lowest[nd.Parent]
+			if fr.Kind.InheritsPackage() || fr.Package == "" {
+				pkg[i] = pkg[nd.Parent]
+			}
+		}
+		if pm.node(int32(i), pkg[i]) {
+			lowest[i] = int32(i)
+		}
+	}
+	return lowest
+}
+
+// FilterError is a filter that cannot apply to a profile: which (the name
+// of its field of Filters, such as "WindowMarks") and why.
+type FilterError struct {
+	Filter string
+	Err    error
+}
+
+// Error returns why the filter does not apply.
+func (e *FilterError) Error() string { return e.Err.Error() }
+
+// Unwrap returns why the filter does not apply.
+func (e *FilterError) Unwrap() error { return e.Err }

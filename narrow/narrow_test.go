@@ -154,7 +154,7 @@ func TestFiltersAgainstBruteForce(t *testing.T) {
 // run's wall time becomes the window's span; past the end it is no window.
 func TestWindow(t *testing.T) {
 	p := load(t, "node-router-unbundled-before.cpuprofile")
-	all := OnCPU(p)
+	all := p.OnCPUNs()
 	var want int64
 	for _, s := range p.Samples {
 		if s.Time >= 1e9 && s.Time < 3e9 && p.Frames[p.Nodes[s.Node].Frame].Kind.OnCPU() {
@@ -169,15 +169,15 @@ func TestWindow(t *testing.T) {
 	if err := f.Apply(p); err != nil {
 		t.Fatal(err)
 	}
-	if got := OnCPU(p); got != want || p.WallNs != 2e9 || want == 0 || want == all {
+	if got := p.OnCPUNs(); got != want || p.WallNs != 2e9 || want == 0 || want == all {
 		t.Errorf("on-CPU %d, want %d (of %d); wall %d", got, want, all, p.WallNs)
 	}
 	q := load(t, "node-router-unbundled-before.cpuprofile")
 	w, _ = ParseWindow("..1000s")
 	f = Filters{Window: w}
 	f.Apply(q)
-	if OnCPU(q) != all {
-		t.Errorf("a window past the end keeps %d of %d", OnCPU(q), all)
+	if q.OnCPUNs() != all {
+		t.Errorf("a window past the end keeps %d of %d", q.OnCPUNs(), all)
 	}
 	for _, bad := range []string{"3s..1s", "1s", "a..b", "1s..1s"} {
 		if _, err := ParseWindow(bad); err == nil {
@@ -194,14 +194,14 @@ func TestWindow(t *testing.T) {
 // the page's idle time before and after its work), the busy span stays.
 func TestTrimIdle(t *testing.T) {
 	p := load(t, "chrome-cdp-page.cpuprofile")
-	on := OnCPU(p)
+	on := p.OnCPUNs()
 	n := len(p.Samples)
 	f := Filters{TrimIdle: true}
 	if err := f.Apply(p); err != nil {
 		t.Fatal(err)
 	}
-	if OnCPU(p) != on || len(p.Samples) >= n {
-		t.Errorf("on-CPU %d of %d, %d of %d samples", OnCPU(p), on, len(p.Samples), n)
+	if p.OnCPUNs() != on || len(p.Samples) >= n {
+		t.Errorf("on-CPU %d of %d, %d of %d samples", p.OnCPUNs(), on, len(p.Samples), n)
 	}
 	first := p.Frames[p.Nodes[p.Samples[0].Node].Frame].Kind
 	last := p.Frames[p.Nodes[p.Samples[len(p.Samples)-1].Node].Frame].Kind

@@ -51,21 +51,22 @@ func scriptBase(u string) string {
 	return path.Base(u)
 }
 
-// mapFor finds and decodes the map of a script, or says why there is none.
-func (s *Symbolicator) mapFor(script string, p *analyze.Profile, frames []int32) (*loadedMap, string) {
+// mapFor finds and decodes the map of a script, or says why there is none
+// (a warning with an empty Message when nothing says why).
+func (s *Symbolicator) mapFor(script string, p *analyze.Profile, frames []int32) (*loadedMap, analyze.Warning) {
 	sm, ok := s.scripts[script]
 	if !ok {
 		sm = s.discover(script, p, frames)
 		s.scripts[script] = sm
 	}
 	if sm.loc.key == "" {
-		return nil, sm.reason
+		return nil, sm.why
 	}
 	lm := s.load(sm.loc)
 	if lm.err != nil {
-		return nil, lm.err.Error()
+		return nil, unusable(lm.err.Error())
 	}
-	return lm, ""
+	return lm, analyze.Warning{}
 }
 
 // discover looks for a script's map in the order the options promise:
@@ -88,8 +89,8 @@ func (s *Symbolicator) discover(script string, p *analyze.Profile, frames []int3
 	for _, dir := range s.opts.Dirs {
 		idx := s.index(dir)
 		if sp := idx.best(idx.scripts[base], local); sp != "" {
-			if loc, reason, found := s.fromScript(sp); found || reason != "" {
-				return scriptMap{loc: loc, reason: reason}
+			if loc, why, found := s.fromScript(sp); found || why.Message != "" {
+				return scriptMap{loc: loc, why: why}
 			}
 		}
 		if mp := idx.best(idx.maps[base+".map"], local+".map"); mp != "" {
@@ -102,11 +103,12 @@ func (s *Symbolicator) discover(script string, p *analyze.Profile, frames []int3
 	// 3. The script's own comment, and 4. SCRIPT.map beside it, when the
 	// script there is the one profiled.
 	if isLocal(local) {
-		if loc, reason, found := s.fromScript(local); found || reason != "" {
+		if loc, why, found := s.fromScript(local); found || why.Message != "" {
 			if found && p != nil && !sameBuild(local, p, frames) {
-				return scriptMap{reason: "the script at this path is another build than the one profiled (the recorded function names are not at their recorded positions in it), so its source map is not used; give this side's maps with --sourcemaps"}
+				return scriptMap{why: analyze.Warning{Kind: analyze.WarnMapOtherBuild,
+					Message: "the script at this path is another build than the one profiled (the recorded function names are not at their recorded positions in it), so its source map is not used"}}
 			}
-			return scriptMap{loc: loc, reason: reason}
+			return scriptMap{loc: loc, why: why}
 		}
 	}
 	return scriptMap{}
@@ -185,36 +187,42 @@ func fileExists(p string) bool {
 
 // fromScript reads a local script's sourceMappingURL (else looks for
 // SCRIPT.map beside it). found is false when the script does not exist or
-// names no map; reason explains a map that is named but cannot be used.
-func (s *Symbolicator) fromScript(script string) (loc mapLocation, reason string, found bool) {
+// names no map; why explains a map that is named but cannot be used.
+func (s *Symbolicator) fromScript(script string) (loc mapLocation, why analyze.Warning, found bool) {
 	if !fileExists(script) {
-		return mapLocation{}, "", false
+		return mapLocation{}, why, false
 	}
 	if abs, err := filepath.Abs(script); err == nil {
 		script = abs
 	}
 	ref, err := SourceMappingURL(script)
 	if err != nil {
-		return mapLocation{}, err.Error(), false
+		return mapLocation{}, unusable(err.Error()), false
 	}
 	dir := filepath.Dir(script)
 	if ref != "" {
 		return s.resolveRef(ref, script, dir)
 	}
 	if fileExists(script + ".map") {
-		return fileLocation(script + ".map"), "", true
+		return fileLocation(script + ".map"), why, true
 	}
-	return mapLocation{}, "", false
+	return mapLocation{}, why, false
+}
+
+// unusable is the warning for a map that was found but cannot be used.
+func unusable(msg string) analyze.Warning {
+	return analyze.Warning{Kind: analyze.WarnMapUnusable, Message: msg}
 }
 
 // resolveRef resolves a sourceMappingURL value found in script.
-func (s *Symbolicator) resolveRef(ref, script, dir string) (mapLocation, string, bool) {
+func (s *Symbolicator) resolveRef(ref, script, dir string) (mapLocation, analyze.Warning, bool) {
+	var none analyze.Warning
 	if strings.HasPrefix(ref, "data:") {
 		b, err := decodeDataURL(ref)
 		if err != nil {
-			return mapLocation{}, fmt.Sprintf("inline source map: %v", err), false
+			return mapLocation{}, unusable(fmt.Sprintf("inline source map: %v", err)), false
 		}
-		return mapLocation{inline: b, base: dir, key: "inline:" + script}, "", true
+		return mapLocation{inline: b, base: dir, key: "inline:" + script}, none, true
 	}
 	target := s.rewrite(ref)
 	if strings.Contains(target, "://") {
@@ -222,10 +230,11 @@ func (s *Symbolicator) resolveRef(ref, script, dir string) (mapLocation, string,
 		base := scriptBase(target)
 		for _, d := range append([]string{dir}, s.opts.Dirs...) {
 			if p := filepath.Join(d, base); fileExists(p) {
-				return fileLocation(p), "", true
+				return fileLocation(p), none, true
 			}
 		}
-		return mapLocation{}, fmt.Sprintf("its map %s is a URL, and profdiff never fetches over the network; map it to a local folder with --path-map or --sourcemaps", ref), false
+		return mapLocation{}, analyze.Warning{Kind: analyze.WarnMapRemote,
+			Message: fmt.Sprintf("its map %s is a URL, and profdiff never fetches over the network", ref)}, false
 	}
 	if u, err := url.PathUnescape(target); err == nil {
 		target = u
@@ -236,12 +245,13 @@ func (s *Symbolicator) resolveRef(ref, script, dir string) (mapLocation, string,
 	}
 	p = filepath.Clean(p)
 	if !s.allowed(p, dir) {
-		return mapLocation{}, fmt.Sprintf("its sourceMappingURL %s leads outside the script's folder and the folders given; name the map with --sourcemap", ref), false
+		return mapLocation{}, analyze.Warning{Kind: analyze.WarnMapOutside,
+			Message: fmt.Sprintf("its sourceMappingURL %s leads outside the script's folder and the folders given", ref)}, false
 	}
 	if !fileExists(p) {
-		return mapLocation{}, fmt.Sprintf("its map %s was not found", p), false
+		return mapLocation{}, unusable(fmt.Sprintf("its map %s was not found", p)), false
 	}
-	return fileLocation(p), "", true
+	return fileLocation(p), none, true
 }
 
 // allowed reports whether a map path lies within the script's folder tree

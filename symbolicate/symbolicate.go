@@ -74,8 +74,8 @@ func (lm *loadedMap) source(i int) *sourceText {
 
 // scriptMap is what discovery found for one script.
 type scriptMap struct {
-	loc    mapLocation
-	reason string // why no map, when loc is empty
+	loc mapLocation
+	why analyze.Warning // why no map, when loc is empty
 }
 
 // New returns a Symbolicator with the given options.
@@ -104,14 +104,7 @@ func isNodeInternal(url string) bool { return analyze.NodeScript(url) }
 func (s *Symbolicator) Apply(p *analyze.Profile) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	// On-CPU self time per frame, for coverage.
-	self := make([]int64, len(p.Frames))
-	for _, smp := range p.Samples {
-		f := p.Nodes[smp.Node].Frame
-		if p.Frames[f].Kind.OnCPU() {
-			self[f] += smp.Weight
-		}
-	}
+	self := p.SelfByFrame() // for coverage
 	byScript := map[string][]int32{}
 	for i := range p.Frames {
 		if f := &p.Frames[i]; isScriptFrame(f) {
@@ -119,11 +112,7 @@ func (s *Symbolicator) Apply(p *analyze.Profile) {
 		}
 	}
 	cov := &analyze.Symbolication{}
-	type missing struct {
-		script string
-		ns     int64
-	}
-	var miss, minified []missing // scripts without a map; those that look bundled or minified
+	var miss, minified []scriptTime // scripts without a map; those that look bundled or minified
 	for _, script := range slices.Sorted(maps.Keys(byScript)) {
 		frames := byScript[script]
 		var scriptNs int64
@@ -135,66 +124,85 @@ func (s *Symbolicator) Apply(p *analyze.Profile) {
 		}
 		cov.Scripts++
 		cov.OnCPUJSNs += scriptNs
-		lm, reason := s.mapFor(script, p, frames)
+		lm, why := s.mapFor(script, p, frames)
 		if lm == nil {
-			miss = append(miss, missing{script, scriptNs})
+			miss = append(miss, scriptTime{script, scriptNs})
 			if looksMinified(p, frames) {
-				minified = append(minified, missing{script, scriptNs})
+				minified = append(minified, scriptTime{script, scriptNs})
 			}
-			if reason != "" {
-				p.Warnings = append(p.Warnings, fmt.Sprintf("%s: %s", script, reason))
+			if why.Message != "" {
+				why.Message = script + ": " + why.Message
+				p.Warnings = append(p.Warnings, why)
 			}
 			continue
 		}
 		cov.MappedScripts++
 		cov.OnCPUMappedNs += s.applyMap(p, lm, frames, self)
 	}
-	busiestFirst := func(a, b missing) int {
-		if c := cmp.Compare(b.ns, a.ns); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.script, b.script)
-	}
-	slices.SortFunc(miss, busiestFirst)
-	slices.SortFunc(minified, busiestFirst)
-	for _, m := range miss {
+	for _, m := range busiestFirst(miss) {
 		cov.Missing = append(cov.Missing, m.script)
 	}
-	for _, m := range minified {
+	for _, m := range busiestFirst(minified) {
 		cov.Minified = append(cov.Minified, m.script)
 		cov.UnmappedMinifiedNs += m.ns
 	}
 	p.Symbolication = cov
-	// Warn when little was mapped and it matters: maps were asked for or
-	// found, or scripts without one look minified (name those).
-	asked := len(s.opts.Dirs)+len(s.opts.Maps) > 0 || cov.MappedScripts > 0
-	if cov.OnCPUJSNs > 0 && cov.OnCPUMappedNs*10 < cov.OnCPUJSNs*9 && (asked || len(minified) > 0) {
-		name := miss
-		if len(minified) > 0 {
-			name = minified
-		}
-		var names []string
-		for i, m := range name {
-			if i == 3 {
-				names = append(names, fmt.Sprintf("and %d more", len(name)-3))
-				break
-			}
-			names = append(names, m.script) // the headline gives each side's share
-		}
-		share := 100 * float64(cov.OnCPUMappedNs) / float64(cov.OnCPUJSNs)
-		switch {
-		case cov.MappedScripts == 0 && !asked && len(minified) > 0:
-			// Nothing was bundled or mapped: the code is as written, but for
-			// minified scripts shipped as they are (a library's .min.js).
-			p.Warnings = append(p.Warnings, fmt.Sprintf("no bundle was mapped, but %s %s minified and without a source map, so %s the minifier's: point --sourcemaps at the folder holding %s and its .map if it has one",
-				strings.Join(names, ", "), plural(len(minified), "looks", "look"), plural(len(minified), "its names are", "their names are"), plural(len(minified), "it", "them")))
-		case len(names) == 0:
-			p.Warnings = append(p.Warnings, fmt.Sprintf("only %.1f%% of JavaScript on-CPU time was mapped to original sources: the maps found do not cover the rest of their scripts (is each map the one its bundle was built with?)", share))
-		default:
-			p.Warnings = append(p.Warnings, fmt.Sprintf("only %.1f%% of JavaScript on-CPU time was mapped to original sources; no source map for %s: point --sourcemaps at the folder holding the bundle and its .map, or name it with --sourcemap SCRIPT=MAP",
-				share, strings.Join(names, ", ")))
-		}
+	if w, ok := s.coverageWarning(cov, miss, minified); ok {
+		p.Warnings = append(p.Warnings, w)
 	}
+}
+
+// scriptTime is a script and its on-CPU self time.
+type scriptTime struct {
+	script string
+	ns     int64
+}
+
+// busiestFirst sorts scripts by time, the busiest first, then by name.
+func busiestFirst(ss []scriptTime) []scriptTime {
+	slices.SortFunc(ss, func(a, b scriptTime) int {
+		if c := cmp.Compare(b.ns, a.ns); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.script, b.script)
+	})
+	return ss
+}
+
+// coverageWarning warns when little was mapped and it matters: maps were
+// asked for or found, or scripts without one look minified (it names
+// those, else the scripts without a map, busiest first).
+func (s *Symbolicator) coverageWarning(cov *analyze.Symbolication, miss, minified []scriptTime) (analyze.Warning, bool) {
+	asked := len(s.opts.Dirs)+len(s.opts.Maps) > 0 || cov.MappedScripts > 0
+	if cov.OnCPUJSNs == 0 || cov.OnCPUMappedNs*10 >= cov.OnCPUJSNs*9 || (!asked && len(minified) == 0) {
+		return analyze.Warning{}, false
+	}
+	name := miss
+	if len(minified) > 0 {
+		name = minified
+	}
+	var names []string
+	for i, m := range name {
+		if i == 3 {
+			names = append(names, fmt.Sprintf("and %d more", len(name)-3))
+			break
+		}
+		names = append(names, m.script) // the headline gives each side's share
+	}
+	share := 100 * float64(cov.OnCPUMappedNs) / float64(cov.OnCPUJSNs)
+	switch {
+	case cov.MappedScripts == 0 && !asked && len(minified) > 0:
+		// Nothing was bundled or mapped: the code is as written, but for
+		// minified scripts shipped as they are (a library's .min.js).
+		return analyze.Warning{Kind: analyze.WarnMinifiedUnmapped,
+			Message: fmt.Sprintf("no bundle was mapped, but %s %s minified and without a source map, so %s the minifier's",
+				strings.Join(names, ", "), plural(len(minified), "looks", "look"), plural(len(minified), "its names are", "their names are"))}, true
+	case len(names) == 0:
+		return analyze.Warning{Kind: analyze.WarnMapsIncomplete,
+			Message: fmt.Sprintf("only %.1f%% of JavaScript on-CPU time was mapped to original sources: the maps found do not cover the rest of their scripts (is each map the one its bundle was built with?)", share)}, true
+	}
+	return analyze.Warning{Kind: analyze.WarnNoSourceMap,
+		Message: fmt.Sprintf("only %.1f%% of JavaScript on-CPU time was mapped to original sources; no source map for %s", share, strings.Join(names, ", "))}, true
 }
 
 // plural picks the word for n things.

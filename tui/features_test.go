@@ -326,7 +326,7 @@ func TestNoiseOneProfile(t *testing.T) {
 func TestWarningsOverlay(t *testing.T) {
 	b, a := movedTables()
 	long := "a warning long enough to need wrapping at sixty columns, " + strings.Repeat("word ", 20) + "END"
-	b.Warnings = []string{"first warning", "second warning", long}
+	b.Warnings = []analyze.Warning{{Message: "first warning"}, {Message: "second warning"}, {Message: long}}
 	m := sized(New(Input{Report: compare(t, b, a)}), 60, 20)
 	if !strings.Contains(m.Render(), itoa(len(m.report().Warnings))+" warnings (w)") {
 		t.Errorf("no warning count:\n%s", m.Render())
@@ -456,8 +456,8 @@ func TestHostileText(t *testing.T) {
 	evil := "x\x1b]0;pwned\a\x1b[2J\u009b31m\u202e\x00y"
 	b, a := movedTables()
 	for _, tb := range []*analyze.Table{b, a} {
-		tb.Thread = "Main" + evil
-		tb.Warnings = []string{"no source map for /srv/" + evil + ".js"}
+		tb.Thread = analyze.Thread{Name: "Main" + evil, ProcessName: evil, ProfileID: evil}
+		tb.Warnings = []analyze.Warning{{File: evil, Message: "no source map for /srv/" + evil + ".js", Advice: evil}}
 		for i := range tb.Functions {
 			tb.Functions[i].Key.Function += evil
 			tb.Functions[i].Key.Package += evil

@@ -81,74 +81,8 @@ func (m Model) Render() string {
 	rows := m.rows()
 	s := m.top()
 	t := m.tableLayout(rows)
-	head := " "
-	for _, i := range t.keep {
-		head += pad(t.titles[i], t.w[i], true) + " "
-	}
-	for j, n := range t.names {
-		head += pad(n, t.nw[j], false) + " "
-	}
-	b.WriteString(m.style(styleTitle, truncate(strings.TrimRight(head, " "), m.width)) + "\n")
-	h := lay.table
-	offset := s.offset
-	if s.cursor >= offset+h {
-		offset = s.cursor - h + 1
-	}
-	offset = max(min(offset, len(rows)-h), 0)
-	end := min(offset+h, len(rows))
-	for i := offset; i < end; i++ {
-		r := rows[i]
-		if r.header {
-			b.WriteString(m.style(styleTitle, truncate(" "+r.names[0], m.width)) + "\n")
-			continue
-		}
-		ln := " "
-		if i == s.cursor && !s.srcFocus {
-			ln = "›" // the cursor, visible without colour too
-		}
-		for _, j := range t.keep {
-			c := ""
-			if j < len(r.cells) {
-				c = r.cells[j]
-			}
-			ln += pad(c, t.w[j], true) + " "
-		}
-		for j := range t.names {
-			n := ""
-			if j < len(r.names) {
-				n = r.names[j]
-			}
-			if j == 0 && t.dup[n] && r.key.File != "" {
-				n += " (" + m.shortLocation(r) + ")"
-			}
-			n = diff.Fit(n, t.nw[j], j == 2 || s.kind == kindPaths)
-			ln += pad(n, t.nw[j], false) + " "
-		}
-		ln = truncate(strings.TrimRight(ln, " "), m.width)
-		switch {
-		case i == s.cursor && !s.srcFocus:
-			ln = m.style(styleCursor, ln)
-		case r.verdict == diff.VerdictBetter || r.verdict == diff.VerdictGone:
-			ln = m.style(styleBetter, ln)
-		case r.verdict == diff.VerdictWorse || r.verdict == diff.VerdictNew:
-			ln = m.style(styleWorse, ln)
-		case r.verdict == diff.VerdictSame:
-			ln = m.style(styleDim, ln)
-		}
-		b.WriteString(ln + "\n")
-	}
-	shown := end - offset
-	if len(rows) == 0 {
-		msg := " (no rows)"
-		if s.kind == kindPaths {
-			msg = " (no call path carries a change judged real)"
-		}
-		b.WriteString(msg + "\n")
-		shown = 1
-	}
-	for ; shown < h; shown++ {
-		b.WriteString("\n")
-	}
+	b.WriteString(m.style(styleTitle, truncate(t.titleLine(), m.width)) + "\n")
+	m.writeRows(&b, rows, t, lay.table)
 	if lay.pane > 0 {
 		var pane []string
 		if s.kind == kindCalls {
@@ -168,6 +102,76 @@ func (m Model) Render() string {
 	return b.String()
 }
 
+// writeRows writes the h table rows around the cursor, padded to h lines.
+func (m Model) writeRows(b *strings.Builder, rows []line, t table, h int) {
+	s := m.top()
+	offset := s.offset
+	if s.cursor >= offset+h {
+		offset = s.cursor - h + 1
+	}
+	offset = max(min(offset, len(rows)-h), 0)
+	end := min(offset+h, len(rows))
+	for i := offset; i < end; i++ {
+		if r := rows[i]; r.header {
+			b.WriteString(m.style(styleTitle, truncate(" "+r.names[0], m.width)) + "\n")
+		} else {
+			b.WriteString(m.rowLine(r, i == s.cursor && !s.srcFocus, t) + "\n")
+		}
+	}
+	shown := end - offset
+	if len(rows) == 0 {
+		msg := " (no rows)"
+		if s.kind == kindPaths {
+			msg = " (no call path carries a change judged real)"
+		}
+		b.WriteString(msg + "\n")
+		shown = 1
+	}
+	for ; shown < h; shown++ {
+		b.WriteString("\n")
+	}
+}
+
+// rowLine is one row of the table, cut to the width and styled by its
+// verdict, or as the cursor.
+func (m Model) rowLine(r line, cursor bool, t table) string {
+	s := m.top()
+	ln := " "
+	if cursor {
+		ln = "›" // the cursor, visible without colour too
+	}
+	for _, j := range t.keep {
+		c := ""
+		if j < len(r.cells) {
+			c = r.cells[j]
+		}
+		ln += pad(c, t.w[j], true) + " "
+	}
+	for j := range t.names {
+		n := ""
+		if j < len(r.names) {
+			n = r.names[j]
+		}
+		if j == 0 && t.dup[n] && r.key.File != "" {
+			n += " (" + m.shortLocation(r) + ")"
+		}
+		n = diff.Fit(n, t.nw[j], j == 2 || s.kind == kindPaths)
+		ln += pad(n, t.nw[j], false) + " "
+	}
+	ln = truncate(strings.TrimRight(ln, " "), m.width)
+	switch {
+	case cursor:
+		return m.style(styleCursor, ln)
+	case r.verdict == diff.VerdictBetter || r.verdict == diff.VerdictGone:
+		return m.style(styleBetter, ln)
+	case r.verdict == diff.VerdictWorse || r.verdict == diff.VerdictNew:
+		return m.style(styleWorse, ln)
+	case r.verdict == diff.VerdictSame:
+		return m.style(styleDim, ln)
+	}
+	return ln
+}
+
 // table is how a screen's columns fit the width.
 type table struct {
 	titles []string // every numeric column's title, the sorted one marked
@@ -180,26 +184,34 @@ type table struct {
 	dup map[string]bool
 }
 
+// titleLine is the line of the shown columns' titles.
+func (t table) titleLine() string {
+	head := " "
+	for _, i := range t.keep {
+		head += pad(t.titles[i], t.w[i], true) + " "
+	}
+	for j, n := range t.names {
+		head += pad(n, t.nw[j], false) + " "
+	}
+	return strings.TrimRight(head, " ")
+}
+
+// room is the width left to the name columns in a screen width wide.
+func (t table) room(width int) int {
+	used := 1
+	for _, i := range t.keep {
+		used += t.w[i] + 1
+	}
+	return width - used - len(t.names)
+}
+
 // tableLayout sizes the columns: numeric columns fit their contents, and
 // names share the rest. When the names would get too little room, the
 // columns of dropOrder go, one by one, so that names shrink last.
 func (m Model) tableLayout(rows []line) table {
-	s := m.top()
 	cols := m.columns()
 	t := table{titles: slices.Clone(cols), names: m.nameColumns()}
-	sorted, desc := s.sortCol, true
-	if sorted < 0 {
-		sorted = m.defaultSortCol()
-	} else if sorted == len(cols) {
-		desc = false // names: alphabetical
-	}
-	if s.sortRev {
-		desc = !desc
-	}
-	arrow := "▼"
-	if !desc {
-		arrow = "▲"
-	}
+	sorted, arrow := m.sortMark()
 	if sorted >= 0 && sorted < len(cols) {
 		t.titles[sorted] += arrow
 	}
@@ -220,17 +232,10 @@ func (m Model) tableLayout(rows []line) table {
 	for i := range cols {
 		t.keep = append(t.keep, i)
 	}
-	room := func() int {
-		used := 1
-		for _, i := range t.keep {
-			used += t.w[i] + 1
-		}
-		return m.width - used - len(t.names)
-	}
 	need := func() int { return []int{0, 28, 44, 66}[len(t.names)] }
 	hadLocation := slices.Contains(t.names, "location")
 	for _, d := range m.dropOrder() {
-		if room() >= need() {
+		if t.room(m.width) >= need() {
 			break
 		}
 		switch d := d.(type) {
@@ -243,8 +248,37 @@ func (m Model) tableLayout(rows []line) table {
 	if sorted == len(cols) && len(t.names) > 0 {
 		t.names[0] += arrow
 	}
-	widest := make([]int, len(t.names))
-	for i, n := range t.names {
+	t.nw = nameWidths(widestNames(t.names, rows, hadLocation && len(t.names) < 3), max(t.room(m.width), 10))
+	if hadLocation && !slices.Contains(t.names, "location") {
+		t.dup = repeatedNames(rows)
+	}
+	return t
+}
+
+// sortMark returns the column the rows are sorted by (len(columns) for the
+// names) and the arrow that marks its direction.
+func (m Model) sortMark() (int, string) {
+	s := m.top()
+	sorted, desc := s.sortCol, true
+	if sorted < 0 {
+		sorted = m.defaultSortCol()
+	} else if sorted == len(m.columns()) {
+		desc = false // names: alphabetical
+	}
+	if s.sortRev {
+		desc = !desc
+	}
+	if !desc {
+		return sorted, "▲"
+	}
+	return sorted, "▼"
+}
+
+// widestNames is the width each name column's content asks for, with room
+// for a short location after the first name when shortLoc.
+func widestNames(names []string, rows []line, shortLoc bool) []int {
+	widest := make([]int, len(names))
+	for i, n := range names {
 		widest[i] = diff.Width(n)
 	}
 	for _, r := range rows {
@@ -254,29 +288,31 @@ func (m Model) tableLayout(rows []line) table {
 		for i := range widest {
 			if i < len(r.names) {
 				extra := 0
-				if i == 0 && hadLocation && len(t.names) < 3 {
+				if i == 0 && shortLoc {
 					extra = 12 // room for a short location
 				}
 				widest[i] = max(widest[i], diff.Width(r.names[i])+extra)
 			}
 		}
 	}
-	t.nw = nameWidths(widest, max(room(), 10))
-	if hadLocation && !slices.Contains(t.names, "location") {
-		seen := map[string]int{}
-		for _, r := range rows {
-			if r.selectable() && len(r.names) > 0 {
-				seen[r.names[0]]++
-			}
-		}
-		t.dup = map[string]bool{}
-		for n, c := range seen {
-			if c > 1 {
-				t.dup[n] = true
-			}
+	return widest
+}
+
+// repeatedNames marks the names more than one selectable row shows.
+func repeatedNames(rows []line) map[string]bool {
+	seen := map[string]int{}
+	for _, r := range rows {
+		if r.selectable() && len(r.names) > 0 {
+			seen[r.names[0]]++
 		}
 	}
-	return t
+	dup := map[string]bool{}
+	for n, c := range seen {
+		if c > 1 {
+			dup[n] = true
+		}
+	}
+	return dup
 }
 
 // shortLocation is a row's file name and line, to tell apart two
@@ -326,7 +362,7 @@ func (m Model) headerLines() []string {
 	}
 	ws := r.Warnings
 	if len(ws) > 0 && !compact {
-		w := "warning: " + ws[0] + " (w)"
+		w := "warning: " + ws[0].String() + " (w)"
 		if len(ws) > 1 {
 			w = fmt.Sprintf("%d warnings (w lists them); first: %s", len(ws), ws[0])
 		}
@@ -497,7 +533,7 @@ func (m Model) renderOverlay() string {
 		title = "profdiff: " + diff.Plural(len(m.report().Warnings), "warning", "warnings")
 		width := max(m.width-2, 10)
 		for _, w := range m.report().Warnings {
-			wrapped := strings.Split(ansi.Wrap(diff.Clean(w), width, " /,"), "\n")
+			wrapped := strings.Split(ansi.Wrap(diff.Clean(w.String()), width, " /,"), "\n")
 			for i, l := range wrapped {
 				lead := "  "
 				if i == 0 {

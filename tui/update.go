@@ -42,29 +42,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// key handles a key press outside the filter prompt: in an overlay, in
+// the source pane, or on the table.
 func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	k := msg.String()
 	m.status = ""
 	if m.editing {
 		return m.editKey(msg)
 	}
 	if m.overlay != overlayNone {
-		switch {
-		case k == "ctrl+c":
-			return m, tea.Quit
-		case key.Matches(msg, m.keys.Up):
-			m.ovOffset = max(m.ovOffset-1, 0)
-		case key.Matches(msg, m.keys.Down):
-			m.ovOffset++
-		case key.Matches(msg, m.keys.PageDown):
-			m.ovOffset += max(m.height-4, 1)
-		case key.Matches(msg, m.keys.PageUp):
-			m.ovOffset = max(m.ovOffset-max(m.height-4, 1), 0)
-		case key.Matches(msg, m.keys.Help), key.Matches(msg, m.keys.Back), key.Matches(msg, m.keys.Quit),
-			key.Matches(msg, m.keys.Warnings), key.Matches(msg, m.keys.Enter):
-			m.overlay = overlayNone
-		}
-		return m, nil
+		return m, m.overlayKey(msg)
 	}
 	s := m.top()
 	if s.kind == kindCalls && s.srcFocus && m.sourceShown() {
@@ -72,10 +58,41 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
-	page := max(m.layout().table-1, 1)
-	switch {
-	case key.Matches(msg, m.keys.Quit):
+	if key.Matches(msg, m.keys.Quit) {
 		return m, tea.Quit
+	}
+	// In the order of the help: commands, moves, then the view's keys.
+	if !m.commandKey(msg) && !m.moveKey(msg) {
+		m.viewKey(msg)
+	}
+	return m, nil
+}
+
+// overlayKey handles a key while the help or the warnings are shown: it
+// scrolls them or closes them.
+func (m *Model) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case msg.String() == "ctrl+c":
+		return tea.Quit
+	case key.Matches(msg, m.keys.Up):
+		m.ovOffset = max(m.ovOffset-1, 0)
+	case key.Matches(msg, m.keys.Down):
+		m.ovOffset++
+	case key.Matches(msg, m.keys.PageDown):
+		m.ovOffset += max(m.height-4, 1)
+	case key.Matches(msg, m.keys.PageUp):
+		m.ovOffset = max(m.ovOffset-max(m.height-4, 1), 0)
+	case key.Matches(msg, m.keys.Help), key.Matches(msg, m.keys.Back), key.Matches(msg, m.keys.Quit),
+		key.Matches(msg, m.keys.Warnings), key.Matches(msg, m.keys.Enter):
+		m.overlay = overlayNone
+	}
+	return nil
+}
+
+// commandKey handles the keys that act beyond the table (help, warnings,
+// the HTML page, narrowing and its undo) and reports whether msg was one.
+func (m *Model) commandKey(msg tea.KeyPressMsg) bool {
+	switch {
 	case key.Matches(msg, m.keys.Help):
 		m.overlay, m.ovOffset = overlayHelp, 0
 	case key.Matches(msg, m.keys.Warnings):
@@ -98,6 +115,17 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			break
 		}
 		m.renarrow(m.narrowed[:len(m.narrowed)-2])
+	default:
+		return false
+	}
+	return true
+}
+
+// moveKey handles the keys that move the cursor (and the hot-line keys,
+// which move into the source pane) and reports whether msg was one.
+func (m *Model) moveKey(msg tea.KeyPressMsg) bool {
+	page := max(m.layout().table-1, 1)
+	switch {
 	case key.Matches(msg, m.keys.Up):
 		m.move(-1)
 	case key.Matches(msg, m.keys.Down):
@@ -111,13 +139,24 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Bottom):
 		m.move(math.MaxInt32)
 	case key.Matches(msg, m.keys.NextHot), key.Matches(msg, m.keys.PrevHot):
-		if s.kind == kindCalls && m.sourceShown() {
+		if s := m.top(); s.kind == kindCalls && m.sourceShown() {
 			s.srcFocus = true
 			m.sourceKey(msg)
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// viewKey handles the keys that change what the table shows: tabs,
+// drilling in and out, filter, sort, self or total, noise.
+func (m *Model) viewKey(msg tea.KeyPressMsg) {
+	s := m.top()
+	switch {
 	case key.Matches(msg, m.keys.NextTab), key.Matches(msg, m.keys.PrevTab):
 		switch {
-		case s.kind == kindCalls && k == "tab" && m.sourceShown():
+		case s.kind == kindCalls && msg.String() == "tab" && m.sourceShown():
 			s.srcFocus = true
 		case len(m.stack) == 1:
 			m.switchTab(key.Matches(msg, m.keys.PrevTab))
@@ -152,7 +191,6 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.hideNoise = !m.hideNoise
 		m.clampCursor()
 	}
-	return m, nil
 }
 
 // editKey handles a key while a filter is typed: the rows follow every

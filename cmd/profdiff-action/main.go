@@ -14,6 +14,11 @@
 // upload that directory as an artifact for a workflow_run workflow to post
 // with "post". profdiff itself has no network code; the comment goes
 // through the gh CLI that GitHub's runners have.
+//
+// inputs.go reads the action's inputs, compare.go runs profdiff,
+// comment.go writes the comment's header, footer and cut, outputs.go the
+// step outputs and files, post.go posts the comment through github.go's
+// client, event.go and report.go read the event payload and profdiff's JSON.
 package main
 
 import (

@@ -25,7 +25,7 @@ const module = "github.com/profdiff/profdiff"
 // of cells with displaywidth, which the Charm libraries use too.
 var allowed = map[string][]string{
 	"internal/jsonscan": {},
-	"analyze":           {module + "/internal/jsonscan", "github.com/google/pprof/profile"},
+	"analyze":           {module + "/internal/jsonscan", "github.com/google/pprof/profile", "google.golang.org/protobuf/encoding/protowire"},
 	"diff":              {module + "/analyze", "github.com/clipperhouse/displaywidth"},
 	"sourcemap":         {module + "/internal/jsonscan"},
 	"symbolicate":       {module + "/analyze", module + "/sourcemap"},

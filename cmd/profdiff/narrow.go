@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 
@@ -67,4 +68,17 @@ func explorerFilters(flags []string) ([]*narrow.Filters, error) {
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// filterFlag names the flag of the filter that err says does not apply.
+func filterFlag(err error) error {
+	var fe *narrow.FilterError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	flag := map[string]string{"Window": "--window", "WindowMarks": "--window-marks", "TrimIdle": "--trim-idle"}[fe.Filter]
+	if flag == "" {
+		return err
+	}
+	return fmt.Errorf("%s: %w", flag, err)
 }

@@ -1,0 +1,87 @@
+package analyze
+
+// Warning is a problem that was worked around while reading, symbolicating
+// or comparing profiles, kept as data: what kind of problem it is, the file
+// it concerns and what happened, in words that name no command-line flag.
+// A program that knows its own flags says how to act on a kind in Advice.
+type Warning struct {
+	Kind WarningKind
+	// File names the profile or profiles the warning is about ("a.cpuprofile",
+	// "all 3 runs"); "" for the comparison as a whole.
+	File string
+	// Message says what happened, in one line.
+	Message string
+	// Advice is what the program using the libraries appends to Message,
+	// including its leading punctuation (" (see --list)"); the libraries
+	// leave it empty.
+	Advice string
+}
+
+// String returns the warning as the reports print it: "file: message advice".
+func (w Warning) String() string {
+	s := w.Message + w.Advice
+	if w.File != "" {
+		s = w.File + ": " + s
+	}
+	return s
+}
+
+// WarningKind says what a Warning is about, so that a program can add advice
+// or filter by it without matching words.
+type WarningKind uint8
+
+// The kinds of warning.
+const (
+	// WarnOther is any warning without a kind of its own.
+	WarnOther WarningKind = iota
+	// WarnThreadChosen: a trace holds several CPU profiles and one was
+	// chosen.
+	WarnThreadChosen
+	// WarnThreadIgnored: a thread was asked for, but the file is not a
+	// trace.
+	WarnThreadIgnored
+	// WarnNoTimeDeltas: a .cpuprofile without timeDeltas; samples weigh
+	// the wall time evenly.
+	WarnNoTimeDeltas
+	// WarnNoSamples: a .cpuprofile without samples; time comes from
+	// hitCount.
+	WarnNoSamples
+	// WarnSamplesReordered: samples recorded out of order were sorted by
+	// their timestamps.
+	WarnSamplesReordered
+	// WarnChunkWithoutProfile: a trace's ProfileChunk has no Profile event.
+	WarnChunkWithoutProfile
+	// WarnRootSamples: samples land on the root node of the call tree.
+	WarnRootSamples
+	// WarnMapOtherBuild: the script at the recorded path is another build
+	// than the one profiled, so its source map was not used.
+	WarnMapOtherBuild
+	// WarnMapRemote: a script's source map is a URL, which is never
+	// fetched.
+	WarnMapRemote
+	// WarnMapOutside: a script's sourceMappingURL leads outside the
+	// folders profdiff may read.
+	WarnMapOutside
+	// WarnMapUnusable: a script's source map was found but could not be
+	// used (unreadable, malformed, too large).
+	WarnMapUnusable
+	// WarnMinifiedUnmapped: scripts without a source map look minified, so
+	// their names are the minifier's.
+	WarnMinifiedUnmapped
+	// WarnMapsIncomplete: the maps found do not cover much of their
+	// scripts' time.
+	WarnMapsIncomplete
+	// WarnNoSourceMap: much JavaScript time is in scripts without a source
+	// map.
+	WarnNoSourceMap
+	// WarnFormatsDiffer: the two sides were read from different formats.
+	WarnFormatsDiffer
+	// WarnIntervalsDiffer: the two sides were sampled at different
+	// intervals.
+	WarnIntervalsDiffer
+	// WarnThreadsDiffer: the two sides come from different threads.
+	WarnThreadsDiffer
+	// WarnDurationsDiffer: the runs differ in duration by more than 2x and
+	// no amount of work was given.
+	WarnDurationsDiffer
+)

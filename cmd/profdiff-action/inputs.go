@@ -1,0 +1,210 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// environment is the process's view of the world: its variables and its
+// standard output and error.
+type environment struct {
+	getenv         func(string) string
+	stdout, stderr io.Writer
+}
+
+// input returns the action input NAME, passed by action.yml as INPUT_NAME
+// (upper case, dashes as underscores), trimmed.
+func (e environment) input(name string) string {
+	return strings.TrimSpace(e.getenv("INPUT_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))))
+}
+
+// lines splits a multi-line input into its non-empty, trimmed lines.
+func lines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// namePattern is what a comment's NAME may hold, so that the marker
+// <!-- profdiff: NAME --> can neither close early nor match another's.
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// config are the inputs of a comparison, checked.
+type config struct {
+	bin, dir, name, comment string
+	summary, html           bool
+	args                    []string // profdiff's arguments after the output flags
+}
+
+// config reads and checks the inputs.
+func (e environment) config() (config, error) {
+	c := config{bin: e.getenv("PROFDIFF"), name: e.input("name"), comment: e.input("comment")}
+	if c.bin == "" {
+		c.bin = "profdiff"
+	}
+	if c.name == "" {
+		c.name = "default"
+	}
+	if !namePattern.MatchString(c.name) {
+		return c, fmt.Errorf("name %q: use letters, digits, '.', '_' and '-' (at most 64)", c.name)
+	}
+	switch c.comment {
+	case "":
+		c.comment = "always"
+	case "always", "on-change", "never":
+	default:
+		return c, fmt.Errorf("comment %q: choose always, on-change or never", c.comment)
+	}
+	var err error
+	if c.summary, err = boolInput("summary", e.input("summary"), true); err != nil {
+		return c, err
+	}
+	if c.html, err = boolInput("html", e.input("html"), false); err != nil {
+		return c, err
+	}
+	tmp := e.getenv("RUNNER_TEMP")
+	if tmp == "" {
+		tmp = os.TempDir()
+	}
+	c.dir = filepath.Join(tmp, "profdiff-"+c.name)
+
+	before, err := side("before", e.input("before"))
+	if err != nil {
+		return c, err
+	}
+	after, err := side("after", e.input("after"))
+	if err != nil {
+		return c, err
+	}
+	for _, f := range []struct{ input, flag string }{{"work", "--work"}, {"work-before", "--work-before"}, {"work-after", "--work-after"}, {"work-unit", "--work-unit"}} {
+		if v := e.input(f.input); v != "" {
+			c.args = append(c.args, f.flag, v)
+		}
+	}
+	for _, f := range []struct{ input, flag string }{{"sourcemaps-before", "--sourcemaps-before"}, {"sourcemaps-after", "--sourcemaps-after"}, {"fail-on", "--fail-on"}} {
+		for _, v := range lines(e.input(f.input)) {
+			c.args = append(c.args, f.flag, v)
+		}
+	}
+	extra, err := splitArgs(e.input("args"))
+	if err != nil {
+		return c, fmt.Errorf("args: %v", err)
+	}
+	c.args = append(c.args, extra...)
+	if len(before) == 1 && len(after) == 1 {
+		c.args = append(c.args, "--", before[0], after[0])
+	} else {
+		for _, f := range before {
+			c.args = append(c.args, "--before", f)
+		}
+		for _, f := range after {
+			c.args = append(c.args, "--after", f)
+		}
+	}
+	return c, nil
+}
+
+// boolInput reads a true/false input.
+func boolInput(name, v string, def bool) (bool, error) {
+	switch strings.ToLower(v) {
+	case "":
+		return def, nil
+	case "true", "yes", "1":
+		return true, nil
+	case "false", "no", "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("%s %q: give true or false", name, v)
+}
+
+// side expands one side's input: lines of files, directories or globs. A
+// single directory or file is passed as is (profdiff lists a directory's
+// runs); several entries must be files, and a directory among them is
+// expanded to its files.
+func side(name, in string) ([]string, error) {
+	var out []string
+	for _, l := range lines(in) {
+		if !strings.ContainsAny(l, "*?[") {
+			out = append(out, l)
+			continue
+		}
+		m, err := filepath.Glob(l)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %q: %v", name, l, err)
+		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("%s: %q matches no file", name, l)
+		}
+		out = append(out, m...)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: give the profiles of this side (files, a directory of runs, or globs)", name)
+	}
+	if len(out) == 1 {
+		return out, nil
+	}
+	var files []string
+	for _, p := range out {
+		st, err := os.Stat(p)
+		if err != nil || !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		for _, en := range entries {
+			if !en.IsDir() && !strings.HasPrefix(en.Name(), ".") {
+				files = append(files, filepath.Join(p, en.Name()))
+			}
+		}
+	}
+	return files, nil
+}
+
+// splitArgs splits the args input into words the way a shell would split
+// plain words and quotes, and does nothing else: no variables, no command
+// substitution, no globbing. "$(touch x)" is one argument, not a command.
+func splitArgs(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	inWord := false
+	var quote rune
+	for _, r := range s {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("unclosed %c quote", quote)
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	return out, nil
+}

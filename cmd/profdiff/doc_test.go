@@ -1,0 +1,254 @@
+package main
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The documentation runs as tests, as x/perf's benchstat runs its
+// doc_test.go: every example command of the README (a line of a code block
+// that starts with "profdiff " or "go run ./cmd/profdiff", and the commands
+// of the README's tables) and of --help runs here and must exit 0, or 1
+// where it has --fail-on (the documented status of a broken rule). A
+// command names the user's files (profile.cpuprofile, ./dist, runs-before/);
+// docSubstitutes gives each one a fixture of the same kind, and a file the
+// test has no fixture for fails the test, so that a new example cannot go
+// unchecked.
+
+// repoRoot is the repository's root, from this package's folder.
+var repoRoot = filepath.Join("..", "..")
+
+// docSubstitutes maps the file and folder names the examples use to
+// fixtures of the same kind, relative to the repository root; "$OUT/" names
+// a file the command writes, in a temporary folder, and "$RUNS/" a folder of
+// repeated runs the test makes.
+var docSubstitutes = map[string]string{
+	// One V8 profile; the bundled app's, so that its maps are found.
+	"CPU.20260101.120000.4242.0.001.cpuprofile": "testdata/chrome-cdp-page.cpuprofile",
+	"profile.cpuprofile":                        "testdata/chrome-cdp-page.cpuprofile",
+	"run.cpuprofile":                            "testdata/node-router-unbundled-before.cpuprofile",
+	// A bundle's folder (a script and its .map), wherever it is named.
+	"./dist":    "testdata/chrome-cdp-page",
+	"./build":   "testdata/chrome-cdp-page",
+	"old/dist":  "testdata/chrome-cdp-page",
+	"new/dist":  "testdata/chrome-cdp-page",
+	"base/dist": "testdata/chrome-cdp-page",
+	"head/dist": "testdata/chrome-cdp-page",
+	// Other formats.
+	"cpu.pprof":                  "testdata/go-router-before.pprof",
+	"profile.pb.gz":              "testdata/node-pprof-before.pb.gz", // cpu and wall sample types
+	"Trace-20260101T120000.json": "testdata/chrome156-multi-process.trace.json.gz",
+	"trace.json":                 "testdata/chrome156-multi-process.trace.json.gz",
+	// Two profiles of a change.
+	"before.cpuprofile": "testdata/node-router-unbundled-before.cpuprofile",
+	"after.cpuprofile":  "testdata/node-router-unbundled-after.cpuprofile",
+	// Two folders of repeated runs.
+	"runs-before/":  "$RUNS/before",
+	"runs-after/":   "$RUNS/after",
+	"before/":       "$RUNS/before",
+	"after/":        "$RUNS/after",
+	"before":        "$RUNS/before",
+	"after":         "$RUNS/after",
+	"profiles/base": "$RUNS/before",
+	"profiles/head": "$RUNS/after",
+}
+
+// docOutputs are the files the examples write (-o, --json-output).
+var docOutputs = []string{"ranking.json", "out.json", "report.md", "report.json", "report.html",
+	"run.pb.gz", "diff.pb.gz", "run.speedscope.json", "run.folded", "diff.folded"}
+
+func TestREADMEExamplesRun(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds := readmeCommands(string(b))
+	// What the README shows must keep being run: its quick start, its Use
+	// block, the exports and the CI step.
+	if len(cmds) < 15 {
+		t.Fatalf("found %d example commands in the README, want at least 15: %q", len(cmds), cmds)
+	}
+	runDocCommands(t, cmds)
+}
+
+func TestHelpExamplesRun(t *testing.T) {
+	code, out, _ := runCLI("--help")
+	if code != 0 {
+		t.Fatalf("--help: exit %d", code)
+	}
+	_, examples, ok := strings.Cut(out, "\nExamples:\n")
+	if !ok {
+		t.Fatal("--help has no Examples section")
+	}
+	var cmds []string
+	for _, c := range joinContinued(strings.Split(examples, "\n")) {
+		if c = strings.TrimSpace(c); strings.HasPrefix(c, "profdiff ") {
+			cmds = append(cmds, docCommand(c))
+		}
+	}
+	if len(cmds) < 10 {
+		t.Fatalf("found %d example commands in --help, want at least 10: %q", len(cmds), cmds)
+	}
+	runDocCommands(t, cmds)
+}
+
+// TestREADMEPointsInsideTheRepository: the README may not send a reader to a
+// file beside the repository (../shared/...), which a user does not have.
+func TestREADMEPointsInsideTheRepository(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := regexp.MustCompile(`\.\./[A-Za-z0-9_./-]+`).FindString(string(b)); m != "" {
+		t.Errorf("README.md points outside the repository: %s", m)
+	}
+}
+
+// readmeCommands returns the example commands of a README: the lines of its
+// code blocks (fenced, or indented by four spaces) and the code spans of its
+// tables that start with "profdiff " or "go run ./cmd/profdiff ", with
+// continued lines joined.
+func readmeCommands(md string) []string {
+	var block []string
+	fenced := false
+	for _, l := range strings.Split(md, "\n") {
+		switch {
+		case strings.HasPrefix(l, "```"):
+			fenced = !fenced
+		case fenced || strings.HasPrefix(l, "    "):
+			block = append(block, l)
+		case strings.HasPrefix(l, "|"):
+			for _, span := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(l, -1) {
+				block = append(block, span[1])
+			}
+		}
+	}
+	var cmds []string
+	for _, c := range joinContinued(block) {
+		c = strings.TrimSpace(c)
+		if strings.HasPrefix(c, "profdiff ") || strings.HasPrefix(c, "go run ./cmd/profdiff ") {
+			cmds = append(cmds, docCommand(c))
+		}
+	}
+	return cmds
+}
+
+// joinContinued joins the lines that end in a backslash with the next.
+func joinContinued(lines []string) []string {
+	var out []string
+	cur := ""
+	for _, l := range lines {
+		if s, ok := strings.CutSuffix(strings.TrimRight(l, " "), `\`); ok {
+			cur += s + " "
+			continue
+		}
+		out = append(out, cur+l)
+		cur = ""
+	}
+	return out
+}
+
+// runDocCommands runs each command in this process, its files replaced by
+// fixtures, and checks its exit status.
+func runDocCommands(t *testing.T, cmds []string) {
+	runs := t.TempDir()
+	for side, files := range map[string][]string{"before": {"before-r1.cpuprofile", "before-r2.cpuprofile"}, "after": {"after-r1.cpuprofile", "after-r2.cpuprofile"}} {
+		dir := filepath.Join(runs, side)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(fixture(filepath.Join("cache", f)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, cmd := range cmds {
+		t.Run(cmd, func(t *testing.T) {
+			args := docArgs(cmd, runs, t.TempDir())
+			code, out, errs := runCLI(args...)
+			want := []int{exitOK}
+			if slices.Contains(args, "--fail-on") {
+				want = append(want, exitRule) // documented: the report is written, then 1
+			}
+			if !slices.Contains(want, code) {
+				t.Fatalf("profdiff %q: exit %d, want %v\nstderr: %s\nstdout: %.2000s", args, code, want, errs, out)
+			}
+			for i, a := range args {
+				if i > 0 && (args[i-1] == "-o" || args[i-1] == "--json-output") {
+					if st, err := os.Stat(a); err != nil || st.Size() == 0 {
+						t.Errorf("%s was not written: %v", a, err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// docCommand is a documented command without what follows it on its line
+// (a "# comment", a shell "|| ..."), its spaces collapsed.
+func docCommand(line string) string {
+	line, _, _ = strings.Cut(line, " || ")
+	line, _, _ = strings.Cut(line, " # ")
+	return strings.Join(strings.Fields(line), " ")
+}
+
+// docArgs splits a documented command into profdiff's arguments (after
+// "profdiff" or "go run ./cmd/profdiff"; shell quotes removed) and replaces
+// the user's files by fixtures.
+func docArgs(cmd, runs, out string) []string {
+	if rest, ok := strings.CutPrefix(cmd, "go run ./cmd/profdiff "); ok {
+		cmd = rest
+	} else {
+		cmd = strings.TrimPrefix(cmd, "profdiff ")
+	}
+	words := shellWords(cmd)
+	for i, w := range words {
+		words[i] = docFile(w, runs, out)
+	}
+	return words
+}
+
+// docFile is the fixture for a file an example names, or the word itself.
+func docFile(w, runs, out string) string {
+	if slices.Contains(docOutputs, w) {
+		return filepath.Join(out, w)
+	}
+	if from, to, ok := strings.Cut(w, "="); ok && !strings.HasPrefix(w, "-") {
+		if dir, file := path.Split(to); strings.HasSuffix(file, ".map") {
+			return from + "=" + filepath.Join(docFile(strings.TrimSuffix(dir, "/"), runs, out), file) // SCRIPT=MAP
+		}
+		return from + "=" + docFile(to, runs, out) // FROM=TO
+	}
+	if s, ok := docSubstitutes[w]; ok {
+		if rest, ok := strings.CutPrefix(s, "$RUNS/"); ok {
+			return filepath.Join(runs, rest)
+		}
+		return filepath.Join(repoRoot, s)
+	}
+	if strings.HasPrefix(w, "testdata/") {
+		return filepath.Join(repoRoot, w) // the README's own fixtures, from the repository root
+	}
+	return w
+}
+
+// shellWords splits a command line at spaces, keeping quoted words whole
+// (the examples quote whole words only, and use no other shell syntax).
+func shellWords(s string) []string {
+	words := regexp.MustCompile(`'[^']*'|"[^"]*"|\S+`).FindAllString(s, -1)
+	for i, w := range words {
+		if len(w) >= 2 && (w[0] == '\'' || w[0] == '"') && w[len(w)-1] == w[0] {
+			words[i] = w[1 : len(w)-1]
+		}
+	}
+	return words
+}

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/flamegraph"
+	"github.com/profdiff/profdiff/symbolicate"
+	"github.com/profdiff/profdiff/tui"
+)
+
+// finish writes the report to its destination and returns the exit
+// status: 2 if writing failed, 1 if a --fail-on rule broke, else 0.
+func finish(stderr io.Writer, path string, stdout io.Writer, write func(io.Writer) error, broken bool) int {
+	out, closeOut, err := openOutput(path, stdout)
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	err = write(out)
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return failed(stderr, err)
+	}
+	if broken {
+		return exitRule
+	}
+	return exitOK
+}
+
+// writeJSONFile writes the comparison as JSON to path.
+func writeJSONFile(path string, rep *diff.Report) error {
+	if path == "-" {
+		return errors.New("--json-output takes a file, not -")
+	}
+	out, closeOut, err := openOutput(path, nil)
+	if err != nil {
+		return err
+	}
+	err = diff.WriteJSON(out, rep)
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// isTerminal reports whether f is a terminal (not just any character
+// device: /dev/null is one too).
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && term.IsTerminal(file.Fd())
+}
+
+// explore runs the interactive explorer on the terminal.
+func explore(rep *diff.Report, sort diff.Metric, syms []*symbolicate.Symbolicator, disk *sourceFiles, renarrow func([]string) (*diff.Report, error), stderr io.Writer) int {
+	in := tui.Input{Report: rep, Sort: sort, Color: os.Getenv("NO_COLOR") == "", Narrow: renarrow}
+	in.Source = func(file string) (string, bool) {
+		for i := len(syms) - 1; i >= 0; i-- { // the AFTER side's maps first: the newer source
+			if syms[i] != nil {
+				if text, ok := syms[i].Source(file); ok {
+					return text, true
+				}
+			}
+		}
+		text, why := disk.read(file)
+		return text, why == ""
+	}
+	in.SourceWhy = func(file string) string {
+		for i := len(syms) - 1; i >= 0; i-- {
+			if syms[i] != nil {
+				if _, ok := syms[i].Source(file); ok {
+					return ""
+				}
+			}
+		}
+		return disk.whyNot(file)
+	}
+	in.WriteHTML = func() (string, error) {
+		f, err := os.CreateTemp("", "profdiff-*.html")
+		if err != nil {
+			return "", err
+		}
+		err = flamegraph.Write(f, rep, flamegraph.Options{Title: "profdiff"})
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return f.Name(), err
+	}
+	if err := tui.Run(in, os.Stdin, os.Stdout, 0, 0); err != nil {
+		return failed(stderr, err)
+	}
+	if rep.Broken() {
+		return exitRule
+	}
+	return exitOK
+}
+
+// list writes the profiles a file holds, marking the one taken by default.
+func list(out io.Writer, file string, stdin io.Reader, popts analyze.ParseOptions) error {
+	infos, err := listProfiles(file, stdin, popts)
+	if err != nil {
+		return err
+	}
+	for _, in := range infos {
+		mark := " "
+		if in.Default {
+			mark = "*"
+		}
+		desc := in.Format.Describe()
+		if !in.Thread.IsZero() {
+			desc = in.Thread.String()
+		}
+		fmt.Fprintf(out, "%s %s: %s samples, %s on-CPU", mark, diff.Clean(desc), diff.Count(in.Samples), diff.Duration(float64(in.OnCPUNs)))
+		if len(in.SampleTypes) > 0 {
+			fmt.Fprintf(out, ", sample types %s", diff.Clean(strings.Join(in.SampleTypes, ", ")))
+		}
+		fmt.Fprintln(out)
+	}
+	if len(infos) > 1 {
+		fmt.Fprintln(out, "(* is the profile taken by default; choose another with --thread)")
+	}
+	return nil
+}
+
+// openOutput returns the report's destination and a function that closes it.
+func openOutput(path string, stdout io.Writer) (io.Writer, func() error, error) {
+	if path == "" || path == "-" {
+		return stdout, func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, f.Close, nil
+}
+
+// writeReport writes the comparison in the chosen format (and as JSON to
+// --json-output) and returns the exit status.
+func writeReport(o options, rep *diff.Report, ds []diff.Side, profiles [][]*analyze.Profile, sides []sideArg, stdout, stderr io.Writer) int {
+	color := o.output == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
+	if (o.output != "" && o.output != "-") || !isTerminal(stdout) {
+		// The report goes to a file, a pipe or /dev/null, where nobody may
+		// read it: its warnings are said here too.
+		for _, w := range rep.Warnings {
+			fmt.Fprintf(stderr, "profdiff: warning: %s\n", diff.Clean(w.String()))
+		}
+	}
+	return finish(stderr, o.output, stdout, func(out io.Writer) error {
+		if o.jsonOutput != "" {
+			if err := writeJSONFile(o.jsonOutput, rep); err != nil {
+				return err
+			}
+		}
+		switch o.format {
+		case "json":
+			return diff.WriteJSON(out, rep)
+		case "html":
+			return flamegraph.Write(out, rep, flamegraph.Options{Title: htmlTitle(sides)})
+		case "pprof", "speedscope", "folded":
+			return writeExport(out, o.format, ds, profiles)
+		case "markdown", "md":
+			return diff.WriteMarkdown(out, rep, diff.MarkdownOptions{Files: o.by == "file", Sort: o.sortMetric()})
+		}
+		return diff.WriteText(out, rep, diff.TextOptions{Top: o.top, Color: color, Files: o.by == "file", Sort: o.sortMetric()})
+	}, rep.Broken())
+}
