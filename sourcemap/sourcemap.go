@@ -184,32 +184,16 @@ func readFields(s *jsonscan.Walker) (rawFields, error) {
 		}
 		return nil
 	}
+	fields := map[string]*[]byte{"version": &f.version, "file": &f.file, "sourceRoot": &f.sourceRoot,
+		"sources": &f.sources, "sourcesContent": &f.sourcesContent, "names": &f.names, "mappings": &f.mappings,
+		"ignoreList": &f.ignoreList, "x_google_ignoreList": &f.xIgnoreList, "sections": &f.sections}
 	err := s.Object(func(key, val []byte) error {
 		k, err := jsonscan.DecodeString(key)
 		if err != nil {
 			return err
 		}
-		switch k {
-		case "version":
-			f.version = val
-		case "file":
-			f.file = val
-		case "sourceRoot":
-			f.sourceRoot = val
-		case "sources":
-			f.sources = val
-		case "sourcesContent":
-			f.sourcesContent = val
-		case "names":
-			f.names = val
-		case "mappings":
-			f.mappings = val
-		case "ignoreList":
-			f.ignoreList = val
-		case "x_google_ignoreList":
-			f.xIgnoreList = val
-		case "sections":
-			f.sections = val
+		if dst := fields[k]; dst != nil {
+			*dst = val
 		}
 		return nil
 	}, collectList)
@@ -538,22 +522,7 @@ func readSection(i int, v []byte) (line, col int, mp []byte, err error) {
 		return 0, 0, nil, fmt.Errorf("section %d: not an object", i)
 	}
 	var offset, url []byte
-	err = jsonscan.EachField(v, func(key, val []byte) error {
-		k, err := jsonscan.DecodeString(key)
-		if err != nil {
-			return err
-		}
-		switch k {
-		case "offset":
-			offset = val
-		case "map":
-			mp = val
-		case "url":
-			url = val
-		}
-		return nil
-	})
-	if err != nil {
+	if err = pickFields(v, map[string]*[]byte{"offset": &offset, "map": &mp, "url": &url}); err != nil {
 		return 0, 0, nil, err
 	}
 	if url != nil {
@@ -582,20 +551,7 @@ func readOffset(i int, offset []byte) (line, col int, err error) {
 		return 0, 0, fmt.Errorf("section %d: offset is not an object", i)
 	}
 	var rawLine, rawCol []byte
-	err = jsonscan.EachField(offset, func(key, val []byte) error {
-		k, err := jsonscan.DecodeString(key)
-		if err != nil {
-			return err
-		}
-		switch k {
-		case "line":
-			rawLine = val
-		case "column":
-			rawCol = val
-		}
-		return nil
-	})
-	if err != nil {
+	if err = pickFields(offset, map[string]*[]byte{"line": &rawLine, "column": &rawCol}); err != nil {
 		return 0, 0, err
 	}
 	if rawLine == nil {
@@ -664,4 +620,20 @@ func eachCollected(elems [][]byte, fn func(i int, val []byte) error) error {
 		}
 	}
 	return nil
+}
+
+// pickFields sets *dst[key] to the raw value of each member of the
+// validated JSON object obj that dst names; the last of duplicate keys
+// wins, as in JavaScript.
+func pickFields(obj []byte, dst map[string]*[]byte) error {
+	return jsonscan.EachField(obj, func(key, val []byte) error {
+		k, err := jsonscan.DecodeString(key)
+		if err != nil {
+			return err
+		}
+		if d := dst[k]; d != nil {
+			*d = val
+		}
+		return nil
+	})
 }
