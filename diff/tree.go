@@ -72,15 +72,13 @@ type LineTime struct {
 // lines joins every run's per-line self times by function row.
 func (c *comparison) lines() []LineTime {
 	type fl struct{ fn, line int32 }
-	keys, ms := sumByKey(c, func(t *analyze.Table) []analyze.LineTime { return t.Lines },
+	out := sumByKey(c, func(t *analyze.Table) []analyze.LineTime { return t.Lines },
 		func(lt analyze.LineTime) (fl, int64, bool) {
 			fn, ok := c.fnIndex[lt.Function]
 			return fl{fn, lt.Line}, lt.Self, ok
-		})
-	out := make([]LineTime, len(keys))
-	for i, k := range keys {
-		out[i] = LineTime{Function: k.fn, Line: k.line, Self: ms[i]}
-	}
+		},
+		func(k fl, m Measure) LineTime { return LineTime{Function: k.fn, Line: k.line, Self: m} },
+		func(l *LineTime) *Measure { return &l.Self })
 	slices.SortFunc(out, func(a, b LineTime) int {
 		if d := cmp.Compare(a.Function, b.Function); d != 0 {
 			return d
@@ -92,16 +90,14 @@ func (c *comparison) lines() []LineTime {
 
 // calls joins every run's caller -> callee edges by function row.
 func (c *comparison) calls() []Call {
-	keys, ms := sumByKey(c, func(t *analyze.Table) []analyze.Edge { return t.Edges },
+	out := sumByKey(c, func(t *analyze.Table) []analyze.Edge { return t.Edges },
 		func(e analyze.Edge) ([2]int32, int64, bool) {
 			a, okA := c.fnIndex[e.Caller]
 			b, okB := c.fnIndex[e.Callee]
 			return [2]int32{a, b}, e.Total, okA && okB
-		})
-	out := make([]Call, len(keys))
-	for i, k := range keys {
-		out[i] = Call{Caller: k[0], Callee: k[1], Total: ms[i]}
-	}
+		},
+		func(k [2]int32, m Measure) Call { return Call{Caller: k[0], Callee: k[1], Total: m} },
+		func(c *Call) *Measure { return &c.Total })
 	last := len(c.sides) - 1
 	slices.SortFunc(out, func(x, y Call) int {
 		if d := cmp.Compare(y.Total.Mean[last], x.Total.Mean[last]); d != 0 {
@@ -116,12 +112,14 @@ func (c *comparison) calls() []Call {
 }
 
 // sumByKey sums a part of every run's table (its Lines, its Edges) into
-// one finished measure per key, the keys in the order first met; keyOf
-// gives an item's key, its time and whether it has a key at all.
-func sumByKey[T any, K comparable](c *comparison, part func(*analyze.Table) []T, keyOf func(T) (K, int64, bool)) ([]K, []Measure) {
+// one output per key, in the order the keys are first met, with a finished
+// measure: keyOf gives an item's key, its time and whether it has a key at
+// all; newOut builds a key's output around its measure, and measure finds
+// the measure in an output.
+func sumByKey[T any, K comparable, O any](c *comparison, part func(*analyze.Table) []T, keyOf func(T) (K, int64, bool),
+	newOut func(K, Measure) O, measure func(*O) *Measure) []O {
 	index := map[K]int{}
-	var keys []K
-	var ms []Measure
+	var out []O
 	alloc := newMeasureBlocks(c)
 	for si, s := range c.sides {
 		for ri, t := range s.Tables {
@@ -132,18 +130,18 @@ func sumByKey[T any, K comparable](c *comparison, part func(*analyze.Table) []T,
 				}
 				i, seen := index[k]
 				if !seen {
-					i = len(keys)
+					i = len(out)
 					index[k] = i
-					keys, ms = append(keys, k), append(ms, alloc.next())
+					out = append(out, newOut(k, alloc.next()))
 				}
-				ms[i].Runs[si][ri] += float64(ns) * c.scale[si]
+				measure(&out[i]).Runs[si][ri] += float64(ns) * c.scale[si]
 			}
 		}
 	}
-	for i := range ms {
-		c.finish(&ms[i])
+	for i := range out {
+		c.finish(measure(&out[i]))
 	}
-	return keys, ms
+	return out
 }
 
 // judgeCalls judges the calls' changes, corrected over the calls.
