@@ -79,7 +79,7 @@ type Table struct {
 	// Lines spread functions' self time over their source lines, where the
 	// profile says on which line each sample was (V8's positionTicks), for
 	// frames as recorded (not mapped through a source map); with
-	// AggregateOptions.Edges.
+	// AggregateOptions.Lines.
 	Lines []LineTime
 	// Edges are the caller -> callee function pairs with the time that
 	// flows along each (samples whose stack holds the call, once per
@@ -131,9 +131,10 @@ type Edge struct {
 // each is named for the field it fills. The rows and the summary are
 // always there.
 type AggregateOptions struct {
-	// Edges fills Table.Edges (the caller -> callee table) and Table.Lines
-	// (functions' self time by source line).
+	// Edges fills Table.Edges, the caller -> callee table.
 	Edges bool
+	// Lines fills Table.Lines, functions' self time by source line.
+	Lines bool
 	// Tree fills Table.Tree, the call tree merged by function.
 	Tree bool
 	// NodeFunctions fills Table.NodeFunctions, each profile node's
@@ -162,8 +163,10 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	a.summarize(t)
 	a.walk()
 	t.Summary.GCNs = a.gcNs
-	if opts.Edges {
+	if opts.Lines {
 		t.Lines = lineTimes(p, a.fnKey, a.k, a.self)
+	}
+	if opts.Edges {
 		t.Edges = a.edges.table(a.k)
 	}
 	t.Packages, _ = a.k.rows(dimPackage, a.selfs, a.totals)
@@ -225,7 +228,7 @@ const edgeBit, hasEdge = 1 << numDims, 1 << (numDims + 1)
 func newAggregation(p *Profile, opts AggregateOptions) *aggregation {
 	nn := len(p.Nodes)
 	a := &aggregation{p: p, k: newKeyer(p)}
-	if (opts.Edges && len(p.LineTicks) > 0) || opts.NodeFunctions {
+	if (opts.Lines && len(p.LineTicks) > 0) || opts.NodeFunctions {
 		a.fnKey = make([]int32, nn)
 		for i := range a.fnKey {
 			a.fnKey[i] = -1

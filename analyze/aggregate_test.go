@@ -157,7 +157,7 @@ func TestEdgesMatchBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tab := Aggregate(p, AggregateOptions{Edges: true})
+		tab := Aggregate(p, AggregateOptions{Edges: true, Lines: true})
 		AttributePackages(p, false) // the packages Aggregate used
 		keyOf := func(n int32) (Key, bool) {
 			f := p.Frames[p.Nodes[n].Frame]
@@ -215,7 +215,7 @@ func TestLineTimesFromTracesAndPprof(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tab := Aggregate(p, AggregateOptions{Edges: true})
+		tab := Aggregate(p, AggregateOptions{Edges: true, Lines: true})
 		if len(tab.Lines) == 0 {
 			t.Errorf("%s: no line times", name)
 			continue
@@ -283,7 +283,7 @@ func TestTreeMatchesBruteForce(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := slices.Clone(p.Frames)
-		tab := Aggregate(p, AggregateOptions{Tree: true, Edges: true})
+		tab := Aggregate(p, AggregateOptions{Tree: true, Edges: true, Lines: true})
 		if !slices.Equal(before, p.Frames) {
 			t.Fatalf("%s: Aggregate changed the frames", name)
 		}

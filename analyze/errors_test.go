@@ -128,7 +128,7 @@ func TestHostileShapes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tab := Aggregate(p, AggregateOptions{Edges: true})
+		tab := Aggregate(p, AggregateOptions{Edges: true, Lines: true})
 		if tab.Summary.Samples != 2 || len(tab.Functions) != 7 {
 			t.Errorf("summary %+v, %d functions", tab.Summary, len(tab.Functions))
 		}

@@ -271,7 +271,7 @@ func TestLineTimesFromPositionTicks(t *testing.T) {
 	 {"id":2,"callFrame":{"functionName":"work","scriptId":"7","url":"file:///app/src/a.js","lineNumber":9,"columnNumber":0},
 	  "positionTicks":[{"line":11,"ticks":2},{"line":12,"ticks":1}]}
 	],"startTime":0,"endTime":100,"samples":[2,2,2],"timeDeltas":[30,30,30]}`
-	tab := Aggregate(parseString(t, doc), AggregateOptions{Edges: true})
+	tab := Aggregate(parseString(t, doc), AggregateOptions{Edges: true, Lines: true})
 	if len(tab.Lines) != 2 {
 		t.Fatalf("lines %+v", tab.Lines)
 	}

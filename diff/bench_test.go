@@ -26,7 +26,7 @@ func corpusTables(b *testing.B) []Side {
 			if err != nil {
 				b.Fatal(err)
 			}
-			s.Tables = append(s.Tables, analyze.Aggregate(prof, analyze.AggregateOptions{Edges: true, Tree: true}))
+			s.Tables = append(s.Tables, analyze.Aggregate(prof, analyze.AggregateOptions{Edges: true, Lines: true, Tree: true}))
 		}
 		sides = append(sides, s)
 	}
@@ -55,7 +55,7 @@ func BenchmarkCompareLarge(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	t := analyze.Aggregate(prof, analyze.AggregateOptions{Edges: true, Tree: true})
+	t := analyze.Aggregate(prof, analyze.AggregateOptions{Edges: true, Lines: true, Tree: true})
 	sides := []Side{{Name: "before", Tables: []*analyze.Table{t}}, {Name: "after", Tables: []*analyze.Table{t}}}
 	b.ReportAllocs()
 	for b.Loop() {

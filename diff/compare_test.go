@@ -22,7 +22,7 @@ func table(t *testing.T, name string) *analyze.Table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab := analyze.Aggregate(p, analyze.AggregateOptions{Edges: true, Tree: true})
+	tab := analyze.Aggregate(p, analyze.AggregateOptions{Edges: true, Lines: true, Tree: true})
 	tab.File = name
 	return tab
 }

@@ -22,7 +22,7 @@ func report(t *testing.T, name string) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab := analyze.Aggregate(p, analyze.AggregateOptions{Edges: true, Tree: true})
+	tab := analyze.Aggregate(p, analyze.AggregateOptions{Edges: true, Lines: true, Tree: true})
 	tab.File = name // goldens name the fixture, not the path from this package
 	r, err := Compare([]Side{{Name: "profile", Tables: []*analyze.Table{tab}}}, DefaultOptions())
 	if err != nil {

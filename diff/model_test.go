@@ -322,7 +322,7 @@ func TestUnmappedBundlePositionsAreNotNewOrGone(t *testing.T) {
 		if err != nil {
 			t.Skipf("corpus: %v", err)
 		}
-		sides = append(sides, Side{Name: name, Tables: []*analyze.Table{analyze.Aggregate(prof, analyze.AggregateOptions{Edges: true, Tree: true})}})
+		sides = append(sides, Side{Name: name, Tables: []*analyze.Table{analyze.Aggregate(prof, analyze.AggregateOptions{Edges: true, Lines: true, Tree: true})}})
 	}
 	r, err := Compare(sides, DefaultOptions())
 	if err != nil {

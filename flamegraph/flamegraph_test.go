@@ -26,7 +26,7 @@ func aggregate(t *testing.T, name string, rename map[string]string) *analyze.Tab
 			p.Frames[i].Name = n
 		}
 	}
-	return analyze.Aggregate(p, analyze.AggregateOptions{Edges: true, Tree: true})
+	return analyze.Aggregate(p, analyze.AggregateOptions{Edges: true, Lines: true, Tree: true})
 }
 
 func compare(t *testing.T, tables ...*analyze.Table) *diff.Report {

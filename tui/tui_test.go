@@ -26,7 +26,7 @@ func input(t *testing.T, files ...string) Input {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tab := analyze.Aggregate(p, analyze.AggregateOptions{Edges: true, Tree: true})
+		tab := analyze.Aggregate(p, analyze.AggregateOptions{Edges: true, Lines: true, Tree: true})
 		tab.File = f
 		sides = append(sides, diff.Side{Name: []string{"before", "after"}[i], Tables: []*analyze.Table{tab}})
 	}

@@ -11,12 +11,6 @@ import (
 	"github.com/profdiff/profdiff/export"
 )
 
-// isExport reports whether a format is one for other tools, written from
-// the profiles themselves (their stacks and sample order).
-func isExport(format string) bool {
-	return format == "pprof" || format == "speedscope" || format == "folded"
-}
-
 // writeExport writes the sides in an export format.
 func writeExport(w io.Writer, format string, ds []diff.Side, profiles [][]*analyze.Profile) error {
 	var sides []export.Side

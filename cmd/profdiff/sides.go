@@ -102,25 +102,17 @@ func expandSide(path string) ([]string, error) {
 	return files, nil
 }
 
-// needsTree says whether a report needs the merged call tree: a
-// comparison does (its paths), and so does every view that draws the tree;
-// a single profile's tables do not, and a deep profile's tree costs as much
-// as its reading (the 63 MiB tsc profile: 271,450 nodes).
-func needsTree(sides int, format string) bool {
-	return sides > 1 || (format != "text" && format != "markdown" && format != "json")
-}
-
 // readSides reads every run (in parallel, bounded by the cores), maps it
-// through its side's source maps and aggregates it, with the caller ->
-// callee edges and the call tree the comparison joins.
+// through its side's source maps and aggregates it, with those of the
+// calls, per-line times and call tree that the output reads.
 func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, filters *narrow.Filters, o options) ([]diff.Side, [][]*analyze.Profile, []string, error) {
 	var mu sync.Mutex
 	dirs := map[string]bool{} // the folders of the profiles' scripts
 	type job struct{ side, run int }
 	var jobs []job
 	tables := make([][]*analyze.Table, len(sides))
-	keep := isExport(o.format)
-	aopts := analyze.AggregateOptions{Edges: true, Tree: needsTree(len(sides), o.format), NodeFunctions: keep}
+	need := needsOf(o.format, o.jsonOutput != "")
+	aopts, keep := need.aggregateOptions(len(sides)), need.profiles
 	profiles := make([][]*analyze.Profile, len(sides))
 	for si, s := range sides {
 		tables[si] = make([]*analyze.Table, len(s.files))

@@ -1,0 +1,72 @@
+package main
+
+import "github.com/profdiff/profdiff/analyze"
+
+// needs is what an output reads beyond the rows and the headline, so that
+// a run computes only that: a deep profile's call tree costs as much as
+// its reading (the 57 MiB tsc profile: 271,459 nodes), its calls and
+// per-line times a third of its aggregation.
+type needs struct {
+	calls bool // the caller -> callee calls (Report.Calls)
+	lines bool // functions' self time per source line (Report.Lines)
+	// tree: the merged call tree (Report.Tree), always or only when two
+	// sides are compared (for the paths where it changed).
+	tree treeNeed
+	// profiles: the profiles themselves, with each node's function, for
+	// the exports that rewrite their stacks.
+	profiles bool
+}
+
+// treeNeed says when an output reads the call tree.
+type treeNeed uint8
+
+const (
+	treeNever    treeNeed = iota
+	treeCompared          // for the paths, which exist with two sides only
+	treeAlways            // the output draws the tree
+)
+
+// outputNeeds is what each --format reads; every format chooseFormat
+// accepts has a line.
+var outputNeeds = [...]struct {
+	format string
+	needs
+}{
+	{"text", needs{tree: treeCompared}},
+	{"markdown", needs{tree: treeCompared}},
+	{"md", needs{tree: treeCompared}},
+	{"json", needs{calls: true, tree: treeCompared}},
+	{"html", needs{tree: treeAlways}},
+	{"tui", needs{calls: true, lines: true, tree: treeAlways}},
+	{"pprof", needs{profiles: true}},
+	{"speedscope", needs{profiles: true}},
+	{"folded", needs{profiles: true}},
+}
+
+// needsOf returns what the chosen format, and the JSON of --json-output
+// when asked for, read. An unknown format needs everything, so that a
+// format added without a line here is slow rather than wrong.
+func needsOf(format string, jsonOutput bool) needs {
+	n := needs{calls: true, lines: true, tree: treeAlways, profiles: true}
+	for _, o := range outputNeeds {
+		if o.format == format {
+			n = o.needs
+		}
+	}
+	if jsonOutput {
+		json := needsOf("json", false)
+		n.calls = n.calls || json.calls
+		n.tree = max(n.tree, json.tree)
+	}
+	return n
+}
+
+// aggregateOptions are the parts of each run's table that the output reads.
+func (n needs) aggregateOptions(sides int) analyze.AggregateOptions {
+	return analyze.AggregateOptions{
+		Edges:         n.calls,
+		Lines:         n.lines,
+		Tree:          n.tree == treeAlways || (n.tree == treeCompared && sides > 1),
+		NodeFunctions: n.profiles,
+	}
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/profdiff/profdiff/analyze"
+)
+
+// Every format the command accepts has its line in outputNeeds: a format
+// without one would compute everything, and a renderer that starts to read
+// a part its line lacks fails the golden tests (they run the command).
+func TestOutputNeedsCoverEveryFormat(t *testing.T) {
+	for _, f := range []string{"text", "markdown", "md", "json", "html", "tui", "pprof", "speedscope", "folded"} {
+		o := options{format: f}
+		if f == "tui" {
+			if err := o.chooseFormat(true, true); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := o.chooseFormat(false, false); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		found := false
+		for _, n := range outputNeeds {
+			found = found || n.format == f
+		}
+		if !found {
+			t.Errorf("--format %s has no line in outputNeeds", f)
+		}
+	}
+	if o := (options{format: "yaml"}); o.chooseFormat(false, false) == nil {
+		t.Error("an unknown format was accepted")
+	}
+}
+
+// What each output computes: a single profile's text, markdown and JSON
+// need no call tree (md was once missed); JSON needs the calls; only the
+// explorer reads per-line times; --json-output adds what JSON reads.
+func TestNeedsOf(t *testing.T) {
+	for _, c := range []struct {
+		format string
+		json   bool
+		sides  int
+		want   analyze.AggregateOptions
+	}{
+		{"text", false, 1, analyze.AggregateOptions{}},
+		{"md", false, 1, analyze.AggregateOptions{}},
+		{"markdown", false, 2, analyze.AggregateOptions{Tree: true}},
+		{"json", false, 1, analyze.AggregateOptions{Edges: true}},
+		{"json", false, 2, analyze.AggregateOptions{Edges: true, Tree: true}},
+		{"markdown", true, 1, analyze.AggregateOptions{Edges: true}},
+		{"html", false, 1, analyze.AggregateOptions{Tree: true}},
+		{"tui", false, 1, analyze.AggregateOptions{Edges: true, Lines: true, Tree: true}},
+		{"folded", false, 2, analyze.AggregateOptions{NodeFunctions: true}},
+	} {
+		if got := needsOf(c.format, c.json).aggregateOptions(c.sides); got != c.want {
+			t.Errorf("%s (json output %v, %d sides): %+v, want %+v", c.format, c.json, c.sides, got, c.want)
+		}
+	}
+}
