@@ -85,9 +85,9 @@ type Table struct {
 	// flows along each (samples whose stack holds the call, once per
 	// sample), when AggregateOptions.Edges asked for them.
 	Edges []Edge
-	// Tree is the call tree merged by function (see CallNode), when
+	// Tree is the call tree merged by function (see CallTree), when
 	// AggregateOptions.Tree asked for it.
-	Tree []CallNode
+	Tree CallTree
 	// NodeFunctions holds, for each node of the profile aggregated, the
 	// index in Functions of the function its time goes to (-1 for nodes
 	// of no function: the root), when AggregateOptions.NodeFunctions
@@ -96,21 +96,47 @@ type Table struct {
 	Warnings      []Warning
 }
 
-// CallNode is a node of a profile's call tree merged by function key: the
-// children of a node that share a function are one node, so that two call
-// frames a source map sends to one function, or two recordings of one
-// call, add up. Tree[0] is the root (no function, Parent -1); a node's
-// parent comes before it. Self is the on-CPU time of samples that end at
-// the node, Total that of its subtree; nodes without on-CPU time are left
-// out.
-type CallNode struct {
-	Parent int32
-	// Function is the index of the node's function in Table.Functions (-1
-	// at the root): an index, not a key, so that a tree of hundreds of
+// CallTree is a profile's call tree merged by function key: the children
+// of a node that share a function are one node, so that two call frames a
+// source map sends to one function, or two recordings of one call, add up.
+// Node 0 is the root (no function, parent -1); a node's parent comes
+// before it. Nodes without on-CPU time are left out. It is held as one
+// array per field, not one struct per node: a deep profile's tree has as
+// many nodes as the profile (271,459 for the 57 MiB tsc profile), and the
+// parents and functions are then the index's own arrays, not a copy.
+type CallTree struct {
+	Parent []int32
+	// Function is the index of each node's function in Table.Functions
+	// (-1 at the root): an index, not a key, so that a tree of hundreds of
 	// thousands of nodes stays small and joins without hashing names.
-	Function int32
-	Self     int64
-	Total    int64
+	Function []int32
+	// Self is the on-CPU time of samples that end at each node, Total
+	// that of its subtree.
+	Self, Total []int64
+}
+
+// CallNode is one node of a CallTree.
+type CallNode struct {
+	Parent, Function int32
+	Self, Total      int64
+}
+
+// Len returns the number of nodes, the root included; 0 for no tree.
+func (t *CallTree) Len() int { return len(t.Parent) }
+
+// Node returns node i.
+func (t *CallTree) Node(i int) CallNode {
+	return CallNode{Parent: t.Parent[i], Function: t.Function[i], Self: t.Self[i], Total: t.Total[i]}
+}
+
+// CallTreeOf builds a tree from its nodes, root first.
+func CallTreeOf(nodes []CallNode) CallTree {
+	var t CallTree
+	for _, n := range nodes {
+		t.Parent, t.Function = append(t.Parent, n.Parent), append(t.Function, n.Function)
+		t.Self, t.Total = append(t.Self, n.Self), append(t.Total, n.Total)
+	}
+	return t
 }
 
 // LineTime is a function's self time on one line of its file.
@@ -373,17 +399,17 @@ func (a *aggregation) grow(d int) {
 }
 
 // mergedTree returns the merged call tree with each node's function as a
-// row of Table.Functions (fnRow maps function key ids to rows).
-func (a *aggregation) mergedTree(fnRow []int32) []CallNode {
-	tree := make([]CallNode, a.tree.Len())
-	for i := range tree {
-		fn := a.tree.Key(int32(i))
-		if fn >= 0 {
-			fn = fnRow[fn]
+// row of Table.Functions (fnRow maps function key ids to rows). It takes
+// over the index's arrays, so the index is done with.
+func (a *aggregation) mergedTree(fnRow []int32) CallTree {
+	parent, fn := a.tree.Nodes()
+	for i, f := range fn {
+		if f >= 0 {
+			fn[i] = fnRow[f]
 		}
-		tree[i] = CallNode{Parent: a.tree.Parent(int32(i)), Function: fn, Self: a.treeSelf[i]}
 	}
-	return compactTree(tree)
+	a.tree = nil
+	return compactTree(CallTree{Parent: parent, Function: fn, Self: a.treeSelf})
 }
 
 // edgeSums are the caller -> callee function pairs met in a walk, with
@@ -456,30 +482,35 @@ func (s *edgeSums) table(k *keyer) []Edge {
 
 // compactTree fills in the tree's totals and leaves out the nodes without
 // on-CPU time, keeping parents before children.
-func compactTree(tree []CallNode) []CallNode {
-	if tree == nil {
-		return nil
+func compactTree(t CallTree) CallTree {
+	n := t.Len()
+	if n == 0 {
+		return t
 	}
-	for i := range tree {
-		tree[i].Total = tree[i].Self
+	t.Total = slices.Clone(t.Self)
+	for i := n - 1; i > 0; i-- {
+		t.Total[t.Parent[i]] += t.Total[i]
 	}
-	for i := len(tree) - 1; i > 0; i-- {
-		tree[tree[i].Parent].Total += tree[i].Total
+	if !slices.Contains(t.Total[1:], 0) {
+		return t
 	}
-	newID := make([]int32, len(tree))
-	out := tree[:0]
-	for i, n := range tree {
-		if n.Total == 0 && i > 0 {
+	newID := make([]int32, n)
+	kept := 0
+	for i := range n {
+		if t.Total[i] == 0 && i > 0 {
 			newID[i] = -1
 			continue
 		}
-		newID[i] = int32(len(out))
-		if n.Parent >= 0 {
-			n.Parent = newID[n.Parent]
+		newID[i] = int32(kept)
+		p := t.Parent[i]
+		if p >= 0 {
+			p = newID[p]
 		}
-		out = append(out, n)
+		t.Parent[kept], t.Function[kept], t.Self[kept], t.Total[kept] = p, t.Function[i], t.Self[i], t.Total[i]
+		kept++
 	}
-	return slices.Clip(out)
+	return CallTree{Parent: slices.Clip(t.Parent[:kept]), Function: slices.Clip(t.Function[:kept]),
+		Self: slices.Clip(t.Self[:kept]), Total: slices.Clip(t.Total[:kept])}
 }
 
 // lineTimes spreads each node's self time over its positionTicks lines in

@@ -338,11 +338,12 @@ func TestTreeMatchesBruteForce(t *testing.T) {
 				}
 			}
 		}
-		if tab.Tree[0].Total != onCPU || tab.Tree[0].Parent != -1 {
-			t.Errorf("%s: root total %d, on-CPU %d", name, tab.Tree[0].Total, onCPU)
+		if tab.Tree.Total[0] != onCPU || tab.Tree.Parent[0] != -1 {
+			t.Errorf("%s: root total %d, on-CPU %d", name, tab.Tree.Total[0], onCPU)
 		}
-		ids := make([]string, len(tab.Tree))
-		for i, n := range tab.Tree[1:] {
+		ids := make([]string, tab.Tree.Len())
+		for i := range tab.Tree.Len() - 1 {
+			n := tab.Tree.Node(i + 1)
 			if n.Parent >= int32(i+1) {
 				t.Fatalf("%s: node %d has parent %d after it", name, i+1, n.Parent)
 			}
@@ -356,7 +357,7 @@ func TestTreeMatchesBruteForce(t *testing.T) {
 				t.Errorf("%s: %s: self %d total %d, brute force %+v", name, id, n.Self, n.Total, w)
 			}
 		}
-		if got := len(tab.Tree) - 1; got != len(want) {
+		if got := tab.Tree.Len() - 1; got != len(want) {
 			t.Errorf("%s: %d tree nodes, brute force %d paths", name, got, len(want))
 		}
 	}

@@ -183,10 +183,10 @@ func (c *comparison) tree() []TreeNode {
 	}
 	for si, s := range c.sides {
 		for ri, t := range s.Tables {
-			for i, n := range t.Tree {
-				if id := newID[m.locals[si][ri][i]]; id >= 0 {
-					out[id].Self.Runs[si][ri] += float64(n.Self) * c.scale[si]
-					out[id].Total.Runs[si][ri] += float64(n.Total) * c.scale[si]
+			for i, local := range m.locals[si][ri] {
+				if id := newID[local]; id >= 0 {
+					out[id].Self.Runs[si][ri] += float64(t.Tree.Self[i]) * c.scale[si]
+					out[id].Total.Runs[si][ri] += float64(t.Tree.Total[i]) * c.scale[si]
 				}
 			}
 		}
@@ -207,16 +207,19 @@ type mergedTrees struct {
 }
 
 // mergeTrees merges the structure of every table's tree, then sums each
-// merged node's mean total per side; nil when no table has a tree.
+// merged node's mean total per side; nil when no table has a tree. The
+// first table's tree is copied, not merged, when its functions are
+// distinct rows (always, but where renamed functions join): its nodes are
+// then the first merged nodes, in its order, as merging would number them.
 func (c *comparison) mergeTrees() *mergedTrees {
 	var tables int
 	largest := 0
 	for _, s := range c.sides {
 		for _, t := range s.Tables {
-			if len(t.Tree) > 0 {
+			if t.Tree.Len() > 0 {
 				tables++
 			}
-			largest = max(largest, len(t.Tree))
+			largest = max(largest, t.Tree.Len())
 		}
 	}
 	if tables == 0 {
@@ -224,11 +227,16 @@ func (c *comparison) mergeTrees() *mergedTrees {
 	}
 	m := &mergedTrees{index: analyze.NewChildIndex(largest), locals: make([][][]int32, len(c.sides)), mean: make([][]float64, len(c.sides))}
 	var row []int32
+	var seen []bool
 	for si, s := range c.sides {
 		m.locals[si] = make([][]int32, len(s.Tables))
 		for ri, t := range s.Tables {
 			row = c.functionRows(t, row)
-			m.locals[si][ri] = m.add(t.Tree, row)
+			if m.index.Len() == 1 && t.Tree.Len() > 1 && distinctRows(row, &seen) {
+				m.locals[si][ri] = m.copyTree(&t.Tree, row)
+			} else {
+				m.locals[si][ri] = m.add(&t.Tree, row)
+			}
 		}
 	}
 	for si, s := range c.sides {
@@ -236,11 +244,28 @@ func (c *comparison) mergeTrees() *mergedTrees {
 		for ri, t := range s.Tables {
 			w := c.scale[si] / float64(len(s.Tables))
 			for i, id := range m.locals[si][ri] {
-				m.mean[si][id] += float64(t.Tree[i].Total) * w
+				m.mean[si][id] += float64(t.Tree.Total[i]) * w
 			}
 		}
 	}
 	return m
+}
+
+// distinctRows reports whether every function has a row of its own, using
+// seen as scratch.
+func distinctRows(row []int32, seen *[]bool) bool {
+	most := int32(-1)
+	for _, r := range row {
+		most = max(most, r)
+	}
+	*seen = make([]bool, most+1)
+	for _, r := range row {
+		if r < 0 || (*seen)[r] {
+			return false
+		}
+		(*seen)[r] = true
+	}
+	return true
 }
 
 // functionRows returns the report's row of each of the table's functions
@@ -257,20 +282,31 @@ func (c *comparison) functionRows(t *analyze.Table, buf []int32) []int32 {
 	return row
 }
 
+// copyTree copies a table's tree into the empty index, node for node, without
+// lookups: its siblings have distinct functions, and those have distinct
+// rows. It returns the merged node of each of its nodes.
+func (m *mergedTrees) copyTree(tree *analyze.CallTree, row []int32) []int32 {
+	local := make([]int32, tree.Len())
+	for i := 1; i < len(local); i++ {
+		local[i] = m.index.Add(local[tree.Parent[i]], rowOf(row, tree.Function[i]))
+	}
+	return local
+}
+
+// rowOf returns function fn's row, -1 for none.
+func rowOf(row []int32, fn int32) int32 {
+	if fn >= 0 && int(fn) < len(row) {
+		return row[fn]
+	}
+	return -1
+}
+
 // add merges one table's tree, whose functions are the rows given, and
 // returns the merged node of each of its nodes.
-func (m *mergedTrees) add(tree []analyze.CallNode, row []int32) []int32 {
-	local := make([]int32, len(tree))
-	for i, n := range tree {
-		id := int32(0)
-		if i > 0 {
-			fn := int32(-1)
-			if n.Function >= 0 && int(n.Function) < len(row) {
-				fn = row[n.Function]
-			}
-			id, _ = m.index.Child(local[n.Parent], fn)
-		}
-		local[i] = id
+func (m *mergedTrees) add(tree *analyze.CallTree, row []int32) []int32 {
+	local := make([]int32, tree.Len())
+	for i := 1; i < len(local); i++ {
+		local[i], _ = m.index.Child(local[tree.Parent[i]], rowOf(row, tree.Function[i]))
 	}
 	return local
 }
