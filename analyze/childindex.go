@@ -39,16 +39,8 @@ func (x *ChildIndex) Key(node int32) int32 { return x.key[node] }
 // added reports whether it was added. A node's id is the number of nodes
 // before it, so a parent's id is always below its children's.
 func (x *ChildIndex) Child(parent, key int32) (child int32, added bool) {
-	if x.kids[parent] > wideChildren {
-		if c, ok := x.wide[wideKey(parent, key)]; ok {
-			return c, false
-		}
-	} else {
-		for c := x.first[parent]; c >= 0; c = x.next[c] {
-			if x.key[c] == key {
-				return c, false
-			}
-		}
+	if c := x.Find(parent, key); c >= 0 {
+		return c, false
 	}
 	return x.Add(parent, key), true
 }
@@ -87,3 +79,19 @@ func wideKey(parent, key int32) uint64 { return uint64(uint32(parent))<<32 | uin
 // Nodes returns each node's parent and key, the index's own arrays: the
 // index must not be used after.
 func (x *ChildIndex) Nodes() (parent, key []int32) { return x.parent, x.key }
+
+// Find returns parent's child with key, -1 when there is none.
+func (x *ChildIndex) Find(parent, key int32) int32 {
+	if x.kids[parent] > wideChildren {
+		if c, ok := x.wide[wideKey(parent, key)]; ok {
+			return c
+		}
+		return -1
+	}
+	for c := x.first[parent]; c >= 0; c = x.next[c] {
+		if x.key[c] == key {
+			return c
+		}
+	}
+	return -1
+}

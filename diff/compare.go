@@ -200,6 +200,10 @@ type Options struct {
 	// less on every side, as pprof's -nodefraction; its time stays in its
 	// parent's total. 0 means 0.0001; negative keeps every node.
 	TreeMinShare float64
+	// PathsOnlyTree says the tree is read only for its paths (the text,
+	// markdown and JSON reports), not drawn: its nodes too small to be
+	// judged are left out too, which changes no path.
+	PathsOnlyTree bool
 	// Rules are --fail-on rules, judged after the comparison.
 	Rules []Rule
 	// Narrowing describes the filters and window the profiles were

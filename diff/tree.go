@@ -162,29 +162,31 @@ const defaultTreeMinShare = 1e-4
 
 // tree merges every run's call tree; nil when the tables carry none.
 // Nodes under Options.TreeMinShare of on-CPU time on every side are left
-// out.
+// out, and with Options.PathsOnlyTree so are those too small to be judged.
 func (c *comparison) tree() []TreeNode {
 	m := c.mergeTrees()
 	if m == nil {
 		return nil
 	}
-	newID, kept := m.keep(c.opts.TreeMinShare)
 	alloc := newMeasureBlocks(c)
-	out := make([]TreeNode, 0, kept)
-	for id := range int32(m.index.Len()) {
-		if newID[id] < 0 {
+	out := make([]TreeNode, 0, m.kept)
+	for _, id := range m.order {
+		if m.newID[id] < 0 {
 			continue
 		}
 		p := m.index.Parent(id)
 		if p >= 0 {
-			p = newID[p]
+			p = m.newID[p]
 		}
 		out = append(out, TreeNode{Parent: p, Function: m.index.Key(id), Self: alloc.next(), Total: alloc.next()})
 	}
 	for si, s := range c.sides {
 		for ri, t := range s.Tables {
 			for i, local := range m.locals[si][ri] {
-				if id := newID[local]; id >= 0 {
+				if local < 0 {
+					continue
+				}
+				if id := m.newID[local]; id >= 0 {
 					out[id].Self.Runs[si][ri] += float64(t.Tree.Self[i]) * c.scale[si]
 					out[id].Total.Runs[si][ri] += float64(t.Tree.Total[i]) * c.scale[si]
 				}
@@ -198,74 +200,112 @@ func (c *comparison) tree() []TreeNode {
 	return out
 }
 
-// mergedTrees is every run's call tree merged by function row, before
-// small nodes are left out.
+// mergedTrees is every run's call tree merged by function row, as far as
+// a node could be kept.
 type mergedTrees struct {
 	index  *analyze.ChildIndex // children by function row
-	locals [][][]int32         // side, run, table node -> merged node
-	mean   [][]float64         // side, merged node -> mean total per run
+	locals [][][]int32         // side, run, table node -> merged node (-1: none)
+	// order holds the merged nodes in the order merging every node of
+	// every table would have made them: the report's order.
+	order []int32
+	// newID is each merged node's place in the report's tree, -1 for the
+	// nodes left out; kept counts the others.
+	newID []int32
+	kept  int
 }
 
-// mergeTrees merges the structure of every table's tree, then sums each
-// merged node's mean total per side; nil when no table has a tree. The
-// first table's tree is copied, not merged, when its functions are
-// distinct rows (always, but where renamed functions join): its nodes are
-// then the first merged nodes, in its order, as merging would number them.
+// mergeTrees merges the tables' trees in two passes, so that the nodes
+// that cannot be kept cost neither memory nor lookups. The first adds to
+// the index only the nodes that could be kept: a merged node is kept when
+// its mean over some side's runs reaches the floor, so one of those runs
+// reaches it alone (a parent holds at least its children's time, so a
+// node's parent is added before it). The second maps every table node to
+// its merged node, when it has one, and sums the means; a table node
+// whose parent has none has none either. A merged node's time is then the
+// same as if every node had been merged. nil when no table has a tree.
 func (c *comparison) mergeTrees() *mergedTrees {
-	var tables int
 	largest := 0
 	for _, s := range c.sides {
 		for _, t := range s.Tables {
-			if t.Tree.Len() > 0 {
-				tables++
-			}
 			largest = max(largest, t.Tree.Len())
 		}
 	}
-	if tables == 0 {
+	if largest == 0 {
 		return nil
 	}
-	m := &mergedTrees{index: analyze.NewChildIndex(largest), locals: make([][][]int32, len(c.sides)), mean: make([][]float64, len(c.sides))}
-	var row []int32
-	var seen []bool
+	least, floor := c.treeFloors()
+	m := &mergedTrees{index: analyze.NewChildIndex(0), locals: make([][][]int32, len(c.sides))}
+	rows := make([][][]int32, len(c.sides))
 	for si, s := range c.sides {
+		rows[si] = make([][]int32, len(s.Tables))
+		for ri, t := range s.Tables {
+			rows[si][ri] = c.functionRows(t, nil)
+			// A little under the floor, so that rounding in the means
+			// cannot keep a node that was not a candidate.
+			m.addCandidates(&t.Tree, rows[si][ri], floor[si]/c.scale[si]*(1-1e-9))
+		}
+	}
+	mean := make([][]float64, len(c.sides))
+	first := make([]int32, m.index.Len()) // each merged node's place in order, +1
+	for si, s := range c.sides {
+		mean[si] = make([]float64, m.index.Len())
 		m.locals[si] = make([][]int32, len(s.Tables))
+		w := c.scale[si] / float64(len(s.Tables))
 		for ri, t := range s.Tables {
-			row = c.functionRows(t, row)
-			if m.index.Len() == 1 && t.Tree.Len() > 1 && distinctRows(row, &seen) {
-				m.locals[si][ri] = m.copyTree(&t.Tree, row)
-			} else {
-				m.locals[si][ri] = m.add(&t.Tree, row)
+			local := m.find(&t.Tree, rows[si][ri])
+			for i, id := range local {
+				if id < 0 {
+					continue
+				}
+				if first[id] == 0 {
+					m.order = append(m.order, id)
+					first[id] = int32(len(m.order))
+				}
+				mean[si][id] += float64(t.Tree.Total[i]) * w
 			}
+			m.locals[si][ri] = local
 		}
 	}
-	for si, s := range c.sides {
-		m.mean[si] = make([]float64, m.index.Len())
-		for ri, t := range s.Tables {
-			w := c.scale[si] / float64(len(s.Tables))
-			for i, id := range m.locals[si][ri] {
-				m.mean[si][id] += float64(t.Tree.Total[i]) * w
-			}
-		}
-	}
+	m.keep(mean, least, c.pathFloors())
 	return m
 }
 
-// distinctRows reports whether every function has a row of its own, using
-// seen as scratch.
-func distinctRows(row []int32, seen *[]bool) bool {
-	most := int32(-1)
-	for _, r := range row {
-		most = max(most, r)
-	}
-	*seen = make([]bool, most+1)
-	for _, r := range row {
-		if r < 0 || (*seen)[r] {
-			return false
+// treeFloors returns the time (in the rows' unit) a merged node must hold
+// on some side to be kept, and per side the time one of its runs must
+// hold for a node to be a candidate.
+func (c *comparison) treeFloors() (least float64, floor []float64) {
+	for si, s := range c.sides {
+		var root float64
+		for _, t := range s.Tables {
+			if t.Tree.Len() > 0 {
+				root += float64(t.Tree.Total[0]) * c.scale[si]
+			}
 		}
-		(*seen)[r] = true
+		least = max(least, c.opts.TreeMinShare*root/float64(len(s.Tables)))
 	}
-	return true
+	floor = make([]float64, len(c.sides))
+	pp := c.pathFloors()
+	for si := range floor {
+		floor[si] = least
+		if pp != nil {
+			floor[si] = pp[si]
+		}
+	}
+	return least, floor
+}
+
+// pathFloors returns, with Options.PathsOnlyTree, the time per side under
+// which a node cannot pass the minimum effect (eligible), so cannot be on
+// a path; nil otherwise.
+func (c *comparison) pathFloors() []float64 {
+	if !c.opts.PathsOnlyTree || len(c.sides) < 2 {
+		return nil
+	}
+	pp := make([]float64, len(c.sides))
+	for si := range pp {
+		pp[si] = c.opts.MinDeltaPP / 100 * c.onCPU[si]
+	}
+	return pp
 }
 
 // functionRows returns the report's row of each of the table's functions
@@ -282,15 +322,49 @@ func (c *comparison) functionRows(t *analyze.Table, buf []int32) []int32 {
 	return row
 }
 
-// copyTree copies a table's tree into the empty index, node for node, without
-// lookups: its siblings have distinct functions, and those have distinct
-// rows. It returns the merged node of each of its nodes.
-func (m *mergedTrees) copyTree(tree *analyze.CallTree, row []int32) []int32 {
+// addCandidates adds to the index the table's nodes that hold at least
+// floor (in the table's nanoseconds). Where two of the table's functions
+// share a row (renamed functions joined), two siblings can make one merged
+// node whose time is their sum, so every node is added.
+func (m *mergedTrees) addCandidates(tree *analyze.CallTree, row []int32, floor float64) {
+	if !distinctRows(row) {
+		floor = 0
+	}
 	local := make([]int32, tree.Len())
 	for i := 1; i < len(local); i++ {
-		local[i] = m.index.Add(local[tree.Parent[i]], rowOf(row, tree.Function[i]))
+		local[i] = -1
+		if p := local[tree.Parent[i]]; p >= 0 && float64(tree.Total[i]) >= floor {
+			local[i], _ = m.index.Child(p, rowOf(row, tree.Function[i]))
+		}
+	}
+}
+
+// find returns the merged node of each of the table's nodes, -1 for none.
+func (m *mergedTrees) find(tree *analyze.CallTree, row []int32) []int32 {
+	local := make([]int32, tree.Len())
+	for i := 1; i < len(local); i++ {
+		local[i] = -1
+		if p := local[tree.Parent[i]]; p >= 0 {
+			local[i] = m.index.Find(p, rowOf(row, tree.Function[i]))
+		}
 	}
 	return local
+}
+
+// distinctRows reports whether every function has a row of its own.
+func distinctRows(row []int32) bool {
+	most := int32(-1)
+	for _, r := range row {
+		most = max(most, r)
+	}
+	seen := make([]bool, most+1)
+	for _, r := range row {
+		if r < 0 || seen[r] {
+			return false
+		}
+		seen[r] = true
+	}
+	return true
 }
 
 // rowOf returns function fn's row, -1 for none.
@@ -301,39 +375,24 @@ func rowOf(row []int32, fn int32) int32 {
 	return -1
 }
 
-// add merges one table's tree, whose functions are the rows given, and
-// returns the merged node of each of its nodes.
-func (m *mergedTrees) add(tree *analyze.CallTree, row []int32) []int32 {
-	local := make([]int32, tree.Len())
-	for i := 1; i < len(local); i++ {
-		local[i], _ = m.index.Child(local[tree.Parent[i]], rowOf(row, tree.Function[i]))
-	}
-	return local
-}
-
-// keep numbers the merged nodes at or above minShare of the root's time
-// on some side (-1 for the others) and returns how many there are; a
-// parent holds at least what its children hold, so it is kept with them.
-func (m *mergedTrees) keep(minShare float64) (newID []int32, kept int) {
-	var least float64
-	for si := range m.mean {
-		if len(m.mean[si]) > 0 {
-			least = max(least, minShare*m.mean[si][0])
+// keep numbers, in the report's order, the merged nodes that hold at least
+// least on some side and, when pp is not nil, at least pp[side] on some
+// side (-1 for the others); the root is always kept.
+func (m *mergedTrees) keep(mean [][]float64, least float64, pp []float64) {
+	m.newID = make([]int32, m.index.Len())
+	for _, id := range m.order {
+		above, eligible := id == 0, pp == nil || id == 0
+		for si := range mean {
+			v := mean[si][id]
+			above = above || (v >= least && v > 0)
+			eligible = eligible || (pp != nil && v >= pp[si] && v > 0)
+		}
+		m.newID[id] = -1
+		if above && eligible {
+			m.newID[id] = int32(m.kept)
+			m.kept++
 		}
 	}
-	newID = make([]int32, m.index.Len())
-	for id := range newID {
-		keep := id == 0
-		for si := range m.mean {
-			keep = keep || (m.mean[si][id] >= least && m.mean[si][id] > 0)
-		}
-		newID[id] = -1
-		if keep {
-			newID[id] = int32(kept)
-			kept++
-		}
-	}
-	return newID, kept
 }
 
 // judgeTree judges every node's self and total change; nodes too small to

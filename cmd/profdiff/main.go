@@ -120,6 +120,7 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 		return nil, err
 	}
 	dopts.Narrowing = filters.Describe()
+	dopts.PathsOnlyTree = needsOf(o.format, o.jsonOutput != "").tree == treeCompared
 	syms, err := sideSymbolicators(o, len(sides))
 	if err != nil {
 		return nil, err
