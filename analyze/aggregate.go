@@ -100,41 +100,68 @@ type Table struct {
 // of a node that share a function are one node, so that two call frames a
 // source map sends to one function, or two recordings of one call, add up.
 // Node 0 is the root (no function, parent -1); a node's parent comes
-// before it. Nodes without on-CPU time are left out. It is held as one
-// array per field, not one struct per node: a deep profile's tree has as
-// many nodes as the profile (271,459 for the 57 MiB tsc profile), and the
-// parents and functions are then the index's own arrays, not a copy.
+// before it. Nodes without on-CPU time are left out. It holds what a
+// comparison keeps of every run, and a deep profile's tree has as many
+// nodes as the profile (271,459 for the 57 MiB tsc profile, of which
+// 42,430 samples end in fewer nodes still), so it is held in 8 bytes a
+// node: the parents and functions are arrays (the merging index's own),
+// self time is kept only for the nodes that have some, and totals are
+// computed when needed (Totals).
 type CallTree struct {
 	Parent []int32
 	// Function is the index of each node's function in Table.Functions
 	// (-1 at the root): an index, not a key, so that a tree of hundreds of
 	// thousands of nodes stays small and joins without hashing names.
 	Function []int32
-	// Self is the on-CPU time of samples that end at each node, Total
-	// that of its subtree.
-	Self, Total []int64
+	// SelfNodes are the nodes that samples end at, in node order, and
+	// Self their on-CPU time.
+	SelfNodes []int32
+	Self      []int64
 }
 
-// CallNode is one node of a CallTree.
+// CallNode is one node of a CallTree, as CallTreeOf takes it.
 type CallNode struct {
 	Parent, Function int32
-	Self, Total      int64
+	Self             int64
 }
 
 // Len returns the number of nodes, the root included; 0 for no tree.
 func (t *CallTree) Len() int { return len(t.Parent) }
 
-// Node returns node i.
-func (t *CallTree) Node(i int) CallNode {
-	return CallNode{Parent: t.Parent[i], Function: t.Function[i], Self: t.Self[i], Total: t.Total[i]}
+// Totals returns each node's total time (its subtree's self time), in buf
+// when it is large enough.
+func (t *CallTree) Totals(buf []int64) []int64 {
+	n := t.Len()
+	tot := slices.Grow(buf[:0], n)[:n]
+	clear(tot)
+	for i, node := range t.SelfNodes {
+		tot[node] = t.Self[i]
+	}
+	for i := n - 1; i > 0; i-- {
+		tot[t.Parent[i]] += tot[i]
+	}
+	return tot
+}
+
+// Selfs returns each node's self time, in buf when it is large enough.
+func (t *CallTree) Selfs(buf []int64) []int64 {
+	n := t.Len()
+	self := slices.Grow(buf[:0], n)[:n]
+	clear(self)
+	for i, node := range t.SelfNodes {
+		self[node] = t.Self[i]
+	}
+	return self
 }
 
 // CallTreeOf builds a tree from its nodes, root first.
 func CallTreeOf(nodes []CallNode) CallTree {
 	var t CallTree
-	for _, n := range nodes {
+	for i, n := range nodes {
 		t.Parent, t.Function = append(t.Parent, n.Parent), append(t.Function, n.Function)
-		t.Self, t.Total = append(t.Self, n.Self), append(t.Total, n.Total)
+		if n.Self != 0 {
+			t.SelfNodes, t.Self = append(t.SelfNodes, int32(i)), append(t.Self, n.Self)
+		}
 	}
 	return t
 }
@@ -409,7 +436,7 @@ func (a *aggregation) mergedTree(fnRow []int32) CallTree {
 		}
 	}
 	a.tree = nil
-	return compactTree(CallTree{Parent: parent, Function: fn, Self: a.treeSelf})
+	return compactTree(parent, fn, a.treeSelf)
 }
 
 // edgeSums are the caller -> callee function pairs met in a walk, with
@@ -480,37 +507,42 @@ func (s *edgeSums) table(k *keyer) []Edge {
 	return out
 }
 
-// compactTree fills in the tree's totals and leaves out the nodes without
-// on-CPU time, keeping parents before children.
-func compactTree(t CallTree) CallTree {
-	n := t.Len()
+// compactTree makes the tree of the nodes' parents, functions and self
+// times, leaving out the nodes without on-CPU time and keeping parents
+// before children; it reuses the arrays.
+func compactTree(parent, fn []int32, self []int64) CallTree {
+	n := len(parent)
 	if n == 0 {
-		return t
+		return CallTree{}
 	}
-	t.Total = slices.Clone(t.Self)
+	total := slices.Clone(self)
 	for i := n - 1; i > 0; i-- {
-		t.Total[t.Parent[i]] += t.Total[i]
-	}
-	if !slices.Contains(t.Total[1:], 0) {
-		return t
+		total[parent[i]] += total[i]
 	}
 	newID := make([]int32, n)
 	kept := 0
+	var t CallTree
 	for i := range n {
-		if t.Total[i] == 0 && i > 0 {
+		if total[i] == 0 && i > 0 {
 			newID[i] = -1
 			continue
 		}
 		newID[i] = int32(kept)
-		p := t.Parent[i]
+		p := parent[i]
 		if p >= 0 {
 			p = newID[p]
 		}
-		t.Parent[kept], t.Function[kept], t.Self[kept], t.Total[kept] = p, t.Function[i], t.Self[i], t.Total[i]
+		parent[kept], fn[kept] = p, fn[i]
+		if self[i] != 0 {
+			t.SelfNodes, t.Self = append(t.SelfNodes, int32(kept)), append(t.Self, self[i])
+		}
 		kept++
 	}
-	return CallTree{Parent: slices.Clip(t.Parent[:kept]), Function: slices.Clip(t.Function[:kept]),
-		Self: slices.Clip(t.Self[:kept]), Total: slices.Clip(t.Total[:kept])}
+	t.Parent, t.Function = parent[:kept], fn[:kept]
+	if kept < n {
+		t.Parent, t.Function = slices.Clip(t.Parent), slices.Clip(t.Function)
+	}
+	return t
 }
 
 // lineTimes spreads each node's self time over its positionTicks lines in

@@ -338,12 +338,14 @@ func TestTreeMatchesBruteForce(t *testing.T) {
 				}
 			}
 		}
-		if tab.Tree.Total[0] != onCPU || tab.Tree.Parent[0] != -1 {
-			t.Errorf("%s: root total %d, on-CPU %d", name, tab.Tree.Total[0], onCPU)
+		totals, selfs := tab.Tree.Totals(nil), tab.Tree.Selfs(nil)
+		if totals[0] != onCPU || tab.Tree.Parent[0] != -1 {
+			t.Errorf("%s: root total %d, on-CPU %d", name, totals[0], onCPU)
 		}
 		ids := make([]string, tab.Tree.Len())
 		for i := range tab.Tree.Len() - 1 {
-			n := tab.Tree.Node(i + 1)
+			n := CallNode{Parent: tab.Tree.Parent[i+1], Function: tab.Tree.Function[i+1], Self: selfs[i+1]}
+			nTotal := totals[i+1]
 			if n.Parent >= int32(i+1) {
 				t.Fatalf("%s: node %d has parent %d after it", name, i+1, n.Parent)
 			}
@@ -353,8 +355,8 @@ func TestTreeMatchesBruteForce(t *testing.T) {
 			}
 			ids[i+1] = id
 			w := want[id]
-			if w == nil || w.self != n.Self || w.total != n.Total {
-				t.Errorf("%s: %s: self %d total %d, brute force %+v", name, id, n.Self, n.Total, w)
+			if w == nil || w.self != n.Self || w.total != nTotal {
+				t.Errorf("%s: %s: self %d total %d, brute force %+v", name, id, n.Self, nTotal, w)
 			}
 		}
 		if got := tab.Tree.Len() - 1; got != len(want) {

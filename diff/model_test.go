@@ -77,11 +77,11 @@ func synthetic(renderLine int32, callee analyze.Key, mainSelf, renderSelf, calle
 		Files: []analyze.Row{{Key: analyze.Key{Package: "app", File: "/src/app.js"}, Self: on * ms, Total: on * ms}},
 		Edges: []analyze.Edge{{Caller: main, Callee: render, Total: renderTotal * ms}, {Caller: render, Callee: callee, Total: calleeSelf * ms}},
 		Tree: analyze.CallTreeOf([]analyze.CallNode{
-			{Parent: -1, Function: -1, Self: 0, Total: on * ms},
-			{Parent: 0, Function: 0, Self: mainSelf * ms, Total: mainTotal * ms},
-			{Parent: 1, Function: 1, Self: renderSelf * ms, Total: renderTotal * ms},
-			{Parent: 2, Function: 2, Self: calleeSelf * ms, Total: calleeSelf * ms},
-			{Parent: 0, Function: 3, Self: minSelf * ms, Total: minSelf * ms},
+			{Parent: -1, Function: -1, Self: 0},
+			{Parent: 0, Function: 0, Self: mainSelf * ms},
+			{Parent: 1, Function: 1, Self: renderSelf * ms},
+			{Parent: 2, Function: 2, Self: calleeSelf * ms},
+			{Parent: 0, Function: 3, Self: minSelf * ms},
 		}),
 	}
 	return t

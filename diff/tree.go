@@ -180,15 +180,17 @@ func (c *comparison) tree() []TreeNode {
 		}
 		out = append(out, TreeNode{Parent: p, Function: m.index.Key(id), Self: alloc.next(), Total: alloc.next()})
 	}
+	var self, total []int64 // scratch, table after table
 	for si, s := range c.sides {
 		for ri, t := range s.Tables {
+			self, total = t.Tree.Selfs(self), t.Tree.Totals(total)
 			for i, local := range m.locals[si][ri] {
 				if local < 0 {
 					continue
 				}
 				if id := m.newID[local]; id >= 0 {
-					out[id].Self.Runs[si][ri] += float64(t.Tree.Self[i]) * c.scale[si]
-					out[id].Total.Runs[si][ri] += float64(t.Tree.Total[i]) * c.scale[si]
+					out[id].Self.Runs[si][ri] += float64(self[i]) * c.scale[si]
+					out[id].Total.Runs[si][ri] += float64(total[i]) * c.scale[si]
 				}
 			}
 		}
@@ -236,13 +238,15 @@ func (c *comparison) mergeTrees() *mergedTrees {
 	least, floor := c.treeFloors()
 	m := &mergedTrees{index: analyze.NewChildIndex(0), locals: make([][][]int32, len(c.sides))}
 	rows := make([][][]int32, len(c.sides))
+	var total []int64 // scratch, table after table
 	for si, s := range c.sides {
 		rows[si] = make([][]int32, len(s.Tables))
 		for ri, t := range s.Tables {
 			rows[si][ri] = c.functionRows(t, nil)
+			total = t.Tree.Totals(total)
 			// A little under the floor, so that rounding in the means
 			// cannot keep a node that was not a candidate.
-			m.addCandidates(&t.Tree, rows[si][ri], floor[si]/c.scale[si]*(1-1e-9))
+			m.addCandidates(&t.Tree, total, rows[si][ri], floor[si]/c.scale[si]*(1-1e-9))
 		}
 	}
 	mean := make([][]float64, len(c.sides))
@@ -253,6 +257,7 @@ func (c *comparison) mergeTrees() *mergedTrees {
 		w := c.scale[si] / float64(len(s.Tables))
 		for ri, t := range s.Tables {
 			local := m.find(&t.Tree, rows[si][ri])
+			total = t.Tree.Totals(total)
 			for i, id := range local {
 				if id < 0 {
 					continue
@@ -261,7 +266,7 @@ func (c *comparison) mergeTrees() *mergedTrees {
 					m.order = append(m.order, id)
 					first[id] = int32(len(m.order))
 				}
-				mean[si][id] += float64(t.Tree.Total[i]) * w
+				mean[si][id] += float64(total[i]) * w
 			}
 			m.locals[si][ri] = local
 		}
@@ -275,13 +280,16 @@ func (c *comparison) mergeTrees() *mergedTrees {
 // hold for a node to be a candidate.
 func (c *comparison) treeFloors() (least float64, floor []float64) {
 	for si, s := range c.sides {
-		var root float64
+		var root float64 // the mean root total, summed as the nodes' means are
+		w := c.scale[si] / float64(len(s.Tables))
 		for _, t := range s.Tables {
-			if t.Tree.Len() > 0 {
-				root += float64(t.Tree.Total[0]) * c.scale[si]
+			var sum int64
+			for _, v := range t.Tree.Self {
+				sum += v
 			}
+			root += float64(sum) * w
 		}
-		least = max(least, c.opts.TreeMinShare*root/float64(len(s.Tables)))
+		least = max(least, c.opts.TreeMinShare*root)
 	}
 	floor = make([]float64, len(c.sides))
 	pp := c.pathFloors()
@@ -322,18 +330,18 @@ func (c *comparison) functionRows(t *analyze.Table, buf []int32) []int32 {
 	return row
 }
 
-// addCandidates adds to the index the table's nodes that hold at least
-// floor (in the table's nanoseconds). Where two of the table's functions
+// addCandidates adds to the index the table's nodes whose total holds at
+// least floor (in the table's nanoseconds). Where two of the table's functions
 // share a row (renamed functions joined), two siblings can make one merged
 // node whose time is their sum, so every node is added.
-func (m *mergedTrees) addCandidates(tree *analyze.CallTree, row []int32, floor float64) {
+func (m *mergedTrees) addCandidates(tree *analyze.CallTree, total []int64, row []int32, floor float64) {
 	if !distinctRows(row) {
 		floor = 0
 	}
 	local := make([]int32, tree.Len())
 	for i := 1; i < len(local); i++ {
 		local[i] = -1
-		if p := local[tree.Parent[i]]; p >= 0 && float64(tree.Total[i]) >= floor {
+		if p := local[tree.Parent[i]]; p >= 0 && float64(total[i]) >= floor {
 			local[i], _ = m.index.Child(p, rowOf(row, tree.Function[i]))
 		}
 	}

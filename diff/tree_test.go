@@ -30,8 +30,9 @@ func fullMerge(c *comparison) []TreeNode {
 	for si, s := range c.sides {
 		mean[si] = make([]float64, n)
 		for _, t := range s.Tables {
+			total := t.Tree.Totals(nil)
 			for i, id := range locals[k] {
-				mean[si][id] += float64(t.Tree.Total[i]) * c.scale[si] / float64(len(s.Tables))
+				mean[si][id] += float64(total[i]) * c.scale[si] / float64(len(s.Tables))
 			}
 			k++
 		}
@@ -60,10 +61,11 @@ func fullMerge(c *comparison) []TreeNode {
 	k = 0
 	for si, s := range c.sides {
 		for ri, t := range s.Tables {
+			self, total := t.Tree.Selfs(nil), t.Tree.Totals(nil)
 			for i, id := range locals[k] {
 				if j := newID[id]; j >= 0 {
-					out[j].Self.Runs[si][ri] += float64(t.Tree.Self[i]) * c.scale[si]
-					out[j].Total.Runs[si][ri] += float64(t.Tree.Total[i]) * c.scale[si]
+					out[j].Self.Runs[si][ri] += float64(self[i]) * c.scale[si]
+					out[j].Total.Runs[si][ri] += float64(total[i]) * c.scale[si]
 				}
 			}
 			k++

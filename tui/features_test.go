@@ -30,8 +30,8 @@ func movedTables() (before, after *analyze.Table) {
 			Files: []analyze.Row{{Key: analyze.Key{Package: "app", File: main.File}, Self: 10 * ms, Total: on},
 				{Key: analyze.Key{Package: "app", File: render.File}, Self: renderNs, Total: renderNs}},
 			Edges: []analyze.Edge{{Caller: main, Callee: render, Total: renderNs}},
-			Tree: analyze.CallTreeOf([]analyze.CallNode{{Parent: -1, Function: -1, Total: on}, {Parent: 0, Function: 0, Self: 10 * ms, Total: on},
-				{Parent: 1, Function: 1, Self: renderNs, Total: renderNs}}),
+			Tree: analyze.CallTreeOf([]analyze.CallNode{{Parent: -1, Function: -1}, {Parent: 0, Function: 0, Self: 10 * ms},
+				{Parent: 1, Function: 1, Self: renderNs}}),
 		}
 	}
 	return mk("before.cpuprofile", 6, 900*ms), mk("after.cpuprofile", 9, 80*ms)
