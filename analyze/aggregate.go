@@ -255,7 +255,7 @@ type aggregation struct {
 	fnKey         []int32 // each node's function key, for Lines and NodeFunctions
 	edges         *edgeSums
 	tree          *ChildIndex // the merged tree: children by function id
-	treeSelf      []int64
+	treeSelf      []treeSelf  // the merged tree's self times, one per node with any
 	gcNs          int64
 	stack         []pathEntry
 }
@@ -292,7 +292,7 @@ func newAggregation(p *Profile, opts AggregateOptions) *aggregation {
 	}
 	if opts.Tree {
 		// A merged tree has at most one node per profile node.
-		a.tree, a.treeSelf = NewChildIndex(nn+1), make([]int64, 1, nn+1)
+		a.tree = NewChildIndex(nn + 1)
 	}
 	return a
 }
@@ -364,13 +364,11 @@ func (a *aggregation) enter(n int32) {
 	e.keys, e.code, e.gc = a.k.node(n, caller, gc)
 	if a.tree != nil {
 		if fn := e.keys[dimFunction]; fn >= 0 {
-			id, added := a.tree.Child(parentTree, fn)
-			if added {
-				a.treeSelf = append(a.treeSelf, 0)
-			}
-			e.tree = id
+			e.tree, _ = a.tree.Child(parentTree, fn)
 		}
-		a.treeSelf[e.tree] += w
+		if w != 0 {
+			a.treeSelf = append(a.treeSelf, treeSelf{e.tree, w})
+		}
 	}
 	for d := range numDims {
 		id := e.keys[d]
@@ -423,6 +421,12 @@ func (a *aggregation) grow(d int) {
 	for len(a.selfs[d]) < len(a.k.keys[d]) {
 		a.selfs[d], a.totals[d], a.onPath[d] = append(a.selfs[d], 0), append(a.totals[d], 0), append(a.onPath[d], 0)
 	}
+}
+
+// treeSelf is self time at a merged tree node.
+type treeSelf struct {
+	node int32
+	self int64
 }
 
 // mergedTree returns the merged call tree with each node's function as a
@@ -508,22 +512,42 @@ func (s *edgeSums) table(k *keyer) []Edge {
 }
 
 // compactTree makes the tree of the nodes' parents, functions and self
-// times, leaving out the nodes without on-CPU time and keeping parents
-// before children; it reuses the arrays.
-func compactTree(parent, fn []int32, self []int64) CallTree {
+// times (by node, in any order, a node maybe more than once), leaving out
+// the nodes without on-CPU time and keeping parents before children; it
+// reuses the arrays. It needs a byte a node, and more only when there is
+// something to leave out.
+func compactTree(parent, fn []int32, selfs []treeSelf) CallTree {
 	n := len(parent)
 	if n == 0 {
 		return CallTree{}
 	}
-	total := slices.Clone(self)
-	for i := n - 1; i > 0; i-- {
-		total[parent[i]] += total[i]
+	slices.SortStableFunc(selfs, func(a, b treeSelf) int { return cmp.Compare(a.node, b.node) })
+	var t CallTree
+	for _, s := range selfs {
+		if k := len(t.SelfNodes); k > 0 && t.SelfNodes[k-1] == s.node {
+			t.Self[k-1] += s.self
+			continue
+		}
+		t.SelfNodes, t.Self = append(t.SelfNodes, s.node), append(t.Self, s.self)
+	}
+	// A node has time when a node with self time is at or under it.
+	timed := make([]bool, n)
+	count := 0
+	timed[0] = true
+	for _, node := range t.SelfNodes {
+		for ; !timed[node]; node = parent[node] {
+			timed[node] = true
+			count++
+		}
+	}
+	t.Parent, t.Function = parent, fn
+	if count == n-1 {
+		return t
 	}
 	newID := make([]int32, n)
 	kept := 0
-	var t CallTree
 	for i := range n {
-		if total[i] == 0 && i > 0 {
+		if !timed[i] {
 			newID[i] = -1
 			continue
 		}
@@ -533,15 +557,12 @@ func compactTree(parent, fn []int32, self []int64) CallTree {
 			p = newID[p]
 		}
 		parent[kept], fn[kept] = p, fn[i]
-		if self[i] != 0 {
-			t.SelfNodes, t.Self = append(t.SelfNodes, int32(kept)), append(t.Self, self[i])
-		}
 		kept++
 	}
-	t.Parent, t.Function = parent[:kept], fn[:kept]
-	if kept < n {
-		t.Parent, t.Function = slices.Clip(t.Parent), slices.Clip(t.Function)
+	for i, node := range t.SelfNodes {
+		t.SelfNodes[i] = newID[node]
 	}
+	t.Parent, t.Function = slices.Clip(parent[:kept]), slices.Clip(fn[:kept])
 	return t
 }
 

@@ -31,3 +31,23 @@ func TestChildIndexMatchesMap(t *testing.T) {
 		}
 	}
 }
+
+// TestChildIndexVeryWide: a node with more children than its count holds
+// (255) still finds each of them.
+func TestChildIndexVeryWide(t *testing.T) {
+	x := NewChildIndex(0)
+	for round := range 2 {
+		for key := range int32(1000) {
+			c, added := x.Child(0, key)
+			if added != (round == 0) || x.Key(c) != key || x.Parent(c) != 0 {
+				t.Fatalf("round %d: child(0, %d) = %d, %v", round, key, c, added)
+			}
+			if x.Find(0, key) != c {
+				t.Fatalf("find(0, %d) = %d, want %d", key, x.Find(0, key), c)
+			}
+		}
+	}
+	if x.Find(0, 1000) != -1 || x.Len() != 1001 {
+		t.Fatalf("find of an absent key %d, %d nodes", x.Find(0, 1000), x.Len())
+	}
+}
