@@ -255,7 +255,7 @@ type aggregation struct {
 	fnKey         []int32 // each node's function key, for Lines and NodeFunctions
 	edges         *edgeSums
 	tree          *ChildIndex // the merged tree: children by function id
-	treeSelf      []treeSelf  // the merged tree's self times, one per node with any
+	treeSelf      []treeSelf  // self time by merged tree node, one per profile node with any
 	gcNs          int64
 	stack         []pathEntry
 }
