@@ -60,7 +60,7 @@ var docSubstitutes = map[string]string{
 
 // docOutputs are the files the examples write (-o, --json-output).
 var docOutputs = []string{"ranking.json", "out.json", "report.md", "report.json", "report.html",
-	"run.pb.gz", "diff.pb.gz", "run.speedscope.json", "run.folded", "diff.folded"}
+	"run.pb.gz", "diff.pb.gz", "run.speedscope.json", "run.folded", "diff.folded", "profdiff.pprof"}
 
 func TestREADMEExamplesRun(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))

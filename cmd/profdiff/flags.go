@@ -70,6 +70,9 @@ Examples:
   profdiff --work 40000 --work-unit request --format markdown \
       --fail-on 'on-cpu/work>+3%' --fail-on 'package:*>+2pp' before.cpuprofile after.cpuprofile
 
+  # profdiff itself slow on your files? Profile it, and attach the file to the report
+  profdiff --cpuprofile profdiff.pprof runs-before/ runs-after/
+
 Exit status: 0 success, 1 a --fail-on rule broke (the report is written
 first), 2 bad usage or unreadable input.
 `
@@ -168,10 +171,8 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.maxInputSize, "max-input-size", "4GiB", "refuse input larger than this after decompression (`SIZE` in bytes, or with KiB, MiB, GiB)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
-	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a Go CPU profile of profdiff itself to `FILE`")
-	_ = fs.MarkHidden("cpuprofile")
-	fs.StringVar(&o.memProfile, "memprofile", "", "write a Go allocation profile of profdiff itself to `FILE`")
-	_ = fs.MarkHidden("memprofile")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of profdiff's own run to `FILE` (pprof), to report a slow run: go tool pprof -top FILE, or profdiff FILE")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write the allocations of profdiff's own run to `FILE` (pprof; go tool pprof -sample_index=alloc_space FILE)")
 	return fs
 }
 

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 
@@ -221,6 +222,7 @@ func errorText(err error) string {
 // writeMemProfile writes the allocations profdiff made (a heap profile read
 // with -sample_index=alloc_space) for work on its memory use.
 func writeMemProfile(path string, stderr io.Writer) {
+	runtime.GC() // the allocations profile is as of the last collection
 	f, err := os.Create(path)
 	if err == nil {
 		err = pprof.Lookup("allocs").WriteTo(f, 0)
