@@ -447,7 +447,11 @@ func (a *aggregation) mergedTree(fnRow []int32) CallTree {
 // dense ids, so that entering and leaving a node costs one map lookup, not
 // three.
 type edgeSums struct {
-	index  map[uint64]int32 // (caller, callee function id) -> edge
+	index map[uint64]int32 // (caller, callee function id) -> edge
+	// last is each callee's edge met last: in a walk of the tree the
+	// same call recurs node after node (a loop, recursion), and a
+	// comparison with it costs less than hashing the pair.
+	last   []int32
 	keys   [][2]int32
 	total  []int64
 	onPath []int32
@@ -456,13 +460,20 @@ type edgeSums struct {
 // enter records that e's node is called by the caller function: e carries
 // the edge, marked outermost when it is not on the path already.
 func (s *edgeSums) enter(e *pathEntry, caller, callee int32) {
-	ek := uint64(uint32(caller))<<32 | uint64(uint32(callee))
-	id, ok := s.index[ek]
-	if !ok {
-		id = int32(len(s.keys))
-		s.index[ek] = id
-		s.keys = append(s.keys, [2]int32{caller, callee})
-		s.total, s.onPath = append(s.total, 0), append(s.onPath, 0)
+	for int(callee) >= len(s.last) {
+		s.last = append(s.last, -1)
+	}
+	id := s.last[callee]
+	if id < 0 || s.keys[id][0] != caller {
+		ek := uint64(uint32(caller))<<32 | uint64(uint32(callee))
+		var ok bool
+		if id, ok = s.index[ek]; !ok {
+			id = int32(len(s.keys))
+			s.index[ek] = id
+			s.keys = append(s.keys, [2]int32{caller, callee})
+			s.total, s.onPath = append(s.total, 0), append(s.onPath, 0)
+		}
+		s.last[callee] = id
 	}
 	e.edge = id
 	e.outer |= hasEdge
@@ -620,8 +631,12 @@ func lineTimes(p *Profile, fnKey []int32, k *keyer, self []int64) []LineTime {
 }
 
 // ranks returns each key id of dimension d's place in CompareKeys order,
-// so that sorting by key costs an integer comparison.
+// so that sorting by key costs an integer comparison; it is computed once,
+// after the walk (the edges and the lines both sort by it).
 func (k *keyer) ranks(d int) []int32 {
+	if k.rank[d] != nil {
+		return k.rank[d]
+	}
 	ids := make([]int32, len(k.keys[d]))
 	for i := range ids {
 		ids[i] = int32(i)
@@ -631,6 +646,7 @@ func (k *keyer) ranks(d int) []int32 {
 	for r, id := range ids {
 		rank[id] = int32(r)
 	}
+	k.rank[d] = rank
 	return rank
 }
 
@@ -648,6 +664,7 @@ type keyer struct {
 	// those by (frame, calling code frame).
 	frameKeys [][numDims]int32
 	inherited map[[2]int32][numDims]int32
+	rank      [numDims][]int32 // see ranks
 }
 
 func newKeyer(p *Profile) *keyer {
