@@ -174,9 +174,10 @@ type LineTime struct {
 }
 
 // Edge is the time of the samples in whose stack Caller calls Callee
-// directly, each sample counted once.
+// directly, each sample counted once. Caller and Callee are indices in
+// Table.Functions, so that joining edges costs no hashing of names.
 type Edge struct {
-	Caller, Callee Key
+	Caller, Callee int32
 	Total          int64
 }
 
@@ -219,13 +220,13 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	if opts.Lines {
 		t.Lines = lineTimes(p, a.fnKey, a.k, a.self)
 	}
-	if opts.Edges {
-		t.Edges = a.edges.table(a.k)
-	}
 	t.Packages, _ = a.k.rows(dimPackage, a.selfs, a.totals)
 	var fnRow []int32
 	t.Functions, fnRow = a.k.rows(dimFunction, a.selfs, a.totals)
 	t.Files, _ = a.k.rows(dimFile, a.selfs, a.totals)
+	if opts.Edges {
+		t.Edges = a.edges.table(a.k, fnRow)
+	}
 	if opts.NodeFunctions {
 		t.NodeFunctions = make([]int32, len(p.Nodes))
 		for i, fn := range a.fnKey {
@@ -494,7 +495,7 @@ func (s *edgeSums) leave(e *pathEntry) {
 
 // table returns the edges with time, busiest first, then by caller and
 // callee in key order.
-func (s *edgeSums) table(k *keyer) []Edge {
+func (s *edgeSums) table(k *keyer, fnRow []int32) []Edge {
 	if len(s.keys) == 0 {
 		return nil
 	}
@@ -517,7 +518,7 @@ func (s *edgeSums) table(k *keyer) []Edge {
 	out := make([]Edge, len(ids))
 	for i, id := range ids {
 		e := s.keys[id]
-		out[i] = Edge{Caller: k.keys[dimFunction][e[0]], Callee: k.keys[dimFunction][e[1]], Total: s.total[id]}
+		out[i] = Edge{Caller: fnRow[e[0]], Callee: fnRow[e[1]], Total: s.total[id]}
 	}
 	return out
 }

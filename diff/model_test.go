@@ -75,7 +75,7 @@ func synthetic(renderLine int32, callee analyze.Key, mainSelf, renderSelf, calle
 			{Key: min, Self: minSelf * ms, Total: minSelf * ms},
 		},
 		Files: []analyze.Row{{Key: analyze.Key{Package: "app", File: "/src/app.js"}, Self: on * ms, Total: on * ms}},
-		Edges: []analyze.Edge{{Caller: main, Callee: render, Total: renderTotal * ms}, {Caller: render, Callee: callee, Total: calleeSelf * ms}},
+		Edges: []analyze.Edge{{Caller: 0, Callee: 1, Total: renderTotal * ms}, {Caller: 1, Callee: 2, Total: calleeSelf * ms}},
 		Tree: analyze.CallTreeOf([]analyze.CallNode{
 			{Parent: -1, Function: -1, Self: 0},
 			{Parent: 0, Function: 0, Self: mainSelf * ms},

@@ -73,9 +73,11 @@ type LineTime struct {
 func (c *comparison) lines() []LineTime {
 	type fl struct{ fn, line int32 }
 	out := sumByKey(c, func(t *analyze.Table) []analyze.LineTime { return t.Lines },
-		func(lt analyze.LineTime) (fl, int64, bool) {
-			fn, ok := c.fnIndex[lt.Function]
-			return fl{fn, lt.Line}, lt.Self, ok
+		func(*analyze.Table) func(analyze.LineTime) (fl, int64, bool) {
+			return func(lt analyze.LineTime) (fl, int64, bool) {
+				fn, ok := c.fnIndex[lt.Function]
+				return fl{fn, lt.Line}, lt.Self, ok
+			}
 		},
 		func(k fl, m Measure) LineTime { return LineTime{Function: k.fn, Line: k.line, Self: m} },
 		func(l *LineTime) *Measure { return &l.Self })
@@ -90,11 +92,14 @@ func (c *comparison) lines() []LineTime {
 
 // calls joins every run's caller -> callee edges by function row.
 func (c *comparison) calls() []Call {
+	var row []int32
 	out := sumByKey(c, func(t *analyze.Table) []analyze.Edge { return t.Edges },
-		func(e analyze.Edge) ([2]int32, int64, bool) {
-			a, okA := c.fnIndex[e.Caller]
-			b, okB := c.fnIndex[e.Callee]
-			return [2]int32{a, b}, e.Total, okA && okB
+		func(t *analyze.Table) func(analyze.Edge) ([2]int32, int64, bool) {
+			row = c.functionRows(t, row)
+			return func(e analyze.Edge) ([2]int32, int64, bool) {
+				a, b := rowOf(row, e.Caller), rowOf(row, e.Callee)
+				return [2]int32{a, b}, e.Total, a >= 0 && b >= 0
+			}
 		},
 		func(k [2]int32, m Measure) Call { return Call{Caller: k[0], Callee: k[1], Total: m} },
 		func(c *Call) *Measure { return &c.Total })
@@ -113,17 +118,22 @@ func (c *comparison) calls() []Call {
 
 // sumByKey sums a part of every run's table (its Lines, its Edges) into
 // one output per key, in the order the keys are first met, with a finished
-// measure: keyOf gives an item's key, its time and whether it has a key at
-// all; newOut builds a key's output around its measure, and measure finds
-// the measure in an output.
-func sumByKey[T any, K comparable, O any](c *comparison, part func(*analyze.Table) []T, keyOf func(T) (K, int64, bool),
+// measure: keysOf gives, for a table, the function that gives an item's
+// key, its time and whether it has a key at all; newOut builds a key's
+// output around its measure, and measure finds the measure in an output.
+func sumByKey[T any, K comparable, O any](c *comparison, part func(*analyze.Table) []T, keysOf func(*analyze.Table) func(T) (K, int64, bool),
 	newOut func(K, Measure) O, measure func(*O) *Measure) []O {
 	index := map[K]int{}
 	var out []O
 	alloc := newMeasureBlocks(c)
 	for si, s := range c.sides {
 		for ri, t := range s.Tables {
-			for _, item := range part(t) {
+			items := part(t)
+			if len(items) == 0 {
+				continue
+			}
+			keyOf := keysOf(t)
+			for _, item := range items {
 				k, ns, ok := keyOf(item)
 				if !ok {
 					continue
