@@ -2,13 +2,13 @@ package diff
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"unicode/utf8"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/internal/jsonwrite"
 )
 
 // JSONVersion is the version of the JSON shape WriteJSON writes. Version 2
@@ -19,239 +19,69 @@ const JSONVersion = 2
 // every call judged to have changed.
 const MaxJSONCalls = 5000
 
-type jsonReport struct {
-	Version int `json:"version"`
-	// Unit says what the nanoseconds of rows, calls, paths and the
-	// headline's per-work measure are: "ns per run" or "ns per <unit>".
-	Unit     string `json:"unit"`
-	WorkUnit string `json:"work_unit,omitempty"`
-	// Narrowing lists the filters and window applied to every run.
-	Narrowing []string      `json:"narrowing,omitempty"`
-	Sides     []jsonSide    `json:"sides"`
-	Headline  jsonHeadline  `json:"headline"`
-	Paths     []jsonPath    `json:"paths"`
-	PathsNs   *float64      `json:"paths_delta_ns,omitempty"`
-	PathsPct  *float64      `json:"paths_share_pct,omitempty"`
-	Packages  []jsonPackage `json:"packages"`
-	Functions []jsonFunc    `json:"functions"`
-	Files     []jsonFile    `json:"files"`
-	Calls     []jsonCall    `json:"calls"`
-	Rules     []jsonRule    `json:"rules,omitempty"`
-	Warnings  []string      `json:"warnings"`
-	// Symbolication adds up the sides' source-map coverage (per run);
-	// absent when maps were not applied.
-	Symbolication *jsonSymbolication `json:"symbolication,omitempty"`
-}
-
-type jsonSymbolication struct {
-	Scripts       int      `json:"scripts"`
-	MappedScripts int      `json:"mapped_scripts"`
-	Missing       []string `json:"missing"`
-	OnCPUJSNs     int64    `json:"on_cpu_js_ns"`
-	OnCPUMappedNs int64    `json:"on_cpu_mapped_ns"`
-	// Minified are the scripts without a map that look minified, and
-	// UnmappedMinifiedNs their on-CPU time.
-	Minified           []string `json:"minified,omitempty"`
-	UnmappedMinifiedNs int64    `json:"unmapped_minified_ns,omitempty"`
-}
-
-func symbolicationJSON(s *analyze.Symbolication) *jsonSymbolication {
-	if s == nil {
-		return nil
-	}
-	return &jsonSymbolication{Scripts: s.Scripts, MappedScripts: s.MappedScripts, Missing: append([]string{}, s.Missing...),
-		OnCPUJSNs: s.OnCPUJSNs, OnCPUMappedNs: s.OnCPUMappedNs, Minified: s.Minified, UnmappedMinifiedNs: s.UnmappedMinifiedNs}
-}
-
-// jsonSide is a side's headline; with several runs, each number is the
-// mean per run.
-type jsonSide struct {
-	Name       string   `json:"name"`
-	Files      []string `json:"files"`
-	Runs       int      `json:"runs"`
-	Work       float64  `json:"work,omitempty"`
-	Format     string   `json:"format"`
-	Threads    []string `json:"threads,omitempty"`
-	SampleType string   `json:"sample_type,omitempty"`
-	// Symbolication is this side's source-map coverage, per run.
-	Symbolication *jsonSymbolication `json:"symbolication,omitempty"`
-	WallNs        int64              `json:"wall_ns"`
-	SampledNs     int64              `json:"sampled_ns"`
-	OnCPUNs       int64              `json:"on_cpu_ns"`
-	IdleNs        int64              `json:"idle_ns"`
-	ProgramNs     int64              `json:"program_ns"`
-	GCNs          int64              `json:"gc_ns"`
-	Samples       int64              `json:"samples"`
-	IntervalNs    int64              `json:"interval_ns"`
-	// NarrowedFromNs is the on-CPU time per run before narrowing.
-	NarrowedFromNs int64 `json:"narrowed_from_on_cpu_ns,omitempty"`
-}
-
-// jsonMeasure is a Measure: one entry per side; the change fields only
-// when two sides are compared.
-type jsonMeasure struct {
-	Ns       []float64   `json:"ns"`
-	RunsNs   [][]float64 `json:"runs_ns"`
-	SpreadNs []*float64  `json:"spread_ns"`
-	DeltaNs  *float64    `json:"delta_ns,omitempty"`
-	// DeltaPP is null where a share has no meaning (on-CPU itself).
-	DeltaPP *jsonNullable `json:"delta_pp,omitempty"`
-	// DeltaPct is null when before is 0; present (maybe null) with two sides.
-	DeltaPct *jsonNullable `json:"delta_pct,omitempty"`
-	Verdict  string        `json:"verdict,omitempty"`
-	P        *jsonNullable `json:"p,omitempty"`
-}
-
-// jsonNullable writes a number or null, for fields present with two
-// sides whatever their value.
-type jsonNullable struct{ v *float64 }
-
-func (n *jsonNullable) MarshalJSON() ([]byte, error) { return json.Marshal(n.v) }
-
-type jsonPackage struct {
-	Package string      `json:"package"`
-	Self    jsonMeasure `json:"self"`
-	Total   jsonMeasure `json:"total"`
-}
-
-type jsonFunc struct {
-	Function string `json:"function"`
-	// Renamed is the after side's name of a minified function renamed
-	// between builds at the same position.
-	Renamed string `json:"renamed,omitempty"`
-	// Aliases are other names recorded at the function's position.
-	Aliases []string    `json:"aliases,omitempty"`
-	File    string      `json:"file"`
-	Line    int32       `json:"line"`
-	Column  int32       `json:"column"`
-	Package string      `json:"package"`
-	Self    jsonMeasure `json:"self"`
-	Total   jsonMeasure `json:"total"`
-}
-
-type jsonFile struct {
-	File    string      `json:"file"`
-	Package string      `json:"package"`
-	Self    jsonMeasure `json:"self"`
-	Total   jsonMeasure `json:"total"`
-}
-
-// jsonCall is a caller -> callee edge; caller and callee index functions.
-type jsonCall struct {
-	Caller int32       `json:"caller"`
-	Callee int32       `json:"callee"`
-	Total  jsonMeasure `json:"total"`
-}
-
-type jsonHeadline struct {
-	OnCPU   jsonMeasure  `json:"on_cpu"`
-	PerWork *jsonMeasure `json:"per_work,omitempty"`
-	Busy    []float64    `json:"busy"`
-	GCShare []float64    `json:"gc_share"`
-	// RunsNeeded: runs per side that would settle a change one run cannot.
-	RunsNeeded int `json:"runs_needed,omitempty"`
-}
-
-type jsonStep struct {
-	Function string      `json:"function"`
-	Package  string      `json:"package"`
-	File     string      `json:"file"`
-	Line     int32       `json:"line"`
-	Column   int32       `json:"column"`
-	Index    int32       `json:"function_index"`
-	Self     jsonMeasure `json:"self"`
-	Total    jsonMeasure `json:"total"`
-}
-
-type jsonPath struct {
-	Steps    []jsonStep `json:"steps"`
-	End      string     `json:"end"`
-	DeltaNs  float64    `json:"delta_ns"`
-	SharePct *float64   `json:"share_pct"`
-	Text     string     `json:"text"`
-}
-
-type jsonRule struct {
-	Rule      string   `json:"rule"`
-	Broken    bool     `json:"broken"`
-	Offenders []string `json:"offenders"`
-}
-
-// num turns NaN into JSON null.
-func num(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
-}
-
-func measureJSON(r *Report, m *Measure) jsonMeasure {
-	j := jsonMeasure{Ns: m.Mean, RunsNs: m.Runs, SpreadNs: make([]*float64, len(m.Spread))}
-	for i, s := range m.Spread {
-		j.SpreadNs[i] = num(s)
-	}
-	if r.Compared() {
-		c := m.Change
-		j.DeltaNs, j.DeltaPP = num(c.Delta), &jsonNullable{num(c.DeltaPP)}
-		j.DeltaPct, j.P = &jsonNullable{num(c.DeltaPct)}, &jsonNullable{num(c.P)}
-		j.Verdict = c.Verdict.String()
-	}
-	return j
-}
-
 // WriteJSON writes the whole report (every row, not only the top) as JSON,
-// version 2 (see the README for the schema).
+// version 2 (see the README for the schema), indented by one space per
+// level, with the characters EscapeJSON escapes escaped. It streams: each
+// value is written as it is read from the report, through one buffer.
+//
+// The comments at each member below are the schema. "Absent when" marks
+// the members left out in some reports; every other member is always
+// there, and a list is [] when empty unless it says null.
 func WriteJSON(w io.Writer, r *Report) error {
+	j := jsonReport{Writer: jsonwrite.New(w, jsonwrite.Options{Indent: true, Escape: jsonUnsafe}), r: r}
 	v := NewView(r)
-	out := jsonReport{
-		Version:   JSONVersion,
-		Unit:      "ns " + v.Per(),
-		Narrowing: r.Options.Narrowing,
-		Sides:     []jsonSide{},
-		Paths:     []jsonPath{},
-		Packages:  make([]jsonPackage, 0, len(r.Packages)),
-		Functions: make([]jsonFunc, 0, len(r.Functions)),
-		Files:     make([]jsonFile, 0, len(r.Files)),
-		Calls:     []jsonCall{},
-		Warnings:  strs(r.Warnings),
+	j.BeginObject()
+	j.Key("version")
+	j.Int(JSONVersion)
+	// unit says what the nanoseconds of rows, calls, paths and the
+	// headline's per-work measure are: "ns per run" or "ns per <unit>".
+	j.Key("unit")
+	j.String("ns " + v.Per())
+	// work_unit: absent unless per unit of work, or unnamed.
+	if r.PerWork && r.Options.WorkUnit != "" {
+		j.Key("work_unit")
+		j.String(r.Options.WorkUnit)
 	}
-	if r.PerWork {
-		out.WorkUnit = r.Options.WorkUnit
+	// narrowing lists the filters and window applied to every run; absent
+	// when none was.
+	if len(r.Options.Narrowing) > 0 {
+		j.Key("narrowing")
+		j.Strings(r.Options.Narrowing)
 	}
-	out.addSides(r)
-	out.Headline.OnCPU = measureJSON(r, &r.Headline.OnCPU)
-	if r.PerWork {
-		pw := measureJSON(r, &r.Headline.PerWork)
-		out.Headline.PerWork = &pw
+	j.Key("sides")
+	j.BeginArray()
+	for i := range r.Sides {
+		j.side(&r.Sides[i])
 	}
-	out.Headline.RunsNeeded = r.Headline.RunsNeeded
-	out.addRows(r)
-	out.addPaths(r, v)
-	for _, res := range r.Rules {
-		out.Rules = append(out.Rules, jsonRule{Rule: res.Rule.Text, Broken: res.Broken, Offenders: append([]string{}, res.Offenders...)})
+	j.EndArray()
+	j.headline()
+	j.paths(v)
+	j.rows()
+	// rules: each --fail-on rule, whether it broke and the rows that
+	// broke it; absent without rules.
+	if len(r.Rules) > 0 {
+		j.Key("rules")
+		j.BeginArray()
+		for _, res := range r.Rules {
+			j.BeginObject()
+			j.Key("rule")
+			j.String(res.Rule.Text)
+			j.Key("broken")
+			j.Bool(res.Broken)
+			j.Key("offenders")
+			j.list(res.Offenders)
+			j.EndObject()
+		}
+		j.EndArray()
 	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return err
+	j.Key("warnings")
+	j.BeginArray()
+	for _, wn := range r.Warnings {
+		j.String(wn.String())
 	}
-	b = EscapeJSON(b)
-	_, err = w.Write(append(indentJSON(make([]byte, 0, 2*len(b)), b), '\n'))
-	return err
-}
-
-// addSides adds each side's summary, the busy and GC shares of the
-// headline and the symbolication counts of all sides together.
-func (j *jsonReport) addSides(r *Report) {
-	for _, s := range r.Sides {
-		j.Sides = append(j.Sides, jsonSide{
-			Name: s.Name, Files: s.Files, Runs: s.Runs, Work: s.Work, Format: s.Format.String(), Threads: strs(s.Threads), SampleType: s.SampleType,
-			WallNs: s.WallNs, SampledNs: s.SampledNs, OnCPUNs: s.OnCPUNs, IdleNs: s.IdleNs,
-			ProgramNs: s.ProgramNs, GCNs: s.GCNs, Samples: s.Samples, IntervalNs: s.IntervalNs,
-			Symbolication: symbolicationJSON(s.Symbolication), NarrowedFromNs: s.NarrowedFromNs,
-		})
-		j.Headline.Busy = append(j.Headline.Busy, s.Busy())
-		j.Headline.GCShare = append(j.Headline.GCShare, s.GCShare())
-	}
+	j.EndArray()
+	// symbolication adds up the sides' source-map coverage (per run);
+	// absent when maps were not applied.
 	var all *analyze.Symbolication
 	for _, s := range r.Sides {
 		if s.Symbolication != nil {
@@ -261,136 +91,394 @@ func (j *jsonReport) addSides(r *Report) {
 			all.Add(s.Symbolication)
 		}
 	}
-	j.Symbolication = symbolicationJSON(all)
+	if all != nil {
+		j.Key("symbolication")
+		j.symbolication(all)
+	}
+	j.EndObject()
+	j.Raw("\n")
+	return j.Flush()
 }
 
-// addRows adds every package, function and file row, and the calls (those
+// jsonReport writes a report's JSON.
+type jsonReport struct {
+	*jsonwrite.Writer
+	r *Report
+}
+
+// side writes a side's headline; with several runs, each number is the
+// mean per run.
+func (j *jsonReport) side(s *SideSummary) {
+	j.BeginObject()
+	j.Key("name")
+	j.String(s.Name)
+	j.Key("files")
+	j.Strings(s.Files) // null when none
+	j.Key("runs")
+	j.Int(int64(s.Runs))
+	// work: the work per run; absent when not given.
+	if s.Work != 0 {
+		j.Key("work")
+		j.Float(s.Work)
+	}
+	j.Key("format")
+	j.String(s.Format.String())
+	// threads: for traces, the thread of each run; absent otherwise.
+	if len(s.Threads) > 0 {
+		j.Key("threads")
+		j.BeginArray()
+		for _, t := range s.Threads {
+			j.String(t.String())
+		}
+		j.EndArray()
+	}
+	// sample_type: the pprof sample type; absent for other formats.
+	if s.SampleType != "" {
+		j.Key("sample_type")
+		j.String(s.SampleType)
+	}
+	// symbolication is this side's source-map coverage, per run; absent
+	// when maps were not applied.
+	if s.Symbolication != nil {
+		j.Key("symbolication")
+		j.symbolication(s.Symbolication)
+	}
+	for _, f := range []struct {
+		key string
+		ns  int64
+	}{{"wall_ns", s.WallNs}, {"sampled_ns", s.SampledNs}, {"on_cpu_ns", s.OnCPUNs}, {"idle_ns", s.IdleNs},
+		{"program_ns", s.ProgramNs}, {"gc_ns", s.GCNs}, {"samples", s.Samples}, {"interval_ns", s.IntervalNs}} {
+		j.Key(f.key)
+		j.Int(f.ns)
+	}
+	// narrowed_from_on_cpu_ns is the on-CPU time per run before
+	// narrowing; absent without narrowing.
+	if s.NarrowedFromNs != 0 {
+		j.Key("narrowed_from_on_cpu_ns")
+		j.Int(s.NarrowedFromNs)
+	}
+	j.EndObject()
+}
+
+// symbolication writes source-map coverage: scripts seen and mapped, the
+// scripts without a map, on-CPU time in JavaScript and in mapped code.
+func (j *jsonReport) symbolication(s *analyze.Symbolication) {
+	j.BeginObject()
+	j.Key("scripts")
+	j.Int(int64(s.Scripts))
+	j.Key("mapped_scripts")
+	j.Int(int64(s.MappedScripts))
+	j.Key("missing")
+	j.list(s.Missing)
+	j.Key("on_cpu_js_ns")
+	j.Int(s.OnCPUJSNs)
+	j.Key("on_cpu_mapped_ns")
+	j.Int(s.OnCPUMappedNs)
+	// minified are the scripts without a map that look minified, and
+	// unmapped_minified_ns their on-CPU time; each absent when none.
+	if len(s.Minified) > 0 {
+		j.Key("minified")
+		j.Strings(s.Minified)
+	}
+	if s.UnmappedMinifiedNs != 0 {
+		j.Key("unmapped_minified_ns")
+		j.Int(s.UnmappedMinifiedNs)
+	}
+	j.EndObject()
+}
+
+// headline writes the headline's measures (on-CPU time, and per unit of
+// work) and each side's busy fraction and GC share.
+func (j *jsonReport) headline() {
+	r := j.r
+	j.Key("headline")
+	j.BeginObject()
+	j.Key("on_cpu")
+	j.measure(&r.Headline.OnCPU)
+	// per_work: on-CPU time per unit of work; absent unless both sides
+	// gave their work.
+	if r.PerWork {
+		j.Key("per_work")
+		j.measure(&r.Headline.PerWork)
+	}
+	j.Key("busy")
+	j.perSide(SideSummary.Busy)
+	j.Key("gc_share")
+	j.perSide(SideSummary.GCShare)
+	// runs_needed: runs per side that would settle a change one run
+	// cannot; absent when there is none.
+	if r.Headline.RunsNeeded != 0 {
+		j.Key("runs_needed")
+		j.Int(int64(r.Headline.RunsNeeded))
+	}
+	j.EndObject()
+}
+
+// perSide writes f of each side, null for no side.
+func (j *jsonReport) perSide(f func(SideSummary) float64) {
+	if len(j.r.Sides) == 0 {
+		j.Null()
+		return
+	}
+	j.BeginArray()
+	for _, s := range j.r.Sides {
+		j.Float(f(s))
+	}
+	j.EndArray()
+}
+
+// paths writes the call paths that carry the change, step by step, and
+// what share of the change they cover.
+func (j *jsonReport) paths(v *View) {
+	r := j.r
+	onDelta := r.OnCPU(len(r.Sides)-1) - r.OnCPU(0)
+	j.Key("paths")
+	j.BeginArray()
+	for _, p := range r.Paths {
+		j.BeginObject()
+		// steps: the path's call-tree nodes from the root; null when none.
+		j.Key("steps")
+		if len(p.Nodes) == 0 {
+			j.Null()
+		} else {
+			j.BeginArray()
+			for _, n := range p.Nodes {
+				t := &r.Tree[n]
+				k := r.TreeFunction(n)
+				j.BeginObject()
+				j.Key("function")
+				j.String(FunctionName(k))
+				j.Key("package")
+				j.String(k.Package)
+				j.Key("file")
+				j.String(k.File)
+				j.Key("line")
+				j.Int(int64(k.Line))
+				j.Key("column")
+				j.Int(int64(k.Column))
+				// function_index indexes functions.
+				j.Key("function_index")
+				j.Int(int64(t.Function))
+				// self and total: the node's own measures on this call path.
+				j.Key("self")
+				j.measure(&t.Self)
+				j.Key("total")
+				j.measure(&t.Total)
+				j.EndObject()
+			}
+			j.EndArray()
+		}
+		// end says why the path stops.
+		j.Key("end")
+		j.String(p.End.String())
+		// delta_ns: the change the path explains; share_pct, its share
+		// of the on-CPU change (null when that is 0).
+		j.Key("delta_ns")
+		j.Float(p.Delta)
+		j.Key("share_pct")
+		j.num(100 * p.Delta / onDelta)
+		j.Key("text")
+		j.String(v.PathText(p))
+		j.EndObject()
+	}
+	j.EndArray()
+	// paths_delta_ns and paths_share_pct: the change the paths explain
+	// together, and its share; absent for one side, or when not finite.
+	if r.Compared() {
+		if d := r.PathsDelta; finite(d) {
+			j.Key("paths_delta_ns")
+			j.Float(d)
+		}
+		if pct := 100 * r.PathsDelta / onDelta; finite(pct) {
+			j.Key("paths_share_pct")
+			j.Float(pct)
+		}
+	}
+}
+
+// rows writes every package, function and file row, and the calls (those
 // past MaxJSONCalls only when judged real).
-func (j *jsonReport) addRows(r *Report) {
+func (j *jsonReport) rows() {
+	r := j.r
+	j.Key("packages")
+	j.BeginArray()
 	for i := range r.Packages {
 		row := &r.Packages[i]
-		j.Packages = append(j.Packages, jsonPackage{Package: row.Key.Package, Self: measureJSON(r, &row.Self), Total: measureJSON(r, &row.Total)})
+		j.BeginObject()
+		j.Key("package")
+		j.String(row.Key.Package)
+		j.selfTotal(row)
+		j.EndObject()
 	}
+	j.EndArray()
+	j.Key("functions")
+	j.BeginArray()
 	for i := range r.Functions {
 		row := &r.Functions[i]
 		k := row.Key
-		j.Functions = append(j.Functions, jsonFunc{Function: FunctionName(k), Renamed: row.Renamed, Aliases: row.Aliases, File: k.File, Line: k.Line, Column: k.Column, Package: k.Package,
-			Self: measureJSON(r, &row.Self), Total: measureJSON(r, &row.Total)})
+		j.BeginObject()
+		j.Key("function")
+		j.String(FunctionName(k))
+		// renamed is the after side's name of a minified function
+		// renamed between builds at the same position; absent otherwise.
+		if row.Renamed != "" {
+			j.Key("renamed")
+			j.String(row.Renamed)
+		}
+		// aliases are other names recorded at the function's position;
+		// absent when none.
+		if len(row.Aliases) > 0 {
+			j.Key("aliases")
+			j.Strings(row.Aliases)
+		}
+		j.Key("file")
+		j.String(k.File)
+		j.Key("line")
+		j.Int(int64(k.Line))
+		j.Key("column")
+		j.Int(int64(k.Column))
+		j.Key("package")
+		j.String(k.Package)
+		j.selfTotal(row)
+		j.EndObject()
 	}
+	j.EndArray()
+	j.Key("files")
+	j.BeginArray()
 	for i := range r.Files {
 		row := &r.Files[i]
-		j.Files = append(j.Files, jsonFile{File: row.Key.File, Package: row.Key.Package, Self: measureJSON(r, &row.Self), Total: measureJSON(r, &row.Total)})
+		j.BeginObject()
+		j.Key("file")
+		j.String(row.Key.File)
+		j.Key("package")
+		j.String(row.Key.Package)
+		j.selfTotal(row)
+		j.EndObject()
 	}
+	j.EndArray()
+	// calls are caller -> callee edges; caller and callee index functions.
+	j.Key("calls")
+	j.BeginArray()
 	for i := range r.Calls {
 		c := &r.Calls[i]
 		if i >= MaxJSONCalls && !c.Total.Change.Verdict.Real() {
 			continue
 		}
-		j.Calls = append(j.Calls, jsonCall{Caller: c.Caller, Callee: c.Callee, Total: measureJSON(r, &c.Total)})
+		j.BeginObject()
+		j.Key("caller")
+		j.Int(int64(c.Caller))
+		j.Key("callee")
+		j.Int(int64(c.Callee))
+		j.Key("total")
+		j.measure(&c.Total)
+		j.EndObject()
+	}
+	j.EndArray()
+}
+
+// selfTotal writes a row's self and total measures.
+func (j *jsonReport) selfTotal(row *Row) {
+	j.Key("self")
+	j.measure(&row.Self)
+	j.Key("total")
+	j.measure(&row.Total)
+}
+
+// measure writes a Measure: one entry per side; the change members only
+// when two sides are compared.
+func (j *jsonReport) measure(m *Measure) {
+	j.BeginObject()
+	// ns: each side's mean over its runs.
+	j.Key("ns")
+	j.Floats(m.Mean)
+	// runs_ns: each side's value in each run.
+	j.Key("runs_ns")
+	if m.Runs == nil {
+		j.Null()
+	} else {
+		j.BeginArray()
+		for _, run := range m.Runs {
+			j.Floats(run)
+		}
+		j.EndArray()
+	}
+	// spread_ns: each side's half-width of the mean's 95% interval; null
+	// with a single run.
+	j.Key("spread_ns")
+	j.BeginArray()
+	for _, s := range m.Spread {
+		j.num(s)
+	}
+	j.EndArray()
+	if j.r.Compared() {
+		c := &m.Change
+		// delta_ns: after - before; absent when not a number.
+		if finite(c.Delta) {
+			j.Key("delta_ns")
+			j.Float(c.Delta)
+		}
+		// delta_pp: the change in points of on-CPU share; null where a
+		// share has no meaning (on-CPU itself).
+		j.Key("delta_pp")
+		j.num(c.DeltaPP)
+		// delta_pct: the relative change; null when before is 0.
+		j.Key("delta_pct")
+		j.num(c.DeltaPct)
+		// verdict: "better", "worse", "new", "gone" or "~".
+		if s := c.Verdict.String(); s != "" {
+			j.Key("verdict")
+			j.String(s)
+		}
+		// p: the corrected p-value; null when no test ran.
+		j.Key("p")
+		j.num(c.P)
+	}
+	j.EndObject()
+}
+
+// num writes v, or null when it is not a finite number.
+func (j *jsonReport) num(v float64) {
+	if finite(v) {
+		j.Float(v)
+	} else {
+		j.Null()
 	}
 }
 
-// addPaths adds the call paths that carry the change, step by step, and
-// what share of the change they cover.
-func (j *jsonReport) addPaths(r *Report, v *View) {
-	onDelta := r.OnCPU(len(r.Sides)-1) - r.OnCPU(0)
-	for _, p := range r.Paths {
-		jp := jsonPath{End: p.End.String(), DeltaNs: p.Delta, SharePct: num(100 * p.Delta / onDelta), Text: v.PathText(p)}
-		for _, n := range p.Nodes {
-			t := &r.Tree[n]
-			k := r.TreeFunction(n)
-			jp.Steps = append(jp.Steps, jsonStep{Function: FunctionName(k), Package: k.Package, File: k.File, Line: k.Line, Column: k.Column, Index: t.Function,
-				Self: measureJSON(r, &t.Self), Total: measureJSON(r, &t.Total)})
-		}
-		j.Paths = append(j.Paths, jp)
+// list writes a list of strings, [] (not null) for none.
+func (j *jsonReport) list(xs []string) {
+	if xs == nil {
+		xs = []string{}
 	}
-	if r.Compared() {
-		j.PathsNs, j.PathsPct = num(r.PathsDelta), num(100*r.PathsDelta/onDelta)
-	}
+	j.Strings(xs)
 }
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// jsonUnsafe reports the characters above ASCII that Clean would not show
+// and encoding/json leaves raw, which the JSON escapes (see EscapeJSON).
+func jsonUnsafe(r rune) bool { return r >= 0x80 && unsafeRune(r) }
 
 // EscapeJSON rewrites, in JSON that encoding/json wrote, as \uXXXX
 // escapes the characters above ASCII that Clean would not show (C1
 // controls such as U+009B, a CSI on some terminals, and bidirectional
 // overrides), which encoding/json leaves raw: a name from a profile then
 // cannot act on a terminal that shows the JSON. They occur only inside
-// strings, so the escape keeps the JSON's meaning.
+// strings, so the escape keeps the JSON's meaning. (WriteJSON escapes them
+// as it writes.)
 func EscapeJSON(b []byte) []byte {
-	unsafe := func(r rune) bool { return r >= 0x80 && unsafeRune(r) }
-	if !bytes.ContainsFunc(b, unsafe) {
+	if !bytes.ContainsFunc(b, jsonUnsafe) {
 		return b
 	}
 	out := make([]byte, 0, len(b)+64)
 	for len(b) > 0 {
 		r, n := utf8.DecodeRune(b)
-		if unsafe(r) {
+		if jsonUnsafe(r) {
 			out = fmt.Appendf(out, `\u%04x`, r)
 		} else {
 			out = append(out, b[:n]...)
 		}
 		b = b[n:]
-	}
-	return out
-}
-
-// indentJSON appends compact JSON (as json.Marshal writes it) to dst,
-// indented by one space per level exactly as json.Indent(dst, src, "", " ")
-// would, in one pass over the bytes rather than json.Indent's scanner.
-func indentJSON(dst, src []byte) []byte {
-	depth := 0
-	needIndent := false // after '{' or '[': indent unless it closes at once
-	newline := func() {
-		dst = append(dst, '\n')
-		for range depth {
-			dst = append(dst, ' ')
-		}
-	}
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		if needIndent && c != '}' && c != ']' {
-			needIndent = false
-			depth++
-			newline()
-		}
-		switch c {
-		case '"':
-			j := i + 1
-			for j < len(src) && src[j] != '"' {
-				if src[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			dst = append(dst, src[i:min(j+1, len(src))]...)
-			i = j
-		case '{', '[':
-			needIndent = true
-			dst = append(dst, c)
-		case ',':
-			dst = append(dst, c)
-			newline()
-		case ':':
-			dst = append(dst, c, ' ')
-		case '}', ']':
-			if needIndent {
-				needIndent = false
-			} else {
-				depth--
-				newline()
-			}
-			dst = append(dst, c)
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return dst
-}
-
-// strs returns each element's String, and an empty list (not null) for none.
-func strs[T fmt.Stringer](xs []T) []string {
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		out[i] = x.String()
 	}
 	return out
 }

@@ -13,7 +13,6 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"html"
 	"io"
@@ -21,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/jsonwrite"
 )
 
 //go:embed page.js
@@ -37,164 +37,260 @@ type Options struct {
 	Top int
 }
 
-// data is what the page's script reads.
-type data struct {
-	Title    string     `json:"title"`
-	Compared bool       `json:"compared"`
-	Per      string     `json:"per"`
-	Sides    []string   `json:"sides"`
-	Headline [][]string `json:"headline"`
-	Warnings []string   `json:"warnings"`
-	// Functions of the tree: name, package, location; and each one's
-	// judged change over all its calls (comparisons).
-	Functions [][3]string `json:"functions"`
-	FnJudged  judgedSet   `json:"fnJudged"`
-	// Nodes, as parallel arrays (parents before children).
-	Parent   []int32     `json:"parent"`
-	Function []int32     `json:"function"`
-	Self     [][]float64 `json:"self"`  // per side
-	Total    [][]float64 `json:"total"` // per side
-	// Judged changes per node (comparisons).
-	Judged judgedSet `json:"judged"`
-	// Other is, per side, the time of the nodes left out of the tree
-	// (under Options.TreeMinShare of the comparison).
-	Other     []float64 `json:"other"`
-	MinShare  float64   `json:"minShare"`
-	Paths     []path    `json:"paths"`
-	PathsNote string    `json:"pathsNote"`
-	Packages  table     `json:"packages"`
-	FuncTable table     `json:"functionTable"`
-}
-
-// judgedSet holds judged changes of self and total time, as parallel
-// arrays: verdicts as codes (see verdictCodes), Δ% (null when before is 0)
-// and p.
-type judgedSet struct {
-	SelfVerdict  []int8     `json:"selfVerdict"`
-	TotalVerdict []int8     `json:"totalVerdict"`
-	SelfPct      []*float64 `json:"selfPct"`
-	TotalPct     []*float64 `json:"totalPct"`
-	SelfP        []*float64 `json:"selfP"`
-	TotalP       []*float64 `json:"totalP"`
-}
-
-// add appends one row's or node's judged self and total change.
-func (j *judgedSet) add(self, total *diff.Measure) {
-	j.SelfVerdict = append(j.SelfVerdict, verdictCodes[self.Change.Verdict])
-	j.TotalVerdict = append(j.TotalVerdict, verdictCodes[total.Change.Verdict])
-	j.SelfPct = append(j.SelfPct, num(self.Change.DeltaPct))
-	j.TotalPct = append(j.TotalPct, num(total.Change.DeltaPct))
-	j.SelfP = append(j.SelfP, num(self.Change.P))
-	j.TotalP = append(j.TotalP, num(total.Change.P))
-}
-
-type path struct {
-	Nodes []int32 `json:"nodes"`
-	Text  string  `json:"text"`
-}
-
-// table is a table as the text report shows it: headers and cells, and
-// per row the sort keys of each column (numbers where the cell is one).
-type table struct {
-	Title   string      `json:"title"`
-	Headers []string    `json:"headers"`
-	Rows    [][]string  `json:"rows"`
-	Keys    [][]float64 `json:"keys"`
-	Total   int         `json:"total"`
-	// Names are the columns of names (sorted as text).
-	Names []int `json:"names"`
-}
+// The page's data is one JSON object, which the page's script reads:
+//
+//	title, compared, per: the page's title, whether two sides are
+//	    compared, and what the times are per ("per run").
+//	sides: each side's one-line summary; headline: the headline's rows
+//	    of cells; warnings.
+//	functions: the functions the tree's nodes name, as [name, package,
+//	    location]; fnJudged: each one's judged change over all its calls
+//	    (a judgedSet; comparisons only, null otherwise).
+//	parent, function: the tree's nodes, as parallel arrays (parents
+//	    before children); function indexes functions, -1 at the root.
+//	self, total: per side, each node's time (ns, rounded).
+//	judged: each node's judged change (a judgedSet; comparisons only).
+//	other: per side, the time of the nodes left out of the tree (under
+//	    Options.TreeMinShare of the comparison); minShare: that share.
+//	paths: {nodes, text} of each path; pathsNote: what they explain.
+//	packages, functionTable: the tables (see table).
+//
+// A judgedSet holds judged changes of self and total time as parallel
+// arrays: selfVerdict and totalVerdict as codes (see verdictCodes),
+// selfPct and totalPct (Δ%, null when before is 0), selfP and totalP.
+//
+// Lists the report has nothing for are null where json.Marshal, which
+// wrote the data before, wrote a nil slice as null (functions, parent,
+// paths...), and [] where it wrote an empty one (warnings, other).
 
 // verdictCodes are the verdicts as the page's script knows them.
 var verdictCodes = map[diff.Verdict]int8{diff.VerdictSame: 0, diff.VerdictBetter: 1, diff.VerdictWorse: 2, diff.VerdictNew: 3, diff.VerdictGone: 4}
 
-// Write writes the page for r.
+// Write writes the page for r. It streams: the markup, then the data
+// written value by value as it is read from the report, then the rest.
 func Write(w io.Writer, r *diff.Report, opts Options) error {
 	if opts.Top <= 0 {
 		opts.Top = 50
 	}
 	v := diff.NewView(r)
-	d := data{Title: opts.Title, Compared: r.Compared(), Per: v.Per(), Headline: v.HeadlineRows(), MinShare: r.Options.TreeMinShare}
-	for _, s := range r.Sides {
-		d.Sides = append(d.Sides, diff.SideLine(s))
+	// Compact, and escaping <, > and & as \u003c...: safe in a script
+	// element.
+	j := jsonwrite.New(w, jsonwrite.Options{})
+	j.Raw(pageHead(opts.Title))
+	j.BeginObject()
+	j.Key("title")
+	j.String(opts.Title)
+	j.Key("compared")
+	j.Bool(r.Compared())
+	j.Key("per")
+	j.String(v.Per())
+	j.Key("sides")
+	if len(r.Sides) == 0 {
+		j.Null()
+	} else {
+		j.BeginArray()
+		for _, s := range r.Sides {
+			j.String(diff.SideLine(s))
+		}
+		j.EndArray()
 	}
+	j.Key("headline")
+	stringRows(j, v.HeadlineRows())
+	j.Key("warnings")
+	j.BeginArray()
 	for _, wn := range r.Warnings {
-		d.Warnings = append(d.Warnings, diff.Clean(wn.String()))
+		j.String(diff.Clean(wn.String()))
 	}
-	if d.Warnings == nil {
-		d.Warnings = []string{}
+	j.EndArray()
+	writeTree(j, r, v)
+	j.Key("minShare")
+	j.Float(r.Options.TreeMinShare)
+	j.Key("paths")
+	if len(r.Paths) == 0 {
+		j.Null()
+	} else {
+		j.BeginArray()
+		for _, p := range r.Paths {
+			j.BeginObject()
+			j.Key("nodes")
+			jsonwrite.Ints(j, p.Nodes)
+			j.Key("text")
+			j.String(v.PathText(p))
+			j.EndObject()
+		}
+		j.EndArray()
 	}
-	d.addTree(r, v)
-	d.addOther(r)
-	for _, p := range r.Paths {
-		d.Paths = append(d.Paths, path{Nodes: p.Nodes, Text: v.PathText(p)})
+	j.Key("pathsNote")
+	if r.Compared() {
+		j.String(v.PathsSummary())
+	} else {
+		j.String("")
 	}
-	if d.Compared {
-		d.PathsNote = v.PathsSummary()
-	}
-	d.Packages = rowsTable(v, r, r.Packages, "Packages", false, opts.Top)
-	d.FuncTable = rowsTable(v, r, r.Functions, "Functions", true, opts.Top)
-
-	blob, err := json.Marshal(d) // escapes <, > and & as \u003c...: safe in a script element
-	if err != nil {
-		return err
-	}
-	_, err = io.WriteString(w, document(opts.Title, blob))
-	return err
+	j.Key("packages")
+	rowsTable(v, r, r.Packages, "Packages", false, opts.Top).write(j)
+	j.Key("functionTable")
+	rowsTable(v, r, r.Functions, "Functions", true, opts.Top).write(j)
+	j.EndObject()
+	writeTail(j)
+	return j.Flush()
 }
 
-// addTree adds the merged call tree, node by node (parent, function, self
-// and total per side, judged changes), and the functions its nodes name.
-func (d *data) addTree(r *diff.Report, v *diff.View) {
+// stringRows writes rows of cells (null for none).
+func stringRows(j *jsonwrite.Writer, rows [][]string) {
+	if rows == nil {
+		j.Null()
+		return
+	}
+	j.BeginArray()
+	for _, row := range rows {
+		j.Strings(row)
+	}
+	j.EndArray()
+}
+
+// writeTree writes the merged call tree: the functions its nodes name
+// (in the order the nodes first name them) with their judged changes,
+// then node by node the parent, function, self and total per side, and
+// judged changes; and, per side, the time left out of the tree.
+func writeTree(j *jsonwrite.Writer, r *diff.Report, v *diff.View) {
+	compared := r.Compared()
+	// fnIndex maps a row of r.Functions to its index in functions, -1
+	// before a node names it; fns are the rows in that order.
+	fnIndex := make([]int32, len(r.Functions))
+	for i := range fnIndex {
+		fnIndex[i] = -1
+	}
+	var fns []int32
+	for i := range r.Tree {
+		if f := r.Tree[i].Function; f >= 0 && fnIndex[f] < 0 {
+			fnIndex[f] = int32(len(fns))
+			fns = append(fns, f)
+		}
+	}
+	j.Key("functions")
+	if fns == nil {
+		j.Null()
+	} else {
+		j.BeginArray()
+		for _, f := range fns {
+			row := &r.Functions[f]
+			j.BeginArray()
+			j.String(v.RowName(row))
+			j.String(diff.Clean(row.Key.Package))
+			j.String(v.Location(row.Key))
+			j.EndArray()
+		}
+		j.EndArray()
+	}
+	j.Key("fnJudged")
+	writeJudged(j, len(fns), compared, func(i int) (*diff.Measure, *diff.Measure) {
+		row := &r.Functions[fns[i]]
+		return &row.Self, &row.Total
+	})
+	n := len(r.Tree)
+	j.Key("parent")
+	if n == 0 {
+		j.Null()
+	} else {
+		j.BeginArray()
+		for i := range r.Tree {
+			j.Int(int64(r.Tree[i].Parent))
+		}
+		j.EndArray()
+	}
+	j.Key("function")
+	if n == 0 {
+		j.Null()
+	} else {
+		j.BeginArray()
+		for i := range r.Tree {
+			fn := int32(-1)
+			if f := r.Tree[i].Function; f >= 0 {
+				fn = fnIndex[f]
+			}
+			j.Int(int64(fn))
+		}
+		j.EndArray()
+	}
+	// held is, per side, the rounded self time of the nodes.
 	nsides := len(r.Sides)
-	d.Self, d.Total = make([][]float64, nsides), make([][]float64, nsides)
-	fnIndex := map[int32]int32{}
-	for _, n := range r.Tree {
-		fn := int32(-1)
-		if n.Function >= 0 {
-			id, ok := fnIndex[n.Function]
-			if !ok {
-				id = int32(len(d.Functions))
-				fnIndex[n.Function] = id
-				row := &r.Functions[n.Function]
-				d.Functions = append(d.Functions, [3]string{v.RowName(row), diff.Clean(row.Key.Package), v.Location(row.Key)})
-				if d.Compared {
-					d.FnJudged.add(&row.Self, &row.Total)
+	held := make([]float64, nsides)
+	for _, key := range []string{"self", "total"} {
+		j.Key(key)
+		j.BeginArray()
+		for s := range nsides {
+			if n == 0 {
+				j.Null()
+				continue
+			}
+			j.BeginArray()
+			for i := range r.Tree {
+				if key == "self" {
+					x := round(r.Tree[i].Self.Mean[s])
+					held[s] += x
+					j.Float(x)
+				} else {
+					j.Float(round(r.Tree[i].Total.Mean[s]))
 				}
 			}
-			fn = id
+			j.EndArray()
 		}
-		d.Parent = append(d.Parent, n.Parent)
-		d.Function = append(d.Function, fn)
-		for s := range nsides {
-			d.Self[s] = append(d.Self[s], round(n.Self.Mean[s]))
-			d.Total[s] = append(d.Total[s], round(n.Total.Mean[s]))
-		}
-		if d.Compared {
-			d.Judged.add(&n.Self, &n.Total)
-		}
+		j.EndArray()
 	}
-}
-
-// addOther adds, per side, the time left out of the tree: on-CPU time
-// not held by its nodes' self time.
-func (d *data) addOther(r *diff.Report) {
-	nsides := len(r.Sides)
-	d.Other = make([]float64, nsides)
+	j.Key("judged")
+	writeJudged(j, n, compared, func(i int) (*diff.Measure, *diff.Measure) { return &r.Tree[i].Self, &r.Tree[i].Total })
+	// other: on-CPU time not held by the nodes' self time.
+	j.Key("other")
+	j.BeginArray()
 	for s := range nsides {
-		var held float64
-		for _, x := range d.Self[s] {
-			held += x
+		other := 0.0
+		if n > 0 {
+			other = math.Max(0, round(r.Tree[0].Total.Mean[s])-held[s])
 		}
-		if len(r.Tree) > 0 {
-			d.Other[s] = math.Max(0, round(r.Tree[0].Total.Mean[s])-held)
-		}
+		j.Float(other)
 	}
+	j.EndArray()
 }
 
-// document is the whole HTML page: the data as JSON, the inline style and
-// script, allowed by hash in its Content-Security-Policy.
-func document(title string, blob []byte) string {
+// writeJudged writes the judged changes of n rows or nodes as a judgedSet:
+// every array null when not compared or n is 0.
+func writeJudged(j *jsonwrite.Writer, n int, compared bool, at func(int) (self, total *diff.Measure)) {
+	j.BeginObject()
+	for _, f := range []struct {
+		key   string
+		total bool
+		code  func(*diff.Measure)
+	}{
+		{"selfVerdict", false, func(m *diff.Measure) { j.Int(int64(verdictCodes[m.Change.Verdict])) }},
+		{"totalVerdict", true, func(m *diff.Measure) { j.Int(int64(verdictCodes[m.Change.Verdict])) }},
+		{"selfPct", false, func(m *diff.Measure) { num(j, m.Change.DeltaPct) }},
+		{"totalPct", true, func(m *diff.Measure) { num(j, m.Change.DeltaPct) }},
+		{"selfP", false, func(m *diff.Measure) { num(j, m.Change.P) }},
+		{"totalP", true, func(m *diff.Measure) { num(j, m.Change.P) }},
+	} {
+		j.Key(f.key)
+		if !compared || n == 0 {
+			j.Null()
+			continue
+		}
+		j.BeginArray()
+		for i := range n {
+			self, total := at(i)
+			if f.total {
+				f.code(total)
+			} else {
+				f.code(self)
+			}
+		}
+		j.EndArray()
+	}
+	j.EndObject()
+}
+
+// pageHead is the page up to its data: the Content-Security-Policy that
+// allows the inline style and script by hash (neither depends on the
+// data), the title and the style.
+func pageHead(title string) string {
 	if title == "" {
 		title = "profdiff"
 	}
@@ -205,10 +301,18 @@ func document(title string, blob []byte) string {
 	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	fmt.Fprintf(&b, "<title>%s</title>\n", html.EscapeString(diff.Clean(title)))
 	fmt.Fprintf(&b, "<style>%s</style>\n</head>\n<body>\n", pageCSS)
-	fmt.Fprintf(&b, "<script type=\"application/json\" id=\"data\">%s</script>\n", blob)
-	b.WriteString(pageHTML)
-	fmt.Fprintf(&b, "<script>%s</script>\n</body>\n</html>\n", pageJS)
+	b.WriteString("<script type=\"application/json\" id=\"data\">")
 	return b.String()
+}
+
+// writeTail writes the page after its data: the markup the script fills,
+// and the script.
+func writeTail(j *jsonwrite.Writer) {
+	j.Raw("</script>\n")
+	j.Raw(pageHTML)
+	j.Raw("<script>")
+	j.Raw(pageJS)
+	j.Raw("</script>\n</body>\n</html>\n")
 }
 
 // hash is a CSP source allowing exactly one inline script or style.
@@ -219,13 +323,53 @@ func hash(s string) string {
 
 func round(x float64) float64 { return math.Round(x) }
 
-// num is x, or nil (null in JSON) when it is not a finite number.
-func num(x float64) *float64 {
+// num writes x rounded to 6 decimals, or null when it is not a finite
+// number.
+func num(j *jsonwrite.Writer, x float64) {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
+		j.Null()
+		return
 	}
-	y := math.Round(x*1e6) / 1e6
-	return &y
+	j.Float(math.Round(x*1e6) / 1e6)
+}
+
+// table is a table as the text report shows it: headers and cells, and
+// per row the sort keys of each column (numbers where the cell is one).
+type table struct {
+	Title   string
+	Headers []string
+	Rows    [][]string
+	Keys    [][]float64
+	Total   int
+	// Names are the columns of names (sorted as text).
+	Names []int
+}
+
+// write writes the table as the page's script reads it: {title, headers,
+// rows, keys, total, names}.
+func (t table) write(j *jsonwrite.Writer) {
+	j.BeginObject()
+	j.Key("title")
+	j.String(t.Title)
+	j.Key("headers")
+	j.Strings(t.Headers)
+	j.Key("rows")
+	stringRows(j, t.Rows)
+	j.Key("keys")
+	if t.Keys == nil {
+		j.Null()
+	} else {
+		j.BeginArray()
+		for _, k := range t.Keys {
+			j.Floats(k)
+		}
+		j.EndArray()
+	}
+	j.Key("total")
+	j.Int(int64(t.Total))
+	j.Key("names")
+	jsonwrite.Ints(j, t.Names)
+	j.EndObject()
 }
 
 // rowsTable is a table of rows as the text report shows them (the top
