@@ -512,41 +512,50 @@ func zeroRow(r *Row) bool {
 // real by self or total time first, by the larger of their real changes,
 // then the others by their larger change; rows with no time are left out.
 func (v *View) TopChanges(rows []Row, n int) []Row {
-	size := func(r *Row) (real bool, d float64) {
+	// Each row's size once, and indices sorted: a Row is hundreds of
+	// bytes, and a page or report sorts thousands of them.
+	type sized struct {
+		row  int
+		real bool
+		d    float64
+	}
+	order := make([]sized, 0, len(rows))
+	for i := range rows {
+		r := &rows[i]
+		if zeroRow(r) {
+			continue
+		}
+		s := sized{row: i}
 		for _, m := range []*Measure{&r.Self, &r.Total} {
 			if m.Change.Verdict.Real() {
-				if !real {
-					real, d = true, 0
+				if !s.real {
+					s.real, s.d = true, 0
 				}
-				d = max(d, math.Abs(m.Change.Delta))
-			} else if !real {
-				d = max(d, math.Abs(m.Change.Delta))
+				s.d = max(s.d, math.Abs(m.Change.Delta))
+			} else if !s.real {
+				s.d = max(s.d, math.Abs(m.Change.Delta))
 			}
 		}
-		return real, d
+		order = append(order, s)
 	}
-	out := make([]Row, 0, len(rows))
-	for i := range rows {
-		if !zeroRow(&rows[i]) {
-			out = append(out, rows[i])
-		}
-	}
-	slices.SortStableFunc(out, func(a, b Row) int {
-		ra, da := size(&a)
-		rb, db := size(&b)
-		if ra != rb {
-			if ra {
+	slices.SortStableFunc(order, func(a, b sized) int {
+		if a.real != b.real {
+			if a.real {
 				return -1
 			}
 			return 1
 		}
-		if c := cmp.Compare(db, da); c != 0 {
+		if c := cmp.Compare(b.d, a.d); c != 0 {
 			return c
 		}
-		return analyze.CompareKeys(a.Key, b.Key)
+		return analyze.CompareKeys(rows[a.row].Key, rows[b.row].Key)
 	})
-	if n > 0 && len(out) > n {
-		out = out[:n]
+	if n > 0 && len(order) > n {
+		order = order[:n]
+	}
+	out := make([]Row, len(order))
+	for i, s := range order {
+		out[i] = rows[s.row]
 	}
 	return out
 }
