@@ -454,27 +454,40 @@ func (c *comparison) finish(m *Measure) {
 // file, a name used twice) by start line and column as well. index then
 // receives every function key's row.
 func (c *comparison) join(rowsOf func(*analyze.Table) []analyze.Row, index map[analyze.Key]int32) []Row {
-	keyOf := func(k analyze.Key) analyze.Key { return k }
-	if index != nil {
-		keyOf = c.functionIdentity(rowsOf)
-	}
-	least := 0
+	least, tables := 0, 0
 	for _, s := range c.sides {
 		for _, t := range s.Tables {
 			least = max(least, len(rowsOf(t)))
+			tables++
 		}
 	}
-	byKey := make(map[analyze.Key]int, least)
+	// One table's keys are its rows: there is nothing to join, and no
+	// key needs hashing to find its row.
+	single := tables == 1
+	keyOf := func(k analyze.Key) analyze.Key { return k }
+	if index != nil && !single {
+		keyOf = c.functionIdentity(rowsOf)
+	}
+	var byKey map[analyze.Key]int
+	if !single {
+		byKey = make(map[analyze.Key]int, least)
+	}
 	out := make([]Row, 0, least)
 	alloc := newMeasureBlocks(c)
 	for si, s := range c.sides {
 		for ri, t := range s.Tables {
 			for _, r := range rowsOf(t) {
-				jk := keyOf(r.Key)
-				i, ok := byKey[jk]
+				var jk analyze.Key
+				i, ok := 0, false
+				if !single {
+					jk = keyOf(r.Key)
+					i, ok = byKey[jk]
+				}
 				if !ok {
 					i = len(out)
-					byKey[jk] = i
+					if !single {
+						byKey[jk] = i
+					}
 					out = append(out, Row{Key: r.Key, Self: alloc.next(), Total: alloc.next()})
 				}
 				if index != nil {
