@@ -190,7 +190,7 @@ func (c *comparison) tree() []TreeNode {
 		}
 		out = append(out, TreeNode{Parent: p, Function: m.index.Key(id), Self: alloc.next(), Total: alloc.next()})
 	}
-	var self, total []int64 // scratch, table after table
+	self, total := m.scratch, []int64(nil) // scratch, table after table
 	for si, s := range c.sides {
 		for ri, t := range s.Tables {
 			self, total = t.Tree.Selfs(self), t.Tree.Totals(total)
@@ -224,6 +224,8 @@ type mergedTrees struct {
 	// nodes left out; kept counts the others.
 	newID []int32
 	kept  int
+	// scratch is an array of a table's size that tree may reuse.
+	scratch []int64
 }
 
 // mergeTrees merges the tables' trees in two passes, so that the nodes
@@ -248,7 +250,7 @@ func (c *comparison) mergeTrees() *mergedTrees {
 	least, floor := c.treeFloors()
 	m := &mergedTrees{index: analyze.NewChildIndex(0), locals: make([][][]int32, len(c.sides))}
 	rows := make([][][]int32, len(c.sides))
-	var total []int64 // scratch, table after table
+	var total []int64 // scratch, table after table; then tree's
 	for si, s := range c.sides {
 		rows[si] = make([][]int32, len(s.Tables))
 		for ri, t := range s.Tables {
@@ -282,6 +284,7 @@ func (c *comparison) mergeTrees() *mergedTrees {
 		}
 	}
 	m.keep(mean, least, c.pathFloors())
+	m.scratch = total
 	return m
 }
 
