@@ -283,7 +283,14 @@ func (c *comparison) mergeTrees() *mergedTrees {
 			m.locals[si][ri] = local
 		}
 	}
-	m.keep(mean, least, c.pathFloors())
+	var eligible func(means []float64) bool
+	if c.pathFloors() != nil {
+		// A little under the minimum, since the means judged later are
+		// summed in another order: keeping a node too many changes no
+		// path, leaving one out could.
+		eligible = func(means []float64) bool { return c.share(&Measure{Mean: means}) >= c.opts.MinDeltaPP*(1-1e-9) }
+	}
+	m.keep(mean, least, eligible)
 	m.scratch = total
 	return m
 }
@@ -317,14 +324,18 @@ func (c *comparison) treeFloors() (least float64, floor []float64) {
 
 // pathFloors returns, with Options.PathsOnlyTree, the time per side under
 // which a node cannot pass the minimum effect (eligible), so cannot be on
-// a path; nil otherwise.
+// a path: none can on a side without on-CPU time (+Inf); nil without
+// the option. keep tests eligibility itself, as eligible does.
 func (c *comparison) pathFloors() []float64 {
 	if !c.opts.PathsOnlyTree || len(c.sides) < 2 {
 		return nil
 	}
 	pp := make([]float64, len(c.sides))
 	for si := range pp {
-		pp[si] = c.opts.MinDeltaPP / 100 * c.onCPU[si]
+		pp[si] = math.Inf(1)
+		if c.onCPU[si] > 0 {
+			pp[si] = c.opts.MinDeltaPP / 100 * c.onCPU[si]
+		}
 	}
 	return pp
 }
@@ -397,19 +408,21 @@ func rowOf(row []int32, fn int32) int32 {
 }
 
 // keep numbers, in the report's order, the merged nodes that hold at least
-// least on some side and, when pp is not nil, at least pp[side] on some
-// side (-1 for the others); the root is always kept.
-func (m *mergedTrees) keep(mean [][]float64, least float64, pp []float64) {
+// least on some side and, when eligible is not nil, that it says can pass
+// the minimum effect with their means per side (-1 for the others); the
+// root is always kept.
+func (m *mergedTrees) keep(mean [][]float64, least float64, eligible func(means []float64) bool) {
 	m.newID = make([]int32, m.index.Len())
+	means := make([]float64, len(mean))
 	for _, id := range m.order {
-		above, eligible := id == 0, pp == nil || id == 0
+		above := id == 0
 		for si := range mean {
 			v := mean[si][id]
+			means[si] = v
 			above = above || (v >= least && v > 0)
-			eligible = eligible || (pp != nil && v >= pp[si] && v > 0)
 		}
 		m.newID[id] = -1
-		if above && eligible {
+		if above && (id == 0 || eligible == nil || eligible(means)) {
 			m.newID[id] = int32(m.kept)
 			m.kept++
 		}
