@@ -44,13 +44,11 @@ func (x *ChildIndex) Child(parent, key int32) (child int32, added bool) {
 	if c := x.Find(parent, key); c >= 0 {
 		return c, false
 	}
-	return x.Add(parent, key), true
+	return x.add(parent, key), true
 }
 
-// Add adds a child with key to parent without looking for one: the caller
-// knows parent has none (as when copying a tree whose siblings have
-// distinct keys). It returns the child.
-func (x *ChildIndex) Add(parent, key int32) int32 {
+// add adds a child with key to parent, which has none, and returns it.
+func (x *ChildIndex) add(parent, key int32) int32 {
 	c := int32(len(x.parent))
 	x.parent = append(x.parent, parent)
 	x.key = append(x.key, key)
