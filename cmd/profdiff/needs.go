@@ -5,7 +5,7 @@ import "github.com/profdiff/profdiff/analyze"
 // needs is what an output reads beyond the rows and the headline, so that
 // a run computes only that: a deep profile's call tree has as many nodes
 // as the profile (the 57 MiB tsc profile: 271,459), and its calls and
-// per-line times cost as much again as the rest of its aggregation.
+// per-line times add half or more to the rest of its aggregation.
 type needs struct {
 	calls bool // the caller -> callee calls (Report.Calls)
 	lines bool // functions' self time per source line (Report.Lines)
