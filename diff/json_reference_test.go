@@ -8,13 +8,11 @@ package diff
 // TestIndentJSONMatchesEncoding) and strs are used by other tests too.
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/profdiff/profdiff/analyze"
 )
@@ -234,7 +232,7 @@ func writeJSONReference(w io.Writer, r *Report) error {
 	if err != nil {
 		return err
 	}
-	b = refEscapeJSON(b)
+	b = EscapeJSON(b) // unchanged by the rewrite: the reference uses it as it is
 	_, err = w.Write(append(indentJSON(make([]byte, 0, 2*len(b)), b), '\n'))
 	return err
 }
@@ -307,30 +305,6 @@ func (j *refJSONReport) addPaths(r *Report, v *View) {
 	if r.Compared() {
 		j.PathsNs, j.PathsPct = refNum(r.PathsDelta), refNum(100*r.PathsDelta/onDelta)
 	}
-}
-
-// refEscapeJSON rewrites, in JSON that encoding/json wrote, as \uXXXX
-// escapes the characters above ASCII that Clean would not show (C1
-// controls such as U+009B, a CSI on some terminals, and bidirectional
-// overrides), which encoding/json leaves raw: a name from a profile then
-// cannot act on a terminal that shows the JSON. They occur only inside
-// strings, so the escape keeps the JSON's meaning.
-func refEscapeJSON(b []byte) []byte {
-	unsafe := func(r rune) bool { return r >= 0x80 && unsafeRune(r) }
-	if !bytes.ContainsFunc(b, unsafe) {
-		return b
-	}
-	out := make([]byte, 0, len(b)+64)
-	for len(b) > 0 {
-		r, n := utf8.DecodeRune(b)
-		if unsafe(r) {
-			out = fmt.Appendf(out, `\u%04x`, r)
-		} else {
-			out = append(out, b[:n]...)
-		}
-		b = b[n:]
-	}
-	return out
 }
 
 // indentJSON appends compact JSON (as json.Marshal writes it) to dst,

@@ -114,8 +114,9 @@ func writeReference(w io.Writer, r *diff.Report, opts Options) error {
 	if d.Compared {
 		d.PathsNote = v.PathsSummary()
 	}
-	d.Packages = refRowsTable(v, r, r.Packages, "Packages", false, opts.Top)
-	d.FuncTable = refRowsTable(v, r, r.Functions, "Functions", true, opts.Top)
+	// The tables are built as before; only how they are written changed.
+	d.Packages = refTable(rowsTable(v, r, r.Packages, "Packages", false, opts.Top))
+	d.FuncTable = refTable(rowsTable(v, r, r.Functions, "Functions", true, opts.Top))
 
 	blob, err := json.Marshal(d) // escapes <, > and & as \u003c...: safe in a script element
 	if err != nil {
@@ -208,67 +209,6 @@ func refNum(x float64) *float64 {
 	}
 	y := math.Round(x*1e6) / 1e6
 	return &y
-}
-
-// refRowsTable is a table of rows as the text report shows them (the top
-// changes for a comparison, the heaviest for one profile).
-func refRowsTable(v *diff.View, r *diff.Report, rows []diff.Row, title string, functions bool, top int) refTable {
-	t := refTable{Title: title, Total: len(rows)}
-	var shown []diff.Row
-	if r.Compared() {
-		shown = v.TopChanges(rows, top)
-		t.Headers = []string{"self before", "after", "Δ%", "self", "total before", "after", "Δ%", "total", "Δshare", "p"}
-	} else {
-		shown = v.Sorted(rows, diff.MetricSelf)
-		if len(shown) > top {
-			shown = shown[:top]
-		}
-		t.Headers = append([]string{}, diff.OneSideHeaders...)
-	}
-	// Names come first and last, numbers between: the function's name,
-	// its numbers, then its package and location.
-	if functions {
-		t.Headers = append(append([]string{"function"}, t.Headers...), "package", "location")
-		t.Names = []int{0, len(t.Headers) - 2, len(t.Headers) - 1}
-	} else {
-		t.Headers = append([]string{"package"}, t.Headers...)
-		t.Names = []int{0}
-	}
-	for i := range shown {
-		row := &shown[i]
-		var cells []string
-		var keys []float64
-		if r.Compared() {
-			cells = diff.TopCells(row)
-			keys = []float64{row.Self.Mean[0], row.Self.Mean[1], refKey(row.Self.Change.DeltaPct), 0, row.Total.Mean[0], row.Total.Mean[1], refKey(row.Total.Change.DeltaPct), 0, 0, 0}
-			by, _ := diff.Deciding(row)
-			keys[8], keys[9] = refKey(by.Of(row).Change.DeltaPP), refKey(by.Of(row).Change.P)
-		} else {
-			cells = v.OneSideCells(row)
-			keys = []float64{row.Self.Mean[0], row.Self.Mean[0], row.Total.Mean[0], row.Total.Mean[0]}
-		}
-		if functions {
-			cells = append(append([]string{v.RowName(row)}, cells...), diff.Clean(row.Key.Package), v.Location(row.Key))
-			keys = append(append([]float64{0}, keys...), 0, 0)
-		} else {
-			cells = append([]string{diff.Clean(row.Key.Package)}, cells...)
-			keys = append([]float64{0}, keys...)
-		}
-		t.Rows = append(t.Rows, cells)
-		t.Keys = append(t.Keys, keys)
-	}
-	if t.Rows == nil {
-		t.Rows, t.Keys = [][]string{}, [][]float64{}
-	}
-	return t
-}
-
-// refKey is a sort key: NaN sorts as 0.
-func refKey(x float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0
-	}
-	return math.Round(x*1e6) / 1e6
 }
 
 // BenchmarkWriteReference is BenchmarkWrite through the reference writer,
