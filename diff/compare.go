@@ -283,6 +283,7 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 	r.Packages = c.join(func(t *analyze.Table) []analyze.Row { return t.Packages }, nil)
 	c.fnIndex = map[analyze.Key]int32{}
 	r.Functions = c.join(func(t *analyze.Table) []analyze.Row { return t.Functions }, c.fnIndex)
+	c.rows = c.tableRows()
 	// The call tree (the largest part on a deep profile) is merged and
 	// judged beside the rest: both only read the comparison's state.
 	var wg sync.WaitGroup
@@ -411,8 +412,10 @@ type comparison struct {
 	scale    []float64 // per side: 1, or 1/work
 	interval []float64 // per side: the mean sampling interval in ns
 	onCPU    []float64 // per side: mean on-CPU time, in the rows' unit
-	// fnIndex maps every function key met in a table to its row.
+	// fnIndex maps every function key met in a table to its row, and
+	// rows each table's functions (side, run, function) to theirs.
 	fnIndex map[analyze.Key]int32
+	rows    [][][]int32
 }
 
 // newMeasure returns a measure with zeroed runs.

@@ -73,7 +73,7 @@ type LineTime struct {
 func (c *comparison) lines() []LineTime {
 	type fl struct{ fn, line int32 }
 	out := sumByKey(c, func(t *analyze.Table) []analyze.LineTime { return t.Lines },
-		func(*analyze.Table) func(analyze.LineTime) (fl, int64, bool) {
+		func(int, int) func(analyze.LineTime) (fl, int64, bool) {
 			return func(lt analyze.LineTime) (fl, int64, bool) {
 				fn, ok := c.fnIndex[lt.Function]
 				return fl{fn, lt.Line}, lt.Self, ok
@@ -92,10 +92,9 @@ func (c *comparison) lines() []LineTime {
 
 // calls joins every run's caller -> callee edges by function row.
 func (c *comparison) calls() []Call {
-	var row []int32
 	out := sumByKey(c, func(t *analyze.Table) []analyze.Edge { return t.Edges },
-		func(t *analyze.Table) func(analyze.Edge) ([2]int32, int64, bool) {
-			row = c.functionRows(t, row)
+		func(si, ri int) func(analyze.Edge) ([2]int32, int64, bool) {
+			row := c.rows[si][ri]
 			return func(e analyze.Edge) ([2]int32, int64, bool) {
 				a, b := rowOf(row, e.Caller), rowOf(row, e.Callee)
 				return [2]int32{a, b}, e.Total, a >= 0 && b >= 0
@@ -118,10 +117,10 @@ func (c *comparison) calls() []Call {
 
 // sumByKey sums a part of every run's table (its Lines, its Edges) into
 // one output per key, in the order the keys are first met, with a finished
-// measure: keysOf gives, for a table, the function that gives an item's
-// key, its time and whether it has a key at all; newOut builds a key's
+// measure: keysOf gives, for a side's run, the function that gives an
+// item's key, its time and whether it has a key at all; newOut builds a key's
 // output around its measure, and measure finds the measure in an output.
-func sumByKey[T any, K comparable, O any](c *comparison, part func(*analyze.Table) []T, keysOf func(*analyze.Table) func(T) (K, int64, bool),
+func sumByKey[T any, K comparable, O any](c *comparison, part func(*analyze.Table) []T, keysOf func(side, run int) func(T) (K, int64, bool),
 	newOut func(K, Measure) O, measure func(*O) *Measure) []O {
 	index := map[K]int{}
 	var out []O
@@ -132,7 +131,7 @@ func sumByKey[T any, K comparable, O any](c *comparison, part func(*analyze.Tabl
 			if len(items) == 0 {
 				continue
 			}
-			keyOf := keysOf(t)
+			keyOf := keysOf(si, ri)
 			for _, item := range items {
 				k, ns, ok := keyOf(item)
 				if !ok {
@@ -249,12 +248,10 @@ func (c *comparison) mergeTrees() *mergedTrees {
 	}
 	least, floor := c.treeFloors()
 	m := &mergedTrees{index: analyze.NewChildIndex(0), locals: make([][][]int32, len(c.sides))}
-	rows := make([][][]int32, len(c.sides))
+	rows := c.rows
 	var total []int64 // scratch, table after table; then tree's
 	for si, s := range c.sides {
-		rows[si] = make([][]int32, len(s.Tables))
 		for ri, t := range s.Tables {
-			rows[si][ri] = c.functionRows(t, nil)
 			total = t.Tree.Totals(total)
 			// A little under the floor, so that rounding in the means
 			// cannot keep a node that was not a candidate.
@@ -340,10 +337,22 @@ func (c *comparison) pathFloors() []float64 {
 	return pp
 }
 
+// tableRows returns, side by side and run by run, the report's row of
+// each table's functions, which the calls and the tree join by.
+func (c *comparison) tableRows() [][][]int32 {
+	rows := make([][][]int32, len(c.sides))
+	for si, s := range c.sides {
+		for _, t := range s.Tables {
+			rows[si] = append(rows[si], c.functionRows(t))
+		}
+	}
+	return rows
+}
+
 // functionRows returns the report's row of each of the table's functions
-// (-1 for none), reusing buf.
-func (c *comparison) functionRows(t *analyze.Table, buf []int32) []int32 {
-	row := slices.Grow(buf[:0], len(t.Functions))[:len(t.Functions)]
+// (-1 for none).
+func (c *comparison) functionRows(t *analyze.Table) []int32 {
+	row := make([]int32, len(t.Functions))
 	for j := range t.Functions {
 		fn, ok := c.fnIndex[t.Functions[j].Key]
 		if !ok { // no row: cannot happen for a function with time

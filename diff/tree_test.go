@@ -15,9 +15,9 @@ import (
 func fullMerge(c *comparison) []TreeNode {
 	x := analyze.NewChildIndex(0)
 	var locals [][]int32
-	for _, s := range c.sides {
-		for _, t := range s.Tables {
-			row := c.functionRows(t, nil)
+	for si, s := range c.sides {
+		for ri, t := range s.Tables {
+			row := c.rows[si][ri]
 			local := make([]int32, t.Tree.Len())
 			for i := 1; i < len(local); i++ {
 				local[i], _ = x.Child(local[t.Tree.Parent[i]], rowOf(row, t.Tree.Function[i]))
@@ -169,6 +169,7 @@ func joined(sides []Side, r *Report) *comparison {
 		c.onCPU = append(c.onCPU, r.OnCPU(i))
 	}
 	c.join(func(t *analyze.Table) []analyze.Row { return t.Functions }, c.fnIndex)
+	c.rows = c.tableRows()
 	return c
 }
 
