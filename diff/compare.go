@@ -89,9 +89,11 @@ type Change struct {
 	// DeltaPct is the relative change in percent (NaN when before is 0).
 	DeltaPct float64
 	Verdict  Verdict
-	// P is the p-value after correction for the number of rows tested,
-	// NaN when no test ran.
+	// P is the p-value after correction for the number of rows tested
+	// (and of variants judged against the same base), NaN when no test ran.
 	P float64
+	// Side is the index of the side judged against the base.
+	Side int
 }
 
 // Measure is one quantity (a row's self or total time, on-CPU time) on
@@ -102,11 +104,17 @@ type Measure struct {
 	Mean []float64
 	// Runs holds each side's value in each run.
 	Runs [][]float64
-	// Spread is the half-width of each side's 95% confidence interval of
-	// the mean (Student's t over the runs); NaN with a single run.
+	// Spread is each side's standard deviation over its runs (σ, as users
+	// write "3.13s ±0.18s"); NaN with a single run.
 	Spread []float64
-	// Change compares the sides; its Verdict is VerdictNone for one side.
+	// Change compares the two sides of a pair; its Verdict is VerdictNone
+	// for one side, and for three sides or more, where VsBase holds the
+	// changes.
 	Change Change
+	// VsBase holds one change per side other than the base, in side order,
+	// each judged against the base (Report.Base); for two sides it is
+	// Change alone. Nil for one side.
+	VsBase []Change
 }
 
 // Row is one key's self and total time, each judged.
@@ -141,7 +149,9 @@ type Headline struct {
 
 // Report is the judged comparison every renderer reads.
 type Report struct {
-	Sides    []SideSummary
+	Sides []SideSummary
+	// Base is the index of the side the others are judged against.
+	Base     int
 	Headline Headline
 	// PerWork says the measures are per unit of work (both sides gave it).
 	PerWork bool
@@ -166,10 +176,22 @@ type Report struct {
 	Rules      []RuleResult
 	Options    Options
 	Warnings   []analyze.Warning
+	// Pairs, for a base judged against several variants (three sides or
+	// more, or a base other than the first side), holds the two-side
+	// comparison of the base with each variant, in side order: their
+	// calls, call tree, paths and rules. The report itself then holds the
+	// sides, headline and rows of all sides, with VsBase filled and no
+	// Calls, Lines, Tree or Paths of its own. Nil for one or two sides.
+	Pairs []*Report
 }
 
-// Compared reports whether the report compares two sides.
-func (r *Report) Compared() bool { return len(r.Sides) == 2 }
+// Compared reports whether the report is a pair: two sides, the second
+// judged against the first.
+func (r *Report) Compared() bool { return len(r.Sides) == 2 && r.Pairs == nil }
+
+// Several reports whether the report judges variants against a base
+// through Pairs.
+func (r *Report) Several() bool { return r.Pairs != nil }
 
 // OnCPU returns side i's on-CPU time in the rows' unit (per run, or per
 // unit of work).
@@ -209,6 +231,14 @@ type Options struct {
 	// Narrowing describes the filters and window the profiles were
 	// narrowed by (as flags), for the headline; nil when they were not.
 	Narrowing []string
+	// Base is the index of the side the others are judged against; with
+	// a base other than the first, or three sides or more, each variant
+	// is compared with it as a pair (Report.Pairs).
+	Base int
+	// families is how many variants are judged against the same base: a
+	// pair's p-values are multiplied by it (Bonferroni over the variants,
+	// on top of Holm's correction within a table).
+	families int
 }
 
 func (o Options) withDefaults() Options {
@@ -239,11 +269,18 @@ func (o Options) withDefaults() Options {
 // DefaultOptions returns the options a comparison uses when none are given.
 func DefaultOptions() Options { return Options{MinDeltaPP: -1, MinDeltaPct: -1}.withDefaults() }
 
-// Compare builds the report for one side or two (before, after). Each
-// side's runs are kept apart for the noise test.
+// Compare builds the report for one side, two (before, after), or a base
+// and several variants, each judged against the base (see Report.Pairs).
+// Each side's runs are kept apart for the noise test.
 func Compare(sides []Side, opts Options) (*Report, error) {
-	if len(sides) == 0 || len(sides) > 2 {
-		return nil, fmt.Errorf("a report has one or two sides, not %d", len(sides))
+	if len(sides) == 0 {
+		return nil, fmt.Errorf("a report needs a side")
+	}
+	if opts.Base < 0 || opts.Base >= len(sides) {
+		return nil, fmt.Errorf("the base is side %d of %d", opts.Base+1, len(sides))
+	}
+	if len(sides) > 2 || opts.Base != 0 {
+		return compareSeveral(sides, opts)
 	}
 	opts = opts.withDefaults()
 	r := &Report{Options: opts}

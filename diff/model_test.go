@@ -31,8 +31,8 @@ func TestStatsByHand(t *testing.T) {
 	if s := stats([]float64{0, 0}, 10, 1, 0.15); s.mean != 5 || math.Abs(s.v-(0.0225/2+1)) > 1e-12 {
 		t.Errorf("empty side: %+v", s)
 	}
-	// 95% interval: t(0.975, 1) * sd / sqrt(2) = 12.706 * 14.1421 / 1.4142.
-	if got := spread([]float64{100, 120}); math.Abs(got-127.06) > 1e-9 {
+	// The standard deviation: sqrt(((100-110)² + (120-110)²) / 1) = 14.1421.
+	if got := spread([]float64{100, 120}); math.Abs(got-math.Sqrt(200)) > 1e-12 {
 		t.Errorf("spread = %v", got)
 	}
 	if !math.IsNaN(spread([]float64{5})) {

@@ -147,7 +147,7 @@ func (c *comparison) judgeHeadline(m *Measure, scale []float64) {
 	a := stats(m.Runs[0], c.interval[0], scale[0], c.opts.RunNoise)
 	b := stats(m.Runs[1], c.interval[1], scale[1], c.opts.RunNoise)
 	m.Change = change(m.Mean[0], m.Mean[1], math.NaN())
-	m.Change.P = zTest(a, b)
+	m.Change.P = c.family(zTest(a, b))
 	m.Change.Verdict = verdict(m.Change, c.opts, false, false, false)
 }
 
@@ -195,7 +195,7 @@ func (c *comparison) judgeSet(ms []*Measure, has func(i int) (before, after bool
 	}
 	holm(ps)
 	for i, m := range ms {
-		m.Change.P = ps[i]
+		m.Change.P = c.family(ps[i])
 		before, after := has(i)
 		m.Change.Verdict = verdict(m.Change, c.opts, true, !before, !after)
 	}
@@ -229,6 +229,18 @@ func (c *comparison) share(m *Measure) float64 {
 // the minimum effect in points of on-CPU time.
 func (c *comparison) eligible(m *Measure) bool { return c.share(m) >= c.opts.MinDeltaPP }
 
+// family widens a pair's corrected p-value for the variants judged against
+// the same base (Bonferroni over them), so that the chance of any false
+// verdict in the whole report stays within alpha.
+func (c *comparison) family(p float64) float64 {
+	if c.opts.families > 1 && !math.IsNaN(p) {
+		return math.Min(1, p*float64(c.opts.families))
+	}
+	return p
+}
+
+// spread returns the standard deviation of runs (NaN with fewer than two):
+// the ± users write beside a mean.
 func spread(runs []float64) float64 {
 	n := len(runs)
 	if n < 2 {
@@ -239,19 +251,7 @@ func spread(runs []float64) float64 {
 	for _, x := range runs {
 		ss += (x - m) * (x - m)
 	}
-	return tQuantile975(n-1) * math.Sqrt(ss/float64(n-1)) / math.Sqrt(float64(n))
-}
-
-// tQuantile975 is the 97.5th percentile of Student's t with df degrees of
-// freedom: a 95% two-sided interval.
-func tQuantile975(df int) float64 {
-	table := [...]float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
-	if df >= 1 && df <= len(table) {
-		return table[df-1]
-	}
-	return 1.959964 + 2.5/float64(df) // within 0.002 of the exact value past 30
+	return math.Sqrt(ss / float64(n-1))
 }
 
 func mean(x []float64) float64 {

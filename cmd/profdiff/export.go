@@ -38,15 +38,33 @@ func writeExport(w io.Writer, format string, ds []diff.Side, profiles [][]*analy
 }
 
 // htmlTitle heads the HTML page: the files compared, or the profile.
-func htmlTitle(sides []sideArg) string {
+func htmlTitle(pair *diff.Report, sides []sideArg) string {
 	name := func(s sideArg) string {
 		if len(s.files) == 1 {
 			return filepath.Base(s.files[0])
 		}
 		return fmt.Sprintf("%s (%d runs)", filepath.Dir(s.files[0]), len(s.files))
 	}
+	if len(sides) > 2 {
+		// the pair drawn, by the sides' names
+		return "profdiff: " + pair.Sides[0].Name + " → " + pair.Sides[1].Name
+	}
 	if len(sides) == 2 {
 		return "profdiff: " + name(sides[0]) + " → " + name(sides[1])
 	}
 	return "profdiff: " + name(sides[0])
+}
+
+// pairSides keeps the two sides of the pair drawn, base first.
+func pairSides(pair *diff.Report, ds []diff.Side, profiles [][]*analyze.Profile) ([]diff.Side, [][]*analyze.Profile) {
+	var keptSides []diff.Side
+	var kept [][]*analyze.Profile
+	for _, s := range pair.Sides {
+		for i := range ds {
+			if ds[i].Name == s.Name {
+				keptSides, kept = append(keptSides, ds[i]), append(kept, profiles[i])
+			}
+		}
+	}
+	return keptSides, kept
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -105,7 +104,10 @@ type options struct {
 	memProfile   string
 
 	before, after []string
-	work          float64
+	named         []string // --side NAME=PATH
+	base          string
+	variant       string
+	works         []string // --work N or NAME=N
 	workBefore    float64
 	workAfter     float64
 	workUnit      string
@@ -135,7 +137,10 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.IntVarP(&o.top, "top", "n", 20, "rows per table in text output (0 for all); JSON always has every row")
 	fs.StringArrayVar(&o.before, "before", nil, "a profile of the BEFORE side (repeatable: repeated runs); with --after, instead of BEFORE AFTER")
 	fs.StringArrayVar(&o.after, "after", nil, "a profile of the AFTER side (repeatable)")
-	fs.Float64Var(&o.work, "work", 0, "work each run did on both sides (requests, iterations): adds values per unit of work")
+	fs.StringArrayVar(&o.named, "side", nil, "a side named NAME, given as `NAME=PATH` (repeatable; PATH a profile, a directory of runs or a glob, and a NAME given again adds runs): instead of BEFORE AFTER, for a base and several variants")
+	fs.StringVar(&o.base, "base", "", "judge every other side against the side `NAME` (default: the first)")
+	fs.StringVar(&o.variant, "variant", "", "with three sides or more, the side `NAME` drawn against the base by --format html, tui and the exports (default: the first after the base)")
+	fs.StringArrayVar(&o.works, "work", nil, "work each run did (requests, iterations), `N` for every side or NAME=N for one (repeatable): adds values per unit of work")
 	fs.Float64Var(&o.workBefore, "work-before", 0, "work each BEFORE run did, when the sides differ")
 	fs.Float64Var(&o.workAfter, "work-after", 0, "work each AFTER run did")
 	fs.StringVar(&o.workUnit, "work-unit", "unit", "name of the unit of work in output, e.g. run or request")
@@ -212,14 +217,8 @@ func diffOptions(o options, nsides int) (diff.Options, error) {
 		}
 		opts.Rules = append(opts.Rules, rule)
 	}
-	if nsides == 1 && (len(opts.Rules) > 0 || o.work > 0 || o.workBefore > 0 || o.workAfter > 0) {
+	if nsides == 1 && (len(opts.Rules) > 0 || len(o.works) > 0 || o.workBefore > 0 || o.workAfter > 0) {
 		return opts, fmt.Errorf("--fail-on and --work are for comparing two sides")
-	}
-	if (o.workBefore > 0) != (o.workAfter > 0) {
-		return opts, fmt.Errorf("--work-before and --work-after go together (or give --work for both)")
-	}
-	if o.work < 0 || o.workBefore < 0 || o.workAfter < 0 {
-		return opts, fmt.Errorf("--work must be positive")
 	}
 	switch {
 	case o.frameShare < 0 || o.frameShare >= 100:
@@ -238,17 +237,6 @@ func (o options) sortMetric() diff.Metric {
 		return diff.MetricTotal
 	}
 	return diff.MetricSelf
-}
-
-// workOf returns the work per run of side i (0 when not given).
-func (o options) workOf(i int) float64 {
-	switch {
-	case i == 0 && o.workBefore > 0:
-		return o.workBefore
-	case i == 1 && o.workAfter > 0:
-		return o.workAfter
-	}
-	return o.work
 }
 
 // symbolicateOptions turns the source-map flags into options.
@@ -344,15 +332,4 @@ func (o *options) chooseFormat(interactive, stdoutTerminal bool) error {
 // only (--sourcemaps-before, --sourcemap-after, ...).
 func (o options) perSideSourceMaps() bool {
 	return len(o.sourceDirsBefore)+len(o.sourceDirsAfter)+len(o.sourceMapsBefore)+len(o.sourceMapsAfter) > 0
-}
-
-// sideSourceMaps returns the source maps (SCRIPT=MAP) and folders side i
-// of nsides looks in: those of both sides, then its own.
-func (o options) sideSourceMaps(i, nsides int) (maps, dirs []string) {
-	maps, dirs = o.sourceMaps, o.sourceMapDirs
-	if nsides != 2 {
-		return maps, dirs
-	}
-	own := [2]struct{ maps, dirs []string }{{o.sourceMapsBefore, o.sourceDirsBefore}, {o.sourceMapsAfter, o.sourceDirsAfter}}[i]
-	return append(slices.Clone(maps), own.maps...), append(slices.Clone(dirs), own.dirs...)
 }

@@ -86,7 +86,9 @@ type invocation struct {
 	popts   analyze.ParseOptions
 	filters *narrow.Filters
 	sides   []sideArg
+	flags   []sideFlags // per side
 	dopts   diff.Options
+	variant int                         // the side drawn against the base where one pair is shown
 	syms    []*symbolicate.Symbolicator // per side; nil without source maps
 }
 
@@ -120,20 +122,38 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 	if err != nil {
 		return nil, err
 	}
-	dopts.Narrowing = filters.Describe()
-	dopts.PathsOnlyTree = needsOf(o.format, o.jsonOutput != "").tree == treeCompared
-	syms, err := sideSymbolicators(o, len(sides))
+	flags, err := resolveSideFlags(o, sides)
 	if err != nil {
 		return nil, err
 	}
-	return &invocation{o: o, popts: popts, filters: filters, sides: sides, dopts: dopts, syms: syms}, nil
+	if dopts.Base, err = sideIndex(sides, o.base, "--base", 0); err != nil {
+		return nil, err
+	}
+	firstVariant := 0
+	if dopts.Base == 0 && len(sides) > 1 {
+		firstVariant = 1
+	}
+	variant, err := sideIndex(sides, o.variant, "--variant", firstVariant)
+	if err != nil {
+		return nil, err
+	}
+	if variant == dopts.Base && len(sides) > 1 {
+		return nil, fmt.Errorf("--variant %s is the base: name a side to draw against it", o.variant)
+	}
+	dopts.Narrowing = filters.Describe()
+	dopts.PathsOnlyTree = needsOf(o.format, o.jsonOutput != "").tree == treeCompared
+	syms, err := sideSymbolicators(o, flags)
+	if err != nil {
+		return nil, err
+	}
+	return &invocation{o: o, popts: popts, filters: filters, sides: sides, flags: flags, dopts: dopts, syms: syms, variant: variant}, nil
 }
 
 // report reads and compares the sides, then opens the explorer or writes
 // the report, and returns the exit status.
 func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	o := inv.o
-	ds, profiles, scriptDirs, err := readSides(inv.sides, stdin, inv.syms, inv.popts, inv.filters, o)
+	ds, profiles, scriptDirs, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, inv.filters, o)
 	if err != nil {
 		return failed(stderr, err)
 	}
@@ -141,9 +161,8 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	if inv.filters.WindowMarks != nil { // the window each run's marks gave
 		dopts.Narrowing = append(dopts.Narrowing, inv.filters.WindowMarks.Used()...)
 	}
-	if len(ds) == 2 && !o.allowMixed {
-		a, b := ds[0].Tables[0], ds[1].Tables[0]
-		if a.Format != b.Format {
+	for _, d := range ds[1:] {
+		if a, b := ds[0].Tables[0], d.Tables[0]; a.Format != b.Format && !o.allowMixed {
 			return usageError(stderr, "%s is %s but %s is %s: the sides' names, packages and times do not compare (--allow-mixed-formats if that is intended)",
 				diff.Clean(a.File), a.Format.Describe(), diff.Clean(b.File), b.Format.Describe())
 		}
@@ -154,10 +173,32 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	advise(rep.Warnings)
 	if o.format == "tui" {
-		dirs := append(append(append(slices.Clone(o.sourceMapDirs), o.sourceDirsBefore...), o.sourceDirsAfter...), scriptDirs...)
-		return explore(rep, o.sortMetric(), inv.syms, newSourceFiles(dirs), inv.renarrow(stdin, dopts), stderr)
+		var dirs []string
+		for _, f := range inv.flags {
+			dirs = append(dirs, f.dirs...)
+		}
+		dirs = append(append(dirs, o.sourceDirsBefore...), append(o.sourceDirsAfter, scriptDirs...)...)
+		shown, syms := inv.pair(rep), inv.syms
+		if rep.Several() {
+			syms = []*symbolicate.Symbolicator{syms[rep.Base], syms[inv.variant]}
+		}
+		return explore(shown, o.sortMetric(), syms, newSourceFiles(dirs), inv.renarrow(stdin, dopts), stderr)
 	}
-	return writeReport(o, rep, ds, profiles, inv.sides, stdout, stderr)
+	return writeReport(o, rep, inv.pair(rep), ds, profiles, inv.sides, stdout, stderr)
+}
+
+// pair returns the two sides drawn where one pair is shown (the explorer,
+// the flame graph, the exports): the report itself, or with several
+// variants the base against --variant.
+func (inv *invocation) pair(rep *diff.Report) *diff.Report {
+	if !rep.Several() {
+		return rep
+	}
+	k := inv.variant
+	if k > rep.Base {
+		k--
+	}
+	return rep.Pairs[k]
 }
 
 // renarrow returns what the explorer's f, i and x keys run: the whole
@@ -175,17 +216,18 @@ func (inv *invocation) renarrow(stdin io.Reader, dopts diff.Options) func([]stri
 		}
 		f := *inv.filters
 		f.Then = append(slices.Clone(f.Then), extra...)
-		ds, _, _, err := readSides(inv.sides, stdin, inv.syms, inv.popts, &f, inv.o)
+		ds, _, _, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, &f, inv.o)
 		if err != nil {
 			return nil, errors.New(errorText(err))
 		}
 		opts := dopts
 		opts.Narrowing = f.Describe()
 		rep, err := diff.Compare(ds, opts)
-		if err == nil {
-			advise(rep.Warnings)
+		if err != nil {
+			return nil, err
 		}
-		return rep, err
+		advise(rep.Warnings)
+		return inv.pair(rep), nil
 	}
 }
 

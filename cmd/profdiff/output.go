@@ -144,7 +144,7 @@ func openOutput(path string, stdout io.Writer) (io.Writer, func() error, error) 
 
 // writeReport writes the comparison in the chosen format (and as JSON to
 // --json-output) and returns the exit status.
-func writeReport(o options, rep *diff.Report, ds []diff.Side, profiles [][]*analyze.Profile, sides []sideArg, stdout, stderr io.Writer) int {
+func writeReport(o options, rep, pair *diff.Report, ds []diff.Side, profiles [][]*analyze.Profile, sides []sideArg, stdout, stderr io.Writer) int {
 	color := o.output == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
 	if (o.output != "" && o.output != "-") || !isTerminal(stdout) {
 		// The report goes to a file, a pipe or /dev/null, where nobody may
@@ -163,8 +163,11 @@ func writeReport(o options, rep *diff.Report, ds []diff.Side, profiles [][]*anal
 		case "json":
 			return diff.WriteJSON(out, rep)
 		case "html":
-			return flamegraph.Write(out, rep, flamegraph.Options{Title: htmlTitle(sides)})
+			return flamegraph.Write(out, pair, flamegraph.Options{Title: htmlTitle(pair, sides)})
 		case "pprof", "speedscope", "folded":
+			if rep.Several() {
+				ds, profiles = pairSides(pair, ds, profiles)
+			}
 			return writeExport(out, o.format, ds, profiles)
 		case "markdown", "md":
 			return diff.WriteMarkdown(out, rep, diff.MarkdownOptions{Files: o.by == "file", Sort: o.sortMetric()})

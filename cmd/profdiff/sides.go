@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -29,9 +30,16 @@ type sideArg struct {
 // profileSuffixes are the file names a directory of runs is searched for.
 var profileSuffixes = []string{".cpuprofile", ".cpuprofile.gz", ".json", ".json.gz", ".pprof", ".pb.gz", ".pb", ".prof", ".cpu", ".gz"}
 
-// sidesFromArgs turns BEFORE [AFTER] (files or directories of runs) or
-// --before/--after lists into sides.
+// sidesFromArgs turns BEFORE [AFTER] or BASE V1 V2 ... (files or
+// directories of runs), --before/--after lists or --side NAME=PATH into
+// sides.
 func sidesFromArgs(args []string, o options) ([]sideArg, error) {
+	if len(o.named) > 0 {
+		if len(args)+len(o.before)+len(o.after) > 0 {
+			return nil, fmt.Errorf("give the sides either as arguments, with --before/--after, or with --side NAME=PATH, not two of these")
+		}
+		return namedSides(o.named)
+	}
 	if len(o.before)+len(o.after) > 0 {
 		if len(args) > 0 {
 			return nil, fmt.Errorf("give the sides either as BEFORE AFTER or with --before/--after, not both")
@@ -41,18 +49,10 @@ func sidesFromArgs(args []string, o options) ([]sideArg, error) {
 		}
 		return []sideArg{{"before", o.before}, {"after", o.after}}, nil
 	}
-	switch len(args) {
-	case 0:
+	if len(args) == 0 {
 		return nil, fmt.Errorf("give a profile to rank, or BEFORE AFTER to compare (see profdiff --help)")
-	case 1, 2:
-	default:
-		return nil, fmt.Errorf("too many arguments: give PROFILE, or BEFORE AFTER (each a file or a directory of runs)")
 	}
-	names := []string{"before", "after"}
-	if len(args) == 1 {
-		names = []string{"profile"}
-	}
-	if slices.Equal(args, []string{"-", "-"}) {
+	if slices.Index(args, "-") >= 0 && slices.Index(args[slices.Index(args, "-")+1:], "-") >= 0 {
 		return nil, fmt.Errorf("standard input (-) can be one side only")
 	}
 	var sides []sideArg
@@ -61,9 +61,108 @@ func sidesFromArgs(args []string, o options) ([]sideArg, error) {
 		if err != nil {
 			return nil, err
 		}
-		sides = append(sides, sideArg{names[i], files})
+		var name string
+		switch len(args) {
+		case 1:
+			name = "profile"
+		case 2:
+			name = [...]string{"before", "after"}[i]
+		default:
+			name = sideName(a)
+		}
+		sides = append(sides, sideArg{name, files})
+	}
+	uniqueNames(sides)
+	return sides, nil
+}
+
+// namedSides reads --side NAME=PATH values, in the order their names first
+// appear; a name given again adds runs to its side.
+func namedSides(values []string) ([]sideArg, error) {
+	var sides []sideArg
+	for _, v := range values {
+		name, path, ok := strings.Cut(v, "=")
+		if !ok || name == "" || path == "" {
+			return nil, fmt.Errorf("--side %q: give NAME=PATH, PATH a profile, a directory of runs or a glob", v)
+		}
+		files, err := expandPattern(path)
+		if err != nil {
+			return nil, fmt.Errorf("--side %s: %w", name, err)
+		}
+		i := slices.IndexFunc(sides, func(s sideArg) bool { return s.name == name })
+		if i < 0 {
+			sides = append(sides, sideArg{name: name})
+			i = len(sides) - 1
+		}
+		sides[i].files = append(sides[i].files, files...)
 	}
 	return sides, nil
+}
+
+// expandPattern expands a side's PATH: a glob's matches (each a profile or
+// a directory of runs), else the profile or directory itself.
+func expandPattern(path string) ([]string, error) {
+	if !strings.ContainsAny(path, "*?[") {
+		return expandSide(path)
+	}
+	matches, err := filepath.Glob(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if len(matches) == 0 {
+		return nil, fmt.Errorf("%s matches no file", path)
+	}
+	var files []string
+	for _, m := range matches {
+		f, err := expandSide(m)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f...)
+	}
+	return files, nil
+}
+
+// runSuffix is the run number at the end of a profile's name: -r1, _run2,
+// .3, -4.
+var runSuffix = regexp.MustCompile(`[-_.]?(r|run)?\d+$`)
+
+// sideName names a side after its directory, or its file without the
+// profile suffix and run number: runs/fast/ is "fast", base-r1.cpuprofile
+// is "base".
+func sideName(path string) string {
+	base := filepath.Base(filepath.Clean(path))
+	if path == "-" {
+		return "stdin"
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return base
+	}
+	for _, suf := range profileSuffixes {
+		if s, ok := strings.CutSuffix(base, suf); ok && s != "" {
+			base = s
+			break
+		}
+	}
+	if s := runSuffix.ReplaceAllString(base, ""); s != "" {
+		base = s
+	}
+	return base
+}
+
+// uniqueNames numbers the sides whose names repeat: fast, fast#2.
+func uniqueNames(sides []sideArg) {
+	for i := range sides {
+		n := 1
+		for j := range i {
+			if sides[j].name == sides[i].name || strings.HasPrefix(sides[j].name, sides[i].name+"#") {
+				n++
+			}
+		}
+		if n > 1 {
+			sides[i].name = fmt.Sprintf("%s#%d", sides[i].name, n)
+		}
+	}
 }
 
 // expandSide lists the profiles of a directory, or returns the file itself
@@ -105,7 +204,7 @@ func expandSide(path string) ([]string, error) {
 // readSides reads every run (in parallel, bounded by the cores), maps it
 // through its side's source maps and aggregates it, with those of the
 // calls, per-line times and call tree that the output reads.
-func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, filters *narrow.Filters, o options) ([]diff.Side, [][]*analyze.Profile, []string, error) {
+func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, filters *narrow.Filters, o options) ([]diff.Side, [][]*analyze.Profile, []string, error) {
 	var mu sync.Mutex
 	dirs := map[string]bool{} // the folders of the profiles' scripts
 	type job struct{ side, run int }
@@ -157,7 +256,7 @@ func readSides(sides []sideArg, stdin io.Reader, syms []*symbolicate.Symbolicato
 	}
 	var ds []diff.Side
 	for si, s := range sides {
-		ds = append(ds, diff.Side{Name: s.name, Tables: tables[si], Work: o.workOf(si)})
+		ds = append(ds, diff.Side{Name: s.name, Tables: tables[si], Work: flags[si].work})
 	}
 	return ds, profiles, slices.Sorted(maps.Keys(dirs)), nil
 }
@@ -210,20 +309,22 @@ func tabulate(p *analyze.Profile, sym *symbolicate.Symbolicator, filters *narrow
 // sideSymbolicators makes each side's symbolicator from its source-map
 // flags (nil ones with --no-sourcemaps); sides that look for maps the same
 // way share one, so that each map is decoded once.
-func sideSymbolicators(o options, nsides int) ([]*symbolicate.Symbolicator, error) {
-	syms := make([]*symbolicate.Symbolicator, nsides)
-	for i := range syms {
-		maps, dirs := o.sideSourceMaps(i, nsides)
-		symOpts, err := symbolicateOptions(maps, dirs, o.pathMaps)
+func sideSymbolicators(o options, flags []sideFlags) ([]*symbolicate.Symbolicator, error) {
+	syms := make([]*symbolicate.Symbolicator, len(flags))
+	for i, f := range flags {
+		symOpts, err := symbolicateOptions(f.maps, f.dirs, o.pathMaps)
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case o.noSourceMaps:
-		case i > 0 && !o.perSideSourceMaps():
-			syms[i] = syms[0]
-		default:
-			syms[i] = symbolicate.New(symOpts)
+		if o.noSourceMaps {
+			continue
+		}
+		syms[i] = symbolicate.New(symOpts)
+		for j := range i {
+			if flags[j].sameMaps(f) {
+				syms[i] = syms[j]
+				break
+			}
 		}
 	}
 	return syms, nil

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// sideFlags are the flags of one side, once every form that names a side
+// (--sourcemaps NAME=DIR, --work NAME=N, --sourcemaps-before DIR, ...) is
+// resolved.
+type sideFlags struct {
+	maps []string // SCRIPT=MAP
+	dirs []string
+	work float64 // 0: not given
+}
+
+// sameMaps reports whether two sides look for source maps the same way, so
+// that they can share one symbolicator.
+func (a sideFlags) sameMaps(b sideFlags) bool {
+	return slices.Equal(a.maps, b.maps) && slices.Equal(a.dirs, b.dirs)
+}
+
+// splitSide splits a flag value NAME=REST when NAME is one of the sides'
+// names; ok is false otherwise, and the value keeps its meaning for every
+// side.
+func splitSide(value string, sides []sideArg) (side int, rest string, ok bool) {
+	name, rest, found := strings.Cut(value, "=")
+	if !found {
+		return 0, value, false
+	}
+	for i, s := range sides {
+		if s.name == name {
+			return i, rest, true
+		}
+	}
+	return 0, value, false
+}
+
+// resolveSideFlags gives each side its flags: the values for every side,
+// then those naming it.
+func resolveSideFlags(o options, sides []sideArg) ([]sideFlags, error) {
+	out := make([]sideFlags, len(sides))
+	var maps, dirs []string // for every side
+	for _, v := range o.sourceMapDirs {
+		if i, dir, ok := splitSide(v, sides); ok {
+			out[i].dirs = append(out[i].dirs, dir)
+		} else {
+			dirs = append(dirs, v)
+		}
+	}
+	for _, v := range o.sourceMaps {
+		// NAME=SCRIPT=MAP names a side; SCRIPT=MAP does not, even when
+		// SCRIPT is a side's name.
+		if i, m, ok := splitSide(v, sides); ok && strings.Contains(m, "=") {
+			out[i].maps = append(out[i].maps, m)
+		} else {
+			maps = append(maps, v)
+		}
+	}
+	if o.perSideSourceMaps() {
+		if len(sides) != 2 {
+			return nil, fmt.Errorf("--sourcemaps-before/--sourcemaps-after/--sourcemap-before/--sourcemap-after are for comparing two sides; name the side instead, as --sourcemaps %s=DIR", sides[0].name)
+		}
+		out[0].maps, out[0].dirs = append(out[0].maps, o.sourceMapsBefore...), append(out[0].dirs, o.sourceDirsBefore...)
+		out[1].maps, out[1].dirs = append(out[1].maps, o.sourceMapsAfter...), append(out[1].dirs, o.sourceDirsAfter...)
+	}
+	for i := range out {
+		out[i].maps = append(slices.Clone(maps), out[i].maps...)
+		out[i].dirs = append(slices.Clone(dirs), out[i].dirs...)
+	}
+	return out, resolveWork(o, sides, out)
+}
+
+// resolveWork sets each side's work per run from --work N, --work NAME=N,
+// --work-before and --work-after.
+func resolveWork(o options, sides []sideArg, out []sideFlags) error {
+	var all float64
+	named := make([]bool, len(sides))
+	for _, v := range o.works {
+		i, num, ok := splitSide(v, sides)
+		w, err := strconv.ParseFloat(num, 64)
+		if err != nil || w <= 0 || w != w {
+			return fmt.Errorf("--work %q: give the work each run did as a positive number, or NAME=N for the side NAME", v)
+		}
+		if ok {
+			out[i].work, named[i] = w, true
+		} else {
+			all = w
+		}
+	}
+	if o.workBefore < 0 || o.workAfter < 0 {
+		return fmt.Errorf("--work must be positive")
+	}
+	if (o.workBefore > 0) != (o.workAfter > 0) {
+		return fmt.Errorf("--work-before and --work-after go together (or give --work for both)")
+	}
+	if o.workBefore > 0 {
+		if len(sides) != 2 {
+			return fmt.Errorf("--work-before and --work-after are for two sides; name the side instead, as --work %s=N", sides[0].name)
+		}
+		out[0].work, out[1].work = o.workBefore, o.workAfter
+		named[0], named[1] = true, true
+	}
+	given := 0
+	for i := range out {
+		if !named[i] && all > 0 {
+			out[i].work = all
+		}
+		if out[i].work > 0 {
+			given++
+		}
+	}
+	if given > 0 && len(sides) == 1 {
+		return fmt.Errorf("--fail-on and --work are for comparing two sides")
+	}
+	if given > 0 && given < len(sides) {
+		var missing []string
+		for i, s := range sides {
+			if out[i].work == 0 {
+				missing = append(missing, s.name)
+			}
+		}
+		return fmt.Errorf("--work is given for some sides but not for %s: give it for every side (--work N for all, --work NAME=N for one)", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// sideIndex finds the side a flag names, or returns def when it names none.
+func sideIndex(sides []sideArg, name, flag string, def int) (int, error) {
+	if name == "" {
+		return def, nil
+	}
+	for i, s := range sides {
+		if s.name == name {
+			return i, nil
+		}
+	}
+	var names []string
+	for _, s := range sides {
+		names = append(names, s.name)
+	}
+	return 0, fmt.Errorf("%s %q: no side has that name (the sides are %s)", flag, name, strings.Join(names, ", "))
+}
