@@ -1,0 +1,123 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestSideNames(t *testing.T) {
+	dir := t.TempDir()
+	fast := filepath.Join(dir, "fast")
+	if err := os.Mkdir(fast, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		fast + "/":                      "fast",
+		"runs/base-r1.cpuprofile":       "base",
+		"worker-pool_run12.pb.gz":       "worker-pool",
+		"full-stack.3.json":             "full-stack",
+		"7.cpuprofile":                  "7",
+		"-":                             "stdin",
+		"trace.json.gz":                 "trace",
+		"/tmp/x/after-r2.cpuprofile.gz": "after",
+	} {
+		if got := sideName(path); got != want {
+			t.Errorf("sideName(%q) = %q, want %q", path, got, want)
+		}
+	}
+	sides := []sideArg{{name: "a"}, {name: "b"}, {name: "a"}, {name: "a"}}
+	uniqueNames(sides)
+	var names []string
+	for _, s := range sides {
+		names = append(names, s.name)
+	}
+	if !slices.Equal(names, []string{"a", "b", "a#2", "a#3"}) {
+		t.Errorf("unique names: %v", names)
+	}
+}
+
+func TestSidesFromArguments(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for _, n := range []string{"base-r1.cpuprofile", "base-r2.cpuprofile", "x-r1.cpuprofile", "y.cpuprofile"} {
+		f := filepath.Join(dir, n)
+		if err := os.WriteFile(f, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	sides, err := sidesFromArgs(files[1:], options{})
+	if err != nil || len(sides) != 3 || sides[0].name != "base" || sides[1].name != "x" || sides[2].name != "y" {
+		t.Fatalf("three arguments: %+v %v", sides, err)
+	}
+	sides, err = sidesFromArgs(files[:2], options{})
+	if err != nil || sides[0].name != "before" || sides[1].name != "after" {
+		t.Fatalf("two arguments keep before and after: %+v %v", sides, err)
+	}
+	sides, err = sidesFromArgs(nil, options{named: []string{"old=" + filepath.Join(dir, "base-*"), "new=" + files[2], "new=" + files[3]}})
+	if err != nil || len(sides) != 2 || sides[0].name != "old" || len(sides[0].files) != 2 || len(sides[1].files) != 2 {
+		t.Fatalf("--side: %+v %v", sides, err)
+	}
+	for _, bad := range [][]string{{"=x"}, {"old"}, {"old=" + filepath.Join(dir, "nothing-*")}, {"old=" + filepath.Join(dir, "missing")}} {
+		if _, err := sidesFromArgs(nil, options{named: bad}); err == nil {
+			t.Errorf("--side %q: no error", bad)
+		}
+	}
+	if _, err := sidesFromArgs(files[:1], options{named: []string{"a=" + files[0]}}); err == nil {
+		t.Error("--side with arguments: no error")
+	}
+	if _, err := sidesFromArgs([]string{"-", files[0], "-"}, options{}); err == nil || !strings.Contains(err.Error(), "standard input") {
+		t.Errorf("stdin twice: %v", err)
+	}
+}
+
+func TestSideFlags(t *testing.T) {
+	sides := []sideArg{{name: "base"}, {name: "fast"}, {name: "slow"}}
+	o := options{
+		sourceMapDirs: []string{"shared", "fast=dist-fast", "nosuch=dir"},
+		sourceMaps:    []string{"app.js=app.js.map", "slow=app.js=slow.map", "base=b.map"},
+		works:         []string{"1000", "slow=500"},
+	}
+	f, err := resolveSideFlags(o, sides)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(f[1].dirs, []string{"shared", "nosuch=dir", "dist-fast"}) || !slices.Equal(f[0].dirs, []string{"shared", "nosuch=dir"}) {
+		t.Errorf("dirs: %q %q", f[0].dirs, f[1].dirs)
+	}
+	// base=b.map is SCRIPT=MAP for a script named base: every side's.
+	if !slices.Equal(f[2].maps, []string{"app.js=app.js.map", "base=b.map", "app.js=slow.map"}) || !slices.Equal(f[0].maps, []string{"app.js=app.js.map", "base=b.map"}) {
+		t.Errorf("maps: %q %q", f[0].maps, f[2].maps)
+	}
+	if f[0].work != 1000 || f[1].work != 1000 || f[2].work != 500 {
+		t.Errorf("work: %v %v %v", f[0].work, f[1].work, f[2].work)
+	}
+	if f[0].sameMaps(f[1]) || !f[0].sameMaps(sideFlags{maps: f[0].maps, dirs: f[0].dirs, work: 3}) {
+		t.Errorf("sameMaps: base and fast differ in folders, not in work")
+	}
+	for _, bad := range []options{
+		{works: []string{"fast=10"}},      // not every side
+		{works: []string{"fast=-1"}},      // not positive
+		{workBefore: 10, workAfter: 20},   // before/after are for two sides
+		{sourceDirsBefore: []string{"d"}}, // likewise
+		{works: []string{"fast=x"}},       // not a number
+	} {
+		if _, err := resolveSideFlags(bad, sides); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+	two := []sideArg{{name: "before"}, {name: "after"}}
+	f, err = resolveSideFlags(options{workBefore: 10, workAfter: 20, sourceDirsAfter: []string{"new"}}, two)
+	if err != nil || f[0].work != 10 || f[1].work != 20 || !slices.Equal(f[1].dirs, []string{"new"}) || len(f[0].dirs) != 0 {
+		t.Errorf("before/after forms: %+v %v", f, err)
+	}
+	if i, err := sideIndex(sides, "slow", "--base", 0); i != 2 || err != nil {
+		t.Errorf("sideIndex: %d %v", i, err)
+	}
+	if _, err := sideIndex(sides, "nope", "--base", 0); err == nil || !strings.Contains(err.Error(), "base, fast, slow") {
+		t.Errorf("sideIndex of no side: %v", err)
+	}
+}
