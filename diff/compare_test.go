@@ -302,11 +302,18 @@ func TestJSONCompared(t *testing.T) {
 	if err := WriteJSON(&b, r); err != nil {
 		t.Fatal(err)
 	}
+	type change struct {
+		Side     string   `json:"side"`
+		DeltaPct *float64 `json:"delta_pct"`
+		Verdict  string   `json:"verdict"`
+		P        *float64 `json:"p"`
+	}
 	type measure struct {
 		Ns       []float64 `json:"ns"`
 		DeltaPct *float64  `json:"delta_pct"`
 		Verdict  string    `json:"verdict"`
 		P        *float64  `json:"p"`
+		VsBase   []change  `json:"vs_base"`
 	}
 	var out struct {
 		Version  int               `json:"version"`
@@ -327,11 +334,15 @@ func TestJSONCompared(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &out); err != nil {
 		t.Fatal(err)
 	}
-	if out.Version != 2 || len(out.Sides) != 2 || len(out.Headline.OnCPU.Ns) != 2 || len(out.Rules) != 1 || out.Rules[0].Broken {
+	if out.Version != 3 || len(out.Sides) != 2 || len(out.Headline.OnCPU.Ns) != 2 || len(out.Rules) != 1 || out.Rules[0].Broken {
 		t.Fatalf("shape: %s", b.String()[:400])
 	}
 	for _, p := range out.Packages {
 		for _, m := range []measure{p.Self, p.Total} {
+			// Two sides keep the top-level change, equal to vs_base[0].
+			if len(m.VsBase) != 1 || m.VsBase[0].Side != "after" || m.VsBase[0].Verdict != m.Verdict || (m.P == nil) != (m.VsBase[0].P == nil) || (m.P != nil && *m.P != *m.VsBase[0].P) {
+				t.Errorf("%s: vs_base %+v against %+v", p.Package, m.VsBase, m)
+			}
 			if len(m.Ns) != 2 || m.Verdict == "" || m.P == nil {
 				t.Errorf("row %+v", p)
 			}

@@ -181,7 +181,7 @@ func TestJSONShape(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &out); err != nil {
 		t.Fatal(err)
 	}
-	if out.Version != 2 || len(out.Sides) != 1 || out.Sides[0].Format != "cpuprofile" {
+	if out.Version != JSONVersion || len(out.Sides) != 1 || out.Sides[0].Format != "cpuprofile" {
 		t.Fatalf("header = %+v", out)
 	}
 	if len(out.Functions) != len(r.Functions) || len(out.Files) != len(r.Files) || out.Warnings == nil || out.Paths == nil {

@@ -13,7 +13,11 @@ import (
 
 // JSONVersion is the version of the JSON shape WriteJSON writes. Version 2
 // has one shape whatever the flags: every row has self and total objects.
-const JSONVersion = 2
+// Version 3 adds any number of sides: every measure has vs_base, one
+// judged change per side other than the base (for two sides, the same as
+// its top-level change members, which stay), and the report names its
+// base.
+const JSONVersion = 3
 
 // MaxJSONCalls bounds the calls the JSON report lists: the heaviest, and
 // every call judged to have changed.
@@ -54,6 +58,12 @@ func WriteJSON(w io.Writer, r *Report) error {
 		j.side(&r.Sides[i])
 	}
 	j.EndArray()
+	// base: the name of the side the others are judged against; absent
+	// for one side.
+	if len(r.Sides) > 1 {
+		j.Key("base")
+		j.String(r.Sides[r.Base].Name)
+	}
 	j.headline()
 	j.paths(v)
 	j.rows()
@@ -402,7 +412,7 @@ func (j *jsonReport) measure(m *Measure) {
 		}
 		j.EndArray()
 	}
-	// spread_ns: each side's half-width of the mean's 95% interval; null
+	// spread_ns: each side's standard deviation over its runs (σ); null
 	// with a single run.
 	j.Key("spread_ns")
 	j.BeginArray()
@@ -433,6 +443,37 @@ func (j *jsonReport) measure(m *Measure) {
 		j.Key("p")
 		j.num(c.P)
 	}
+	// vs_base: one judged change per side other than the base, in side
+	// order, each with the members above and side, the side's name;
+	// absent for one side.
+	if cs := m.Changes(); len(cs) > 0 {
+		j.Key("vs_base")
+		j.BeginArray()
+		for i := range cs {
+			j.change(&cs[i])
+		}
+		j.EndArray()
+	}
+	j.EndObject()
+}
+
+// change writes one side's judged change against the base.
+func (j *jsonReport) change(c *Change) {
+	j.BeginObject()
+	j.Key("side")
+	j.String(j.r.Sides[c.Side].Name)
+	if finite(c.Delta) {
+		j.Key("delta_ns")
+		j.Float(c.Delta)
+	}
+	j.Key("delta_pp")
+	j.num(c.DeltaPP)
+	j.Key("delta_pct")
+	j.num(c.DeltaPct)
+	j.Key("verdict")
+	j.String(c.Verdict.String())
+	j.Key("p")
+	j.num(c.P)
 	j.EndObject()
 }
 

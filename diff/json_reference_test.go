@@ -26,6 +26,7 @@ type refJSONReport struct {
 	// Narrowing lists the filters and window applied to every run.
 	Narrowing []string         `json:"narrowing,omitempty"`
 	Sides     []refJSONSide    `json:"sides"`
+	Base      string           `json:"base,omitempty"`
 	Headline  refJSONHeadline  `json:"headline"`
 	Paths     []refJSONPath    `json:"paths"`
 	PathsNs   *float64         `json:"paths_delta_ns,omitempty"`
@@ -98,6 +99,17 @@ type refJSONMeasure struct {
 	DeltaPct *refJSONNullable `json:"delta_pct,omitempty"`
 	Verdict  string           `json:"verdict,omitempty"`
 	P        *refJSONNullable `json:"p,omitempty"`
+	VsBase   []refJSONChange  `json:"vs_base,omitempty"`
+}
+
+// refJSONChange is one side's change against the base.
+type refJSONChange struct {
+	Side     string          `json:"side"`
+	DeltaNs  *float64        `json:"delta_ns,omitempty"`
+	DeltaPP  refJSONNullable `json:"delta_pp"`
+	DeltaPct refJSONNullable `json:"delta_pct"`
+	Verdict  string          `json:"verdict"`
+	P        refJSONNullable `json:"p"`
 }
 
 // refJSONNullable writes a number or null, for fields present with two
@@ -194,6 +206,10 @@ func refMeasureJSON(r *Report, m *Measure) refJSONMeasure {
 		j.DeltaPct, j.P = &refJSONNullable{refNum(c.DeltaPct)}, &refJSONNullable{refNum(c.P)}
 		j.Verdict = c.Verdict.String()
 	}
+	for _, c := range m.Changes() {
+		j.VsBase = append(j.VsBase, refJSONChange{Side: r.Sides[c.Side].Name, DeltaNs: refNum(c.Delta), DeltaPP: refJSONNullable{refNum(c.DeltaPP)},
+			DeltaPct: refJSONNullable{refNum(c.DeltaPct)}, Verdict: c.Verdict.String(), P: refJSONNullable{refNum(c.P)}})
+	}
 	return j
 }
 
@@ -217,6 +233,9 @@ func writeJSONReference(w io.Writer, r *Report) error {
 		out.WorkUnit = r.Options.WorkUnit
 	}
 	out.addSides(r)
+	if len(r.Sides) > 1 {
+		out.Base = r.Sides[r.Base].Name
+	}
 	out.Headline.OnCPU = refMeasureJSON(r, &r.Headline.OnCPU)
 	if r.PerWork {
 		pw := refMeasureJSON(r, &r.Headline.PerWork)

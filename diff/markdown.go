@@ -35,6 +35,10 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 	if opts.Top <= 0 {
 		opts.Top = 10
 	}
+	if r.Several() {
+		_, err := io.WriteString(w, markdownSeveral(r, NewView(r), opts))
+		return err
+	}
 	m := markdown{r: r, v: NewView(r), opts: opts}
 	m.tables = []rowTable{
 		{"packages", r.Packages, opts.Sort, []string{"package"}, func(x *Row) []string { return []string{x.Key.Package} }},
@@ -224,7 +228,7 @@ func markdownLegend(v *View, sort Metric) string {
 	if !r.Compared() {
 		return "_Percentages are of on-CPU time (all but (idle) and (program))._"
 	}
-	return fmt.Sprintf("_Times are %s, the mean over runs ± the half-width of its 95%% interval; the detail tables rank by change in %s time. "+
+	return fmt.Sprintf("_Times are %s, the mean over runs ± its standard deviation (σ) over runs; the detail tables rank by change in %s time. "+
 		"Δshare is the change in share of on-CPU time, in percentage points. "+
 		"better/worse: the change is real at α=%g after Holm correction and exceeds %gpp and %g%%; ~: within noise; p: corrected p-value._",
 		v.Per(), sort, r.Options.Alpha, r.Options.MinDeltaPP, r.Options.MinDeltaPct)
@@ -250,7 +254,9 @@ func EscapeMarkdown(s string) string {
 		case r == '`':
 			b.WriteString("&#96;")
 		case r == '|' || r == '\\' || r == '*' || r == '_' || r == '~' || r == '[' || r == ']' ||
-			r == '(' || r == ')' || r == '!' || r == '$' || r == '{' || r == '}':
+			r == '$' || r == '{' || r == '}':
+			// Parentheses and ! need no escape once brackets have one:
+			// they only make a link or an image after ].
 			b.WriteByte('\\')
 			b.WriteRune(r)
 		case r == '@':

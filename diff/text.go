@@ -37,9 +37,12 @@ const (
 func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	v := NewView(r)
 	tw := &textWriter{w: w, color: opts.Color}
-	if r.Compared() {
+	switch {
+	case r.Several():
+		writeTextSeveral(tw, v, opts)
+	case r.Compared():
 		writeTextCompare(tw, v, opts)
-	} else {
+	default:
 		writeTextOne(tw, v, opts)
 	}
 	if len(r.Warnings) > 0 {
@@ -153,7 +156,7 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 	for _, t := range tables {
 		sorted := v.Sorted(t.rows, opts.Sort)
 		rows := clip(sorted, opts.Top)
-		tw.printf("\n%s by change in %s time (%s, ± 95%% interval over runs; %s)\n", capitalize(count(len(rows), len(sorted), t.what)), opts.Sort, v.Per(), legendShort)
+		tw.printf("\n%s by change in %s time (%s, ±σ over runs; %s)\n", capitalize(count(len(rows), len(sorted), t.what)), opts.Sort, v.Per(), legendShort)
 		var body [][]string
 		for i := range rows {
 			body = append(body, append(ChangeCells(opts.Sort.Of(&rows[i])), t.names(&rows[i])...))

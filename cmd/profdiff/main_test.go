@@ -59,7 +59,7 @@ func TestJSONToFile(t *testing.T) {
 			Format string `json:"format"`
 		} `json:"sides"`
 	}
-	if err := json.Unmarshal(data, &r); err != nil || r.Version != 2 || r.Sides[0].Format != "pprof" {
+	if err := json.Unmarshal(data, &r); err != nil || r.Version != 3 || r.Sides[0].Format != "pprof" {
 		t.Errorf("json = %+v, %v", r, err)
 	}
 }

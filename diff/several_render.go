@@ -1,0 +1,316 @@
+package diff
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// This file writes a report of a base and several variants (Report.Pairs)
+// as text and markdown: a headline table with a row per side, then the
+// packages and functions that changed in any variant, one compact column
+// per side.
+
+// sideRow is one row of the several-sides headline: name, runs, on-CPU per
+// run ±σ, per unit of work when given, the change against the base, its
+// verdict, and the spread against the base's.
+func (v *View) sideRows() (head []string, rows [][]string, verdicts []Verdict) {
+	r := v.r
+	head = []string{"side", "runs", "on-CPU / run ±σ"}
+	if r.PerWork {
+		head = append(head, "on-CPU / "+r.Options.WorkUnit+" ±σ")
+	}
+	head = append(head, "vs base", "verdict", "spread vs base")
+	judged := &r.Headline.OnCPU
+	if r.PerWork {
+		judged = &r.Headline.PerWork
+	}
+	for si, s := range r.Sides {
+		row := []string{s.Name, Count(int64(s.Runs)), sigma(&r.Headline.OnCPU, si)}
+		if r.PerWork {
+			row = append(row, sigma(&r.Headline.PerWork, si))
+		}
+		verdict := VerdictNone
+		if si == r.Base {
+			row = append(row, "(base)", "", "")
+		} else {
+			c := changeOf(judged, si)
+			verdict = c.Verdict
+			row = append(row, SignedPct(c.DeltaPct)+" "+FormatPShort(c.P), c.Verdict.String(), v.spreadCell(judged, si))
+		}
+		rows = append(rows, row)
+		verdicts = append(verdicts, verdict)
+	}
+	return head, rows, verdicts
+}
+
+// sigma writes a side's mean with its standard deviation over runs:
+// "6.59 ms ±0.20 ms" (no ± with one run).
+func sigma(m *Measure, side int) string {
+	s := Duration(m.Mean[side])
+	if sp := m.Spread[side]; !math.IsNaN(sp) {
+		s += " ±" + Duration(sp)
+	}
+	return s
+}
+
+// spreadCell compares a side's spread over runs with the base's: "σ ×4.7".
+func (v *View) spreadCell(m *Measure, side int) string {
+	base, own := m.Spread[v.r.Base], m.Spread[side]
+	if math.IsNaN(base) || math.IsNaN(own) {
+		return "one run"
+	}
+	if base == 0 {
+		return "σ " + Duration(own)
+	}
+	return fmt.Sprintf("σ ×%.2g", own/base)
+}
+
+// FormatPShort writes a p-value for a compact cell: "(p=0.012)",
+// "(p<0.001)", or "" when no test ran.
+func FormatPShort(p float64) string {
+	if math.IsNaN(p) {
+		return ""
+	}
+	s := FormatP(p)
+	if !strings.HasPrefix(s, "<") {
+		s = "=" + s
+	}
+	return "(p" + s + ")"
+}
+
+// changeOf returns a measure's change for side si against the base.
+func changeOf(m *Measure, si int) Change {
+	for _, c := range m.Changes() {
+		if c.Side == si {
+			return c
+		}
+	}
+	return Change{DeltaPP: math.NaN(), DeltaPct: math.NaN(), P: math.NaN()}
+}
+
+// changedLine is one row of a several-sides change table: a key's self or
+// total time on every side.
+type changedLine struct {
+	row    *Row
+	metric Metric
+	size   float64 // the largest |Δpp| over the variants, for the order
+}
+
+// changedLines lists the rows whose self or total time changed for real
+// in any variant, the largest change first.
+func changedLines(rows []Row, r *Report) []changedLine {
+	var out []changedLine
+	for i := range rows {
+		for _, metric := range []Metric{MetricSelf, MetricTotal} {
+			m := metric.Of(&rows[i])
+			size, real := 0.0, false
+			for _, c := range m.Changes() {
+				if c.Verdict.Real() {
+					real = true
+					d := c.DeltaPP
+					if math.IsNaN(d) {
+						d = 100 * c.Delta / math.Max(r.OnCPU(r.Base), 1)
+					}
+					size = math.Max(size, math.Abs(d))
+				}
+			}
+			if real {
+				out = append(out, changedLine{&rows[i], metric, size})
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b changedLine) int { return cmp.Compare(b.size, a.size) })
+	return out
+}
+
+// sideCell is a key's time on one side, with its change against the base:
+// "0.36 ms −62.1% better".
+func sideCell(m *Measure, si, base int) (string, Verdict) {
+	if si == base {
+		return Duration(m.Mean[si]), VerdictNone
+	}
+	c := changeOf(m, si)
+	switch c.Verdict {
+	case VerdictNew:
+		return Duration(m.Mean[si]) + " new", c.Verdict
+	case VerdictGone:
+		return "gone", c.Verdict
+	}
+	return Duration(m.Mean[si]) + " " + SignedPct(c.DeltaPct) + " " + c.Verdict.String(), c.Verdict
+}
+
+// severalTable is one change table of a several-sides report.
+type severalTable struct {
+	title string
+	name  func(*Row) string
+	lines []changedLine
+}
+
+// severalTables are the change tables: packages and functions, and files
+// when asked for.
+func (v *View) severalTables(files bool) []severalTable {
+	r := v.r
+	ts := []severalTable{
+		{"packages", func(x *Row) string { return x.Key.Package }, changedLines(r.Packages, r)},
+		{"functions", func(x *Row) string {
+			return v.RowName(x) + " (" + Clean(x.Key.Package) + ", " + v.Location(x.Key) + ")"
+		}, changedLines(r.Functions, r)},
+	}
+	if files {
+		ts = append(ts, severalTable{"files", func(x *Row) string { return v.File(x.Key) }, changedLines(r.Files, r)})
+	}
+	return ts
+}
+
+// severalTitle heads a several-sides report.
+func severalTitle(r *Report) string {
+	var names []string
+	for i, s := range r.Sides {
+		if i != r.Base {
+			names = append(names, s.Name)
+		}
+	}
+	return fmt.Sprintf("profdiff: %s against the base %s", strings.Join(names, ", "), r.Sides[r.Base].Name)
+}
+
+// severalLegend says how to read a several-sides report.
+func severalLegend(r *Report, v *View) string {
+	return fmt.Sprintf("Times are %s, the mean over runs; ±σ is the standard deviation over runs. "+
+		"Each variant is judged against the base %s: better/worse/new/gone is real at α=%g after Holm correction over the rows and Bonferroni over the %d variants, and exceeds %gpp of on-CPU and %g%%; ~ is within noise. "+
+		"σ ×N is the variant's spread over runs against the base's.",
+		v.Per(), r.Sides[r.Base].Name, r.Options.Alpha, len(r.Pairs), r.Options.MinDeltaPP, r.Options.MinDeltaPct)
+}
+
+// writeTextSeveral writes a several-sides report as text.
+func writeTextSeveral(tw *textWriter, v *View, opts TextOptions) {
+	r := v.r
+	tw.printf("%s\n\n", Clean(severalTitle(r)))
+	for _, s := range r.Sides {
+		tw.printf("  %s: %s\n", Clean(s.Name), SideLine(s))
+	}
+	tw.printf("\n")
+	head, rows, _ := v.sideRows()
+	writeAligned(tw, head, rows)
+	for _, t := range v.severalTables(opts.Files) {
+		lines := t.lines
+		if len(lines) == 0 {
+			tw.printf("\nNo %s changed beyond noise in any variant.\n", strings.TrimSuffix(t.title, "s"))
+			continue
+		}
+		if opts.Top > 0 && len(lines) > opts.Top {
+			lines = lines[:opts.Top]
+		}
+		tw.printf("\n%s that changed in a variant (%s):\n", capitalize(t.title), v.Per())
+		h := []string{strings.TrimSuffix(t.title, "s"), "time"}
+		for _, s := range r.Sides {
+			h = append(h, s.Name)
+		}
+		var cells [][]string
+		for _, l := range lines {
+			m := l.metric.Of(l.row)
+			row := []string{Fit(t.name(l.row), 60, false), l.metric.String()}
+			for si := range r.Sides {
+				c, _ := sideCell(m, si, r.Base)
+				row = append(row, c)
+			}
+			cells = append(cells, row)
+		}
+		writeAligned(tw, h, cells)
+	}
+	tw.printf("\n%s\n", severalLegend(r, v))
+}
+
+// writeAligned writes a header and rows as left-aligned columns.
+func writeAligned(tw *textWriter, head []string, rows [][]string) {
+	width := make([]int, len(head))
+	for _, row := range append([][]string{head}, rows...) {
+		for i, c := range row {
+			width[i] = max(width[i], Width(Clean(c)))
+		}
+	}
+	for _, row := range append([][]string{head}, rows...) {
+		var b strings.Builder
+		for i, c := range row {
+			b.WriteString(Pad(Clean(c), width[i], false))
+			b.WriteString("  ")
+		}
+		tw.printf("  %s\n", strings.TrimRight(b.String(), " "))
+	}
+}
+
+// markdownSeveral writes a several-sides report as markdown.
+func markdownSeveral(r *Report, v *View, opts MarkdownOptions) string {
+	var b strings.Builder
+	for _, p := range r.Pairs {
+		for _, res := range p.Rules {
+			if res.Broken {
+				fmt.Fprintf(&b, "> **Failed** (%s): `%s` — %s\n\n", EscapeMarkdown(p.Sides[1].Name), strings.ReplaceAll(res.Rule.Text, "`", "'"), EscapeMarkdown(strings.Join(res.Offenders, "; ")))
+			}
+		}
+	}
+	fmt.Fprintf(&b, "### %s\n\n", EscapeMarkdown(severalTitle(r)))
+	head, rows, verdicts := v.sideRows()
+	b.WriteString(markdownRow(head, nil))
+	b.WriteString("|" + strings.Repeat("---|", len(head)) + "\n")
+	for i, row := range rows {
+		if i == r.Base {
+			row[0] = "**" + EscapeMarkdown(row[0]) + "**"
+		} else {
+			row[0] = EscapeMarkdown(row[0])
+		}
+		marks := make([]Verdict, len(row))
+		marks[len(row)-3], marks[len(row)-2] = verdicts[i], verdicts[i] // vs base, verdict
+		b.WriteString(markdownRow(row, marks))
+	}
+	top := opts.Top
+	if top <= 0 {
+		top = 10
+	}
+	for _, t := range v.severalTables(opts.Files) {
+		if len(t.lines) == 0 {
+			fmt.Fprintf(&b, "\n_No %s changed beyond noise in any variant._\n", strings.TrimSuffix(t.title, "s"))
+			continue
+		}
+		lines := t.lines
+		more := ""
+		if len(lines) > top {
+			more = fmt.Sprintf(" (the %d largest of %d)", top, len(lines))
+			lines = lines[:top]
+		}
+		fmt.Fprintf(&b, "\n#### %s that changed in a variant%s\n\n", capitalize(t.title), more)
+		h := []string{strings.TrimSuffix(t.title, "s"), "time"}
+		for _, s := range r.Sides {
+			h = append(h, EscapeMarkdown(s.Name))
+		}
+		b.WriteString(markdownRow(h, nil))
+		b.WriteString("|" + strings.Repeat("---|", len(h)) + "\n")
+		for _, l := range lines {
+			m := l.metric.Of(l.row)
+			cells := []string{EscapeMarkdown(Fit(t.name(l.row), markdownNameWidth+30, false)), l.metric.String()}
+			marks := []Verdict{VerdictNone, VerdictNone}
+			for si := range r.Sides {
+				c, vd := sideCell(m, si, r.Base)
+				cells, marks = append(cells, EscapeMarkdown(c)), append(marks, vd)
+			}
+			b.WriteString(markdownRow(cells, marks))
+		}
+	}
+	fmt.Fprintf(&b, "\n_%s_\n", EscapeMarkdown(severalLegend(r, v)))
+	return b.String()
+}
+
+// markdownRow writes a table row; the cells whose verdict is real are in
+// bold.
+func markdownRow(cells []string, verdicts []Verdict) string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		if i < len(verdicts) && verdicts[i].Real() && c != "" {
+			c = "**" + c + "**"
+		}
+		out[i] = c
+	}
+	return "| " + strings.Join(out, " | ") + " |\n"
+}
