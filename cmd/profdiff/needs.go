@@ -22,7 +22,7 @@ type treeNeed uint8
 
 const (
 	treeNever    treeNeed = iota
-	treeCompared          // for the paths, which exist with two sides only
+	treeCompared          // for the paths, which exist with two sides only (a report of several variants lists rows alone)
 	treeAlways            // the output draws the tree
 )
 
@@ -62,11 +62,14 @@ func needsOf(format string, jsonOutput bool) needs {
 }
 
 // aggregateOptions are the parts of each run's table that the output reads.
+// The text, markdown and JSON of three sides or more list rows alone: their
+// calls and paths stay in the pairs, which nothing writes.
 func (n needs) aggregateOptions(sides int) analyze.AggregateOptions {
+	rowsOnly := sides > 2 && n.tree != treeAlways
 	return analyze.AggregateOptions{
-		Edges:         n.calls,
+		Edges:         n.calls && !rowsOnly,
 		Lines:         n.lines,
-		Tree:          n.tree == treeAlways || (n.tree == treeCompared && sides > 1),
+		Tree:          n.tree == treeAlways || (n.tree == treeCompared && sides == 2),
 		NodeFunctions: n.profiles,
 	}
 }

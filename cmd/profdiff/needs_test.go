@@ -34,7 +34,8 @@ func TestOutputNeedsCoverEveryFormat(t *testing.T) {
 
 // What each output computes: a single profile's text, markdown and JSON
 // need no call tree (md was once missed); JSON needs the calls; only the
-// explorer reads per-line times; --json-output adds what JSON reads.
+// explorer reads per-line times; --json-output adds what JSON reads; the
+// reports of three sides or more list rows alone.
 func TestNeedsOf(t *testing.T) {
 	for _, c := range []struct {
 		format string
@@ -51,6 +52,12 @@ func TestNeedsOf(t *testing.T) {
 		{"html", false, 1, analyze.AggregateOptions{Tree: true}},
 		{"tui", false, 1, analyze.AggregateOptions{Edges: true, Lines: true, Tree: true}},
 		{"folded", false, 2, analyze.AggregateOptions{NodeFunctions: true}},
+		// Several variants: the rows alone, but the explorer and the
+		// flame graph draw a pair.
+		{"json", false, 3, analyze.AggregateOptions{}},
+		{"markdown", true, 4, analyze.AggregateOptions{}},
+		{"tui", false, 3, analyze.AggregateOptions{Edges: true, Lines: true, Tree: true}},
+		{"html", false, 3, analyze.AggregateOptions{Tree: true}},
 	} {
 		if got := needsOf(c.format, c.json).aggregateOptions(c.sides); got != c.want {
 			t.Errorf("%s (json output %v, %d sides): %+v, want %+v", c.format, c.json, c.sides, got, c.want)
