@@ -183,6 +183,17 @@ type Report struct {
 	// sides, headline and rows of all sides, with VsBase filled and no
 	// Calls, Lines, Tree or Paths of its own. Nil for one or two sides.
 	Pairs []*Report
+	// Phases are stretches of every run (--phase), each compared on its
+	// own; the report shows their headlines as one block each.
+	Phases []Phase
+}
+
+// Phase is the comparison of one stretch of every run.
+type Phase struct {
+	Name string
+	// Window is the stretch as given: FROM..TO, or two User Timing marks.
+	Window string
+	Report *Report
 }
 
 // Compared reports whether the report is a pair: two sides, the second

@@ -65,6 +65,22 @@ func WriteJSON(w io.Writer, r *Report) error {
 		j.String(r.Sides[r.Base].Name)
 	}
 	j.headline()
+	// phases: each --phase's name, its window as given and its headline,
+	// shaped as the report's; absent without phases.
+	if len(r.Phases) > 0 {
+		j.Key("phases")
+		j.BeginArray()
+		for _, ph := range r.Phases {
+			j.BeginObject()
+			j.Key("name")
+			j.String(ph.Name)
+			j.Key("window")
+			j.String(ph.Window)
+			(&jsonReport{Writer: j.Writer, r: ph.Report}).headline()
+			j.EndObject()
+		}
+		j.EndArray()
+	}
 	j.paths(v)
 	j.rows()
 	// rules: each --fail-on rule, whether it broke and the rows that

@@ -47,7 +47,7 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 	if opts.Files {
 		m.tables = append(m.tables, rowTable{"files", r.Files, opts.Sort, []string{"file", "package"}, func(x *Row) []string { return []string{m.v.File(x.Key), x.Key.Package} }})
 	}
-	head, top := m.head(), m.top()
+	head, top := m.head()+markdownPhases(r), m.top()
 	legend := "\n" + markdownLegend(m.v, opts.Sort) + "\n"
 	// The detail tables get what room is left, cut to fit.
 	details := m.details(MarkdownLimit - len(head) - len(top) - len(legend) - 200)

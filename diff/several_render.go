@@ -22,7 +22,10 @@ func (v *View) sideRows() (head []string, rows [][]string, verdicts []Verdict) {
 	if r.PerWork {
 		head = append(head, "on-CPU / "+r.Options.WorkUnit+" ±σ")
 	}
-	head = append(head, "vs base", "verdict", "spread vs base")
+	one := len(r.Sides) == 1
+	if !one {
+		head = append(head, "vs base", "verdict", "spread vs base")
+	}
 	judged := &r.Headline.OnCPU
 	if r.PerWork {
 		judged = &r.Headline.PerWork
@@ -33,9 +36,11 @@ func (v *View) sideRows() (head []string, rows [][]string, verdicts []Verdict) {
 			row = append(row, sigma(&r.Headline.PerWork, si))
 		}
 		verdict := VerdictNone
-		if si == r.Base {
+		switch {
+		case one:
+		case si == r.Base:
 			row = append(row, "(base)", "", "")
-		} else {
+		default:
 			c := changeOf(judged, si)
 			verdict = c.Verdict
 			row = append(row, SignedPct(c.DeltaPct)+" "+FormatPShort(c.P), c.Verdict.String(), v.spreadCell(judged, si))
@@ -173,7 +178,7 @@ func severalTitle(r *Report) string {
 			names = append(names, s.Name)
 		}
 	}
-	return fmt.Sprintf("profdiff: %s against the base %s", strings.Join(names, ", "), r.Sides[r.Base].Name)
+	return fmt.Sprintf("profdiff: %s, each judged against %s", strings.Join(names, ", "), r.Sides[r.Base].Name)
 }
 
 // severalLegend says how to read a several-sides report.
@@ -194,6 +199,7 @@ func writeTextSeveral(tw *textWriter, v *View, opts TextOptions) {
 	tw.printf("\n")
 	head, rows, _ := v.sideRows()
 	writeAligned(tw, head, rows)
+	writeTextPhases(tw, r)
 	for _, t := range v.severalTables(opts.Files) {
 		lines := t.lines
 		if len(lines) == 0 {
@@ -252,19 +258,8 @@ func markdownSeveral(r *Report, v *View, opts MarkdownOptions) string {
 		}
 	}
 	fmt.Fprintf(&b, "### %s\n\n", EscapeMarkdown(severalTitle(r)))
-	head, rows, verdicts := v.sideRows()
-	b.WriteString(markdownRow(head, nil))
-	b.WriteString("|" + strings.Repeat("---|", len(head)) + "\n")
-	for i, row := range rows {
-		if i == r.Base {
-			row[0] = "**" + EscapeMarkdown(row[0]) + "**"
-		} else {
-			row[0] = EscapeMarkdown(row[0])
-		}
-		marks := make([]Verdict, len(row))
-		marks[len(row)-3], marks[len(row)-2] = verdicts[i], verdicts[i] // vs base, verdict
-		b.WriteString(markdownRow(row, marks))
-	}
+	b.WriteString(markdownSides(v))
+	b.WriteString(markdownPhases(r))
 	top := opts.Top
 	if top <= 0 {
 		top = 10
@@ -293,7 +288,7 @@ func markdownSeveral(r *Report, v *View, opts MarkdownOptions) string {
 			marks := []Verdict{VerdictNone, VerdictNone}
 			for si := range r.Sides {
 				c, vd := sideCell(m, si, r.Base)
-				cells, marks = append(cells, EscapeMarkdown(c)), append(marks, vd)
+				cells, marks = append(cells, c), append(marks, vd) // numbers and a verdict
 			}
 			b.WriteString(markdownRow(cells, marks))
 		}
@@ -313,4 +308,44 @@ func markdownRow(cells []string, verdicts []Verdict) string {
 		out[i] = c
 	}
 	return "| " + strings.Join(out, " | ") + " |\n"
+}
+
+// markdownSides is the table of the sides: a row per side, the base's name
+// in bold.
+func markdownSides(v *View) string {
+	var b strings.Builder
+	head, rows, verdicts := v.sideRows()
+	b.WriteString(markdownRow(head, nil))
+	b.WriteString("|" + strings.Repeat("---|", len(head)) + "\n")
+	for i, row := range rows {
+		row[0] = EscapeMarkdown(row[0]) // the other cells are numbers and verdicts
+		if i == v.r.Base && len(rows) > 1 {
+			row[0] = "**" + row[0] + "**"
+		}
+		marks := make([]Verdict, len(row))
+		if len(row) >= 6 {
+			marks[len(row)-3], marks[len(row)-2] = verdicts[i], verdicts[i] // vs base, verdict
+		}
+		b.WriteString(markdownRow(row, marks))
+	}
+	return b.String()
+}
+
+// markdownPhases is a block per --phase: its table of the sides.
+func markdownPhases(r *Report) string {
+	var b strings.Builder
+	for _, ph := range r.Phases {
+		fmt.Fprintf(&b, "\n#### Phase %s (%s)\n\n", EscapeMarkdown(ph.Name), EscapeMarkdown(ph.Window))
+		b.WriteString(markdownSides(NewView(ph.Report)))
+	}
+	return b.String()
+}
+
+// writeTextPhases writes a block per --phase: its table of the sides.
+func writeTextPhases(tw *textWriter, r *Report) {
+	for _, ph := range r.Phases {
+		tw.printf("\nPhase %s (%s):\n", Clean(ph.Name), Clean(ph.Window))
+		head, rows, _ := NewView(ph.Report).sideRows()
+		writeAligned(tw, head, rows)
+	}
 }

@@ -42,8 +42,10 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 		writeTextSeveral(tw, v, opts)
 	case r.Compared():
 		writeTextCompare(tw, v, opts)
+		writeTextPhases(tw, r)
 	default:
 		writeTextOne(tw, v, opts)
+		writeTextPhases(tw, r)
 	}
 	if len(r.Warnings) > 0 {
 		tw.printf("\nWarnings:\n")

@@ -108,6 +108,7 @@ type options struct {
 	base          string
 	variant       string
 	works         []string // --work N or NAME=N
+	phases        []string // --phase NAME=FROM..TO or NAME=MARK_A..MARK_B
 	workBefore    float64
 	workAfter     float64
 	workUnit      string
@@ -168,6 +169,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.showFrom, "show-from", "", "cut each stack above its first frame matching `RE`, which becomes a root, as pprof -show_from")
 	fs.StringVar(&o.pruneFrom, "prune-from", "", "cut stacks below their lowest frame matching `RE`, its callees' time becoming its own, as pprof -prune_from")
 	fs.StringVar(&o.window, "window", "", "keep the samples taken between FROM and TO after the start of each run (`FROM..TO`: 2s..12s, ..30s, 500ms..); not for pprof, which records no sample times")
+	fs.StringArrayVar(&o.phases, "phase", nil, "also judge the stretch FROM..TO of every run (as --window) or between two User Timing marks (as --window-marks), given as `NAME=FROM..TO` (repeatable): one headline block per phase in text, markdown and JSON")
 	fs.StringVar(&o.windowMarks, "window-marks", "", "in a Chrome trace, keep the samples between two User Timing marks or measures (`A..B`, from performance.mark), or within one measure M")
 	fs.BoolVar(&o.trimIdle, "trim-idle", false, "drop the samples off the CPU ((idle), (program)) before the first and after the last on-CPU one of each run, so that wall and busy time describe the work")
 	fs.Float64Var(&o.frameShare, "min-frame-share", 0.01, "leave call-tree frames under this share of on-CPU time on every side (`PCT`, percent) out of the flame graph, paths and UI tree, as pprof's -nodefraction; their time stays in their callers'")

@@ -89,6 +89,7 @@ type invocation struct {
 	flags   []sideFlags // per side
 	dopts   diff.Options
 	variant int                         // the side drawn against the base where one pair is shown
+	phases  []phase                     // --phase: stretches compared on their own
 	syms    []*symbolicate.Symbolicator // per side; nil without source maps
 }
 
@@ -140,20 +141,24 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 	if variant == dopts.Base && len(sides) > 1 {
 		return nil, fmt.Errorf("--variant %s is the base: name a side to draw against it", o.variant)
 	}
+	phases, err := parsePhases(o)
+	if err != nil {
+		return nil, err
+	}
 	dopts.Narrowing = filters.Describe()
 	dopts.PathsOnlyTree = needsOf(o.format, o.jsonOutput != "").tree == treeCompared
 	syms, err := sideSymbolicators(o, flags)
 	if err != nil {
 		return nil, err
 	}
-	return &invocation{o: o, popts: popts, filters: filters, sides: sides, flags: flags, dopts: dopts, syms: syms, variant: variant}, nil
+	return &invocation{o: o, popts: popts, filters: filters, sides: sides, flags: flags, dopts: dopts, syms: syms, variant: variant, phases: phases}, nil
 }
 
 // report reads and compares the sides, then opens the explorer or writes
 // the report, and returns the exit status.
 func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	o := inv.o
-	ds, profiles, scriptDirs, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, inv.filters, o)
+	ds, profiles, scriptDirs, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, inv.filters, o, needsOf(o.format, o.jsonOutput != ""))
 	if err != nil {
 		return failed(stderr, err)
 	}
@@ -171,6 +176,9 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failed(stderr, err)
 	}
+	if rep.Phases, err = inv.comparePhases(stdin, dopts); err != nil {
+		return failed(stderr, err)
+	}
 	advise(rep.Warnings)
 	if o.format == "tui" {
 		var dirs []string
@@ -185,6 +193,31 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 		return explore(shown, o.sortMetric(), syms, newSourceFiles(dirs), inv.renarrow(stdin, dopts), stderr)
 	}
 	return writeReport(o, rep, inv.pair(rep), ds, profiles, inv.sides, stdout, stderr)
+}
+
+// comparePhases compares each --phase: every run read again and narrowed
+// to the phase's window, its rows and headline only.
+func (inv *invocation) comparePhases(stdin io.Reader, dopts diff.Options) ([]diff.Phase, error) {
+	var out []diff.Phase
+	for _, ph := range inv.phases {
+		f := ph.filters(inv.filters)
+		ds, _, _, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, f, inv.o, needs{})
+		if err != nil {
+			return nil, fmt.Errorf("--phase %s: %w", ph.name, err)
+		}
+		opts := dopts
+		opts.Narrowing = f.Describe()
+		if f.WindowMarks != nil {
+			opts.Narrowing = append(opts.Narrowing, f.WindowMarks.Used()...)
+		}
+		opts.Rules, opts.MaxPaths = nil, -1
+		rep, err := diff.Compare(ds, opts)
+		if err != nil {
+			return nil, fmt.Errorf("--phase %s: %w", ph.name, err)
+		}
+		out = append(out, diff.Phase{Name: ph.name, Window: ph.spec, Report: rep})
+	}
+	return out, nil
 }
 
 // pair returns the two sides drawn where one pair is shown (the explorer,
@@ -216,7 +249,7 @@ func (inv *invocation) renarrow(stdin io.Reader, dopts diff.Options) func([]stri
 		}
 		f := *inv.filters
 		f.Then = append(slices.Clone(f.Then), extra...)
-		ds, _, _, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, &f, inv.o)
+		ds, _, _, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, &f, inv.o, needsOf(inv.o.format, false))
 		if err != nil {
 			return nil, errors.New(errorText(err))
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/profdiff/profdiff/narrow"
 )
@@ -81,4 +82,67 @@ func filterFlag(err error) error {
 		return err
 	}
 	return fmt.Errorf("%s: %w", flag, err)
+}
+
+// phase is a --phase: a name and the window of every run it judges.
+type phase struct {
+	name, spec string
+	window     *narrow.Window
+	marks      *narrow.MarkWindow
+}
+
+// parsePhases reads the --phase values: NAME=FROM..TO, a window in time as
+// --window takes it, or NAME=A..B (or NAME=M), User Timing marks or a
+// measure as --window-marks takes them.
+func parsePhases(o options) ([]phase, error) {
+	if len(o.phases) > 0 && (o.window != "" || o.windowMarks != "") {
+		return nil, errors.New("--phase and --window or --window-marks: phases are windows of the whole run; give one or the other")
+	}
+	if len(o.phases) > 0 && o.format != "text" && o.format != "markdown" && o.format != "md" && o.format != "json" {
+		return nil, fmt.Errorf("--phase is shown by --format text, markdown and json, not %s", o.format)
+	}
+	var out []phase
+	for _, v := range o.phases {
+		name, spec, ok := strings.Cut(v, "=")
+		if !ok || name == "" || spec == "" {
+			return nil, fmt.Errorf("--phase %q: give NAME=FROM..TO (times, as --window) or NAME=A..B (User Timing marks)", v)
+		}
+		for _, p := range out {
+			if p.name == name {
+				return nil, fmt.Errorf("--phase %s is given twice", name)
+			}
+		}
+		ph := phase{name: name, spec: spec}
+		w, err := narrow.ParseWindow(spec)
+		switch {
+		case err == nil:
+			ph.window = w
+		case looksLikeTimes(spec):
+			return nil, fmt.Errorf("--phase %s=%s: %v", name, spec, err)
+		default:
+			if ph.marks, err = narrow.ParseMarkWindow(spec); err != nil {
+				return nil, fmt.Errorf("--phase %s: %v", name, err)
+			}
+		}
+		out = append(out, ph)
+	}
+	return out, nil
+}
+
+// looksLikeTimes reports whether a window's ends are numbers (2s..1s),
+// not marks, so that its error is the window's.
+func looksLikeTimes(spec string) bool {
+	from, to, _ := strings.Cut(spec, "..")
+	isTime := func(s string) bool { return s == "" || (s[0] >= '0' && s[0] <= '9') || s[0] == '.' }
+	return isTime(from) && isTime(to)
+}
+
+// filters returns the command's filters narrowed to the phase.
+func (p phase) filters(all *narrow.Filters) *narrow.Filters {
+	f := *all
+	f.Window, f.WindowMarks = p.window, nil
+	if p.marks != nil {
+		f.WindowMarks = &narrow.MarkWindow{From: p.marks.From, To: p.marks.To} // its own record of the windows used
+	}
+	return &f
 }

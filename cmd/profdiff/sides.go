@@ -204,13 +204,12 @@ func expandSide(path string) ([]string, error) {
 // readSides reads every run (in parallel, bounded by the cores), maps it
 // through its side's source maps and aggregates it, with those of the
 // calls, per-line times and call tree that the output reads.
-func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, filters *narrow.Filters, o options) ([]diff.Side, [][]*analyze.Profile, []string, error) {
+func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, filters *narrow.Filters, o options, need needs) ([]diff.Side, [][]*analyze.Profile, []string, error) {
 	var mu sync.Mutex
 	dirs := map[string]bool{} // the folders of the profiles' scripts
 	type job struct{ side, run int }
 	var jobs []job
 	tables := make([][]*analyze.Table, len(sides))
-	need := needsOf(o.format, o.jsonOutput != "")
 	aopts, keep := need.aggregateOptions(len(sides)), need.profiles
 	profiles := make([][]*analyze.Profile, len(sides))
 	for si, s := range sides {
