@@ -18,8 +18,8 @@ const module = "github.com/profdiff/profdiff"
 // standard library it may import. Imports run one way: cmd -> diff ->
 // analyze, cmd -> tui -> diff, and cmd -> symbolicate -> analyze and
 // sourcemap; analyze and sourcemap import no other profdiff package but
-// internal/jsonscan, which imports none (nor does internal/jsonwrite, the
-// JSON writer of diff and flamegraph); symbolicate and diff never import
+// internal/jsonscan, which imports none (nor do internal/jsonwrite, the
+// JSON writer of diff and flamegraph, and stats, the statistics); symbolicate and diff never import
 // each other, only tui imports the Charm libraries, and only analyze/pprof.go
 // imports github.com/google/pprof/profile to read, and export/pprof.go to
 // write (the library checks the profile it writes). diff measures the display width
@@ -35,6 +35,7 @@ var allowed = map[string][]string{
 	"export":             {module + "/analyze", module + "/diff", "github.com/google/pprof/profile"},
 	"flamegraph":         {module + "/diff", module + "/internal/jsonwrite"},
 	"narrow":             {module + "/analyze"},
+	"stats":              {},
 	"cmd/profdiff":       {module + "/analyze", module + "/diff", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup"},
 }
 
