@@ -145,6 +145,14 @@ type Headline struct {
 	// runs per side that would tell it from noise at the current spread;
 	// 0 when that does not apply.
 	RunsNeeded int
+	// Spreads compares each side's spread over runs with the base's, one
+	// per side other than the base, on the judged measure (per unit of
+	// work when given); nil for one side.
+	Spreads []SpreadChange
+	// RobustSpread is each side's median absolute deviation over runs of
+	// the judged measure, scaled to estimate σ (1.4826 × MAD): a spread
+	// one wild run cannot inflate; NaN with a single run.
+	RobustSpread []float64
 }
 
 // Report is the judged comparison every renderer reads.
@@ -360,6 +368,7 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 		c.judgeCalls(r.Calls)
 	}
 	wg.Wait()
+	r.judgeSpread()
 	if len(sides) == 2 {
 		r.Paths, r.PathsDelta = findPaths(r, opts)
 		r.Rules = evaluate(r, opts.Rules)

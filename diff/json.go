@@ -237,6 +237,41 @@ func (j *jsonReport) headline() {
 		j.Key("runs_needed")
 		j.Int(int64(r.Headline.RunsNeeded))
 	}
+	// robust_spread_ns: each side's 1.4826 × median absolute deviation
+	// over runs of the judged measure (per_work when given, else on_cpu),
+	// an estimate of σ that one wild run cannot inflate; null with one run.
+	j.Key("robust_spread_ns")
+	j.BeginArray()
+	for _, v := range r.Headline.RobustSpread {
+		j.num(v)
+	}
+	j.EndArray()
+	// spread_vs_base: for each side but the base, its σ over the base's
+	// (ratio, null with one run on either), the Brown-Forsythe test's p
+	// (Holm-corrected over the sides; null when untested), and a verdict:
+	// "noisier", "steadier", "~", or "" when untested, with why_untested;
+	// absent for one side.
+	if len(r.Headline.Spreads) > 0 {
+		j.Key("spread_vs_base")
+		j.BeginArray()
+		for _, sc := range r.Headline.Spreads {
+			j.BeginObject()
+			j.Key("side")
+			j.String(r.Sides[sc.Side].Name)
+			j.Key("ratio")
+			j.num(sc.Ratio)
+			j.Key("p")
+			j.num(sc.P)
+			j.Key("verdict")
+			j.String(sc.Verdict.String())
+			if sc.Why != "" {
+				j.Key("why_untested")
+				j.String(sc.Why)
+			}
+			j.EndObject()
+		}
+		j.EndArray()
+	}
 	j.EndObject()
 }
 

@@ -159,7 +159,17 @@ type refJSONHeadline struct {
 	Busy    []float64       `json:"busy"`
 	GCShare []float64       `json:"gc_share"`
 	// RunsNeeded: runs per side that would settle a change one run cannot.
-	RunsNeeded int `json:"runs_needed,omitempty"`
+	RunsNeeded   int             `json:"runs_needed,omitempty"`
+	RobustSpread []*float64      `json:"robust_spread_ns"`
+	Spreads      []refJSONSpread `json:"spread_vs_base,omitempty"`
+}
+
+type refJSONSpread struct {
+	Side    string   `json:"side"`
+	Ratio   *float64 `json:"ratio"`
+	P       *float64 `json:"p"`
+	Verdict string   `json:"verdict"`
+	Why     string   `json:"why_untested,omitempty"`
 }
 
 type refJSONStep struct {
@@ -242,6 +252,13 @@ func writeJSONReference(w io.Writer, r *Report) error {
 		out.Headline.PerWork = &pw
 	}
 	out.Headline.RunsNeeded = r.Headline.RunsNeeded
+	out.Headline.RobustSpread = []*float64{}
+	for _, v := range r.Headline.RobustSpread {
+		out.Headline.RobustSpread = append(out.Headline.RobustSpread, refNum(v))
+	}
+	for _, sc := range r.Headline.Spreads {
+		out.Headline.Spreads = append(out.Headline.Spreads, refJSONSpread{Side: r.Sides[sc.Side].Name, Ratio: refNum(sc.Ratio), P: refNum(sc.P), Verdict: sc.Verdict.String(), Why: sc.Why})
+	}
 	out.addRows(r)
 	out.addPaths(r, v)
 	for _, res := range r.Rules {

@@ -13,8 +13,8 @@ import (
 // TestStatsByHand checks the noise test against values computed by hand
 // (python3: see the comment on each figure).
 func TestStatsByHand(t *testing.T) {
-	a := stats([]float64{100, 120}, 1, 1, 0.15)
-	b := stats([]float64{50, 60}, 1, 1, 0.15)
+	a := sideStatsOf([]float64{100, 120}, 1, 1, 0.15)
+	b := sideStatsOf([]float64{50, 60}, 1, 1, 0.15)
 	// per run: 0.15² + 4·n/samples; var = (3·that + Σ(x/mean-1)²)/(3+1)/n
 	if math.Abs(a.v-0.024139979338842973) > 1e-12 || math.Abs(b.v-0.03777634297520661) > 1e-12 || a.mean != 110 || b.mean != 55 {
 		t.Errorf("stats: %+v %+v", a, b)
@@ -24,11 +24,11 @@ func TestStatsByHand(t *testing.T) {
 		t.Errorf("zTest = %v", p)
 	}
 	// One run: the prior alone, 0.15² + 4/100.
-	if s := stats([]float64{100}, 1, 1, 0.15); math.Abs(s.v-0.0625) > 1e-12 {
+	if s := sideStatsOf([]float64{100}, 1, 1, 0.15); math.Abs(s.v-0.0625) > 1e-12 {
 		t.Errorf("one run: %+v", s)
 	}
 	// No sample: half a sample per run stands in, its variance 1/(n/2).
-	if s := stats([]float64{0, 0}, 10, 1, 0.15); s.mean != 5 || math.Abs(s.v-(0.0225/2+1)) > 1e-12 {
+	if s := sideStatsOf([]float64{0, 0}, 10, 1, 0.15); s.mean != 5 || math.Abs(s.v-(0.0225/2+1)) > 1e-12 {
 		t.Errorf("empty side: %+v", s)
 	}
 	// The standard deviation: sqrt(((100-110)² + (120-110)²) / 1) = 14.1421.

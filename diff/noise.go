@@ -68,9 +68,9 @@ type sideStats struct {
 	v    float64 // variance of ln(mean)
 }
 
-// stats summarises runs (already per unit of work) of a side whose samples
+// sideStatsOf summarises runs (already per unit of work) of a side whose samples
 // stand for intervalNs each (scaled to the same unit by unitScale).
-func stats(runs []float64, intervalNs, unitScale, prior float64) sideStats {
+func sideStatsOf(runs []float64, intervalNs, unitScale, prior float64) sideStats {
 	n := float64(len(runs))
 	var sum float64
 	for _, x := range runs {
@@ -144,8 +144,8 @@ func holm(p []float64) {
 // judgeHeadline judges the headline's on-CPU change, whose runs are scaled
 // by scale per side.
 func (c *comparison) judgeHeadline(m *Measure, scale []float64) {
-	a := stats(m.Runs[0], c.interval[0], scale[0], c.opts.RunNoise)
-	b := stats(m.Runs[1], c.interval[1], scale[1], c.opts.RunNoise)
+	a := sideStatsOf(m.Runs[0], c.interval[0], scale[0], c.opts.RunNoise)
+	b := sideStatsOf(m.Runs[1], c.interval[1], scale[1], c.opts.RunNoise)
 	m.Change = change(m.Mean[0], m.Mean[1], math.NaN())
 	m.Change.P = c.family(zTest(a, b))
 	m.Change.Verdict = verdict(m.Change, c.opts, false, false, false)
@@ -190,7 +190,7 @@ func (c *comparison) judgeSet(ms []*Measure, has func(i int) (before, after bool
 			if functionLevel {
 				prior = functionPrior(prior, c.share(m))
 			}
-			ps[i] = zTest(stats(m.Runs[0], c.interval[0], c.scale[0], prior), stats(m.Runs[1], c.interval[1], c.scale[1], prior))
+			ps[i] = zTest(sideStatsOf(m.Runs[0], c.interval[0], c.scale[0], prior), sideStatsOf(m.Runs[1], c.interval[1], c.scale[1], prior))
 		}
 	}
 	holm(ps)

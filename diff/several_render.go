@@ -13,10 +13,11 @@ import (
 // packages and functions that changed in any variant, one compact column
 // per side.
 
-// sideRow is one row of the several-sides headline: name, runs, on-CPU per
-// run ±σ, per unit of work when given, the change against the base, its
-// verdict, and the spread against the base's.
-func (v *View) sideRows() (head []string, rows [][]string, verdicts []Verdict) {
+// sideRows are the rows of the table of the sides: name, runs, on-CPU per
+// run ±σ, per unit of work when given, and for each side but the base the
+// change against the base, its verdict, and its spread against the base's.
+// real marks the cells that state a real finding.
+func (v *View) sideRows() (head []string, rows [][]string, real [][]bool) {
 	r := v.r
 	head = []string{"side", "runs", "on-CPU / run ±σ"}
 	if r.PerWork {
@@ -26,29 +27,28 @@ func (v *View) sideRows() (head []string, rows [][]string, verdicts []Verdict) {
 	if !one {
 		head = append(head, "vs base", "verdict", "spread vs base")
 	}
-	judged := &r.Headline.OnCPU
-	if r.PerWork {
-		judged = &r.Headline.PerWork
-	}
+	judged := r.judgedHeadline()
 	for si, s := range r.Sides {
 		row := []string{s.Name, Count(int64(s.Runs)), sigma(&r.Headline.OnCPU, si)}
 		if r.PerWork {
 			row = append(row, sigma(&r.Headline.PerWork, si))
 		}
-		verdict := VerdictNone
+		marks := make([]bool, len(head))
 		switch {
 		case one:
 		case si == r.Base:
 			row = append(row, "(base)", "", "")
 		default:
 			c := changeOf(judged, si)
-			verdict = c.Verdict
-			row = append(row, SignedPct(c.DeltaPct)+" "+FormatPShort(c.P), c.Verdict.String(), v.spreadCell(judged, si))
+			cell, verdict := v.spreadCell(judged, si)
+			row = append(row, SignedPct(c.DeltaPct)+" "+FormatPShort(c.P), c.Verdict.String(), cell)
+			n := len(row)
+			marks[n-3], marks[n-2], marks[n-1] = c.Verdict.Real(), c.Verdict.Real(), verdict.Real()
 		}
 		rows = append(rows, row)
-		verdicts = append(verdicts, verdict)
+		real = append(real, marks)
 	}
-	return head, rows, verdicts
+	return head, rows, real
 }
 
 // sigma writes a side's mean with its standard deviation over runs:
@@ -61,16 +61,40 @@ func sigma(m *Measure, side int) string {
 	return s
 }
 
-// spreadCell compares a side's spread over runs with the base's: "σ ×4.7".
-func (v *View) spreadCell(m *Measure, side int) string {
+// spreadCell compares a side's spread over runs with the base's: "σ ×4.7
+// noisier (p=0.012)", "σ ×0.73 ~", "σ ×1.2, too few runs".
+func (v *View) spreadCell(m *Measure, side int) (string, SpreadVerdict) {
+	var sc *SpreadChange
+	for i := range v.r.Headline.Spreads {
+		if v.r.Headline.Spreads[i].Side == side {
+			sc = &v.r.Headline.Spreads[i]
+		}
+	}
 	base, own := m.Spread[v.r.Base], m.Spread[side]
-	if math.IsNaN(base) || math.IsNaN(own) {
-		return "one run"
+	var s string
+	switch {
+	case math.IsNaN(base) || math.IsNaN(own):
+		return "one run", SpreadUntested
+	case base == 0:
+		s = "σ " + Duration(own)
+	default:
+		s = fmt.Sprintf("σ ×%.2g", own/base)
 	}
-	if base == 0 {
-		return "σ " + Duration(own)
+	switch {
+	case sc == nil:
+	case sc.Verdict == SpreadUntested:
+		if sc.Why != "" {
+			s += ", " + sc.Why
+		}
+	case sc.Verdict == SpreadSame:
+		s += " ~"
+	default:
+		s += " " + sc.Verdict.String() + " " + FormatPShort(sc.P)
 	}
-	return fmt.Sprintf("σ ×%.2g", own/base)
+	if sc == nil {
+		return s, SpreadUntested
+	}
+	return s, sc.Verdict
 }
 
 // FormatPShort writes a p-value for a compact cell: "(p=0.012)",
@@ -285,10 +309,10 @@ func markdownSeveral(r *Report, v *View, opts MarkdownOptions) string {
 		for _, l := range lines {
 			m := l.metric.Of(l.row)
 			cells := []string{EscapeMarkdown(Fit(t.name(l.row), markdownNameWidth+30, false)), l.metric.String()}
-			marks := []Verdict{VerdictNone, VerdictNone}
+			marks := []bool{false, false}
 			for si := range r.Sides {
 				c, vd := sideCell(m, si, r.Base)
-				cells, marks = append(cells, c), append(marks, vd) // numbers and a verdict
+				cells, marks = append(cells, c), append(marks, vd.Real()) // numbers and a verdict
 			}
 			b.WriteString(markdownRow(cells, marks))
 		}
@@ -297,12 +321,11 @@ func markdownSeveral(r *Report, v *View, opts MarkdownOptions) string {
 	return b.String()
 }
 
-// markdownRow writes a table row; the cells whose verdict is real are in
-// bold.
-func markdownRow(cells []string, verdicts []Verdict) string {
+// markdownRow writes a table row; the cells marked real are in bold.
+func markdownRow(cells []string, real []bool) string {
 	out := make([]string, len(cells))
 	for i, c := range cells {
-		if i < len(verdicts) && verdicts[i].Real() && c != "" {
+		if i < len(real) && real[i] && c != "" {
 			c = "**" + c + "**"
 		}
 		out[i] = c
@@ -314,7 +337,7 @@ func markdownRow(cells []string, verdicts []Verdict) string {
 // in bold.
 func markdownSides(v *View) string {
 	var b strings.Builder
-	head, rows, verdicts := v.sideRows()
+	head, rows, real := v.sideRows()
 	b.WriteString(markdownRow(head, nil))
 	b.WriteString("|" + strings.Repeat("---|", len(head)) + "\n")
 	for i, row := range rows {
@@ -322,11 +345,7 @@ func markdownSides(v *View) string {
 		if i == v.r.Base && len(rows) > 1 {
 			row[0] = "**" + row[0] + "**"
 		}
-		marks := make([]Verdict, len(row))
-		if len(row) >= 6 {
-			marks[len(row)-3], marks[len(row)-2] = verdicts[i], verdicts[i] // vs base, verdict
-		}
-		b.WriteString(markdownRow(row, marks))
+		b.WriteString(markdownRow(row, real[i]))
 	}
 	return b.String()
 }

@@ -106,3 +106,30 @@ func TestAnotherBase(t *testing.T) {
 		t.Error("a base past the sides: no error")
 	}
 }
+
+func TestSpreadVerdicts(t *testing.T) {
+	steady := []float64{100, 101, 99, 100.5, 99.5, 100, 101, 99}
+	noisy := []float64{100, 120, 80, 110, 90, 125, 75, 100}
+	same := []float64{100.2, 101.1, 98.9, 100.4, 99.6, 100.1, 100.9, 99.2}
+	m := &Measure{Runs: [][]float64{steady, noisy, same, {100, 130}}}
+	got := judgeSpreads(m, 0, 0.05)
+	if len(got) != 3 {
+		t.Fatalf("%d spread changes for 3 variants", len(got))
+	}
+	if c := got[0]; c.Side != 1 || c.Verdict != SpreadNoisier || c.Ratio < 10 || !(c.P < 0.05) {
+		t.Errorf("noisy: %+v", c)
+	}
+	if c := got[1]; c.Verdict != SpreadSame {
+		t.Errorf("same: %+v", c)
+	}
+	if c := got[2]; c.Verdict != SpreadUntested || c.Why != "too few runs" || !math.IsNaN(c.P) {
+		t.Errorf("two runs: %+v", c)
+	}
+	// The base against the noisy side is steadier, and the p-value is
+	// corrected for the variants: here two were tested.
+	back := judgeSpreads(&Measure{Runs: [][]float64{noisy, steady, same}}, 0, 0.05)
+	one := judgeSpreads(&Measure{Runs: [][]float64{noisy, steady}}, 0, 0.05)
+	if back[0].Verdict != SpreadSteadier || back[0].P <= one[0].P {
+		t.Errorf("steadier: %+v, alone %+v", back[0], one[0])
+	}
+}

@@ -28,7 +28,7 @@ var allowed = map[string][]string{
 	"internal/jsonscan":  {},
 	"internal/jsonwrite": {},
 	"analyze":            {module + "/internal/jsonscan", "github.com/google/pprof/profile", "google.golang.org/protobuf/encoding/protowire"},
-	"diff":               {module + "/analyze", module + "/internal/jsonwrite", "github.com/clipperhouse/displaywidth"},
+	"diff":               {module + "/analyze", module + "/internal/jsonwrite", module + "/stats", "github.com/clipperhouse/displaywidth"},
 	"sourcemap":          {module + "/internal/jsonscan"},
 	"symbolicate":        {module + "/analyze", module + "/sourcemap"},
 	"tui":                {module + "/analyze", module + "/diff", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
