@@ -84,18 +84,36 @@ func WriteJSON(w io.Writer, r *Report) error {
 	j.paths(v)
 	j.rows()
 	// rules: each --fail-on rule, whether it broke and the rows that
-	// broke it; absent without rules.
-	if len(r.Rules) > 0 {
+	// broke it; with several variants, one entry per rule and variant,
+	// with side, the variant's name; absent without rules.
+	type sideRule struct {
+		side string
+		res  RuleResult
+	}
+	var rules []sideRule
+	for _, res := range r.Rules {
+		rules = append(rules, sideRule{"", res})
+	}
+	for _, p := range r.Pairs {
+		for _, res := range p.Rules {
+			rules = append(rules, sideRule{p.Sides[1].Name, res})
+		}
+	}
+	if len(rules) > 0 {
 		j.Key("rules")
 		j.BeginArray()
-		for _, res := range r.Rules {
+		for _, sr := range rules {
 			j.BeginObject()
+			if sr.side != "" {
+				j.Key("side")
+				j.String(sr.side)
+			}
 			j.Key("rule")
-			j.String(res.Rule.Text)
+			j.String(sr.res.Rule.Text)
 			j.Key("broken")
-			j.Bool(res.Broken)
+			j.Bool(sr.res.Broken)
 			j.Key("offenders")
-			j.list(res.Offenders)
+			j.list(sr.res.Offenders)
 			j.EndObject()
 		}
 		j.EndArray()

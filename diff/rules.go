@@ -152,8 +152,14 @@ func evaluate(rep *Report, rules []Rule) []RuleResult {
 	return out
 }
 
-// Broken reports whether any rule broke.
+// Broken reports whether any rule broke, in the report or any of its
+// pairs.
 func (r *Report) Broken() bool {
+	for _, p := range r.Pairs {
+		if p.Broken() {
+			return true
+		}
+	}
 	for _, res := range r.Rules {
 		if res.Broken {
 			return true

@@ -216,6 +216,13 @@ func severalLegend(r *Report, v *View) string {
 // writeTextSeveral writes a several-sides report as text.
 func writeTextSeveral(tw *textWriter, v *View, opts TextOptions) {
 	r := v.r
+	for _, p := range r.Pairs {
+		for _, res := range p.Rules {
+			if res.Broken {
+				tw.printf("FAILED (%s): %s: %s\n", Clean(p.Sides[1].Name), Clean(res.Rule.Text), Clean(strings.Join(res.Offenders, "; ")))
+			}
+		}
+	}
 	tw.printf("%s\n\n", Clean(severalTitle(r)))
 	for _, s := range r.Sides {
 		tw.printf("  %s: %s\n", Clean(s.Name), SideLine(s))

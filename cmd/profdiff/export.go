@@ -45,8 +45,8 @@ func htmlTitle(pair *diff.Report, sides []sideArg) string {
 		}
 		return fmt.Sprintf("%s (%d runs)", filepath.Dir(s.files[0]), len(s.files))
 	}
-	if len(sides) > 2 {
-		// the pair drawn, by the sides' names
+	if len(sides) > 2 || (len(pair.Sides) == 2 && pair.Sides[0].Name != sides[0].name) {
+		// the pair drawn (the base against --variant), by the sides' names
 		return "profdiff: " + pair.Sides[0].Name + " → " + pair.Sides[1].Name
 	}
 	if len(sides) == 2 {
