@@ -56,6 +56,16 @@ var docSubstitutes = map[string]string{
 	"after":         "$RUNS/after",
 	"profiles/base": "$RUNS/before",
 	"profiles/head": "$RUNS/after",
+	// A base and its variants, each a folder of runs.
+	"base/":        "$RUNS/before",
+	"worker-pool/": "$RUNS/after",
+	"full-stack/":  "$RUNS/before",
+	"runs/2869/":   "$RUNS/before",
+	"runs/2870/":   "$RUNS/after",
+	"runs/2871/":   "$RUNS/before",
+	"dist-2869":    "testdata/chrome-cdp-page",
+	"dist-2870":    "testdata/chrome-cdp-page",
+	"dist-2871":    "testdata/chrome-cdp-page",
 }
 
 // docOutputs are the files the examples write (-o, --json-output).

@@ -27,6 +27,8 @@ Usage:
   profdiff [flags] PROFILE
   profdiff [flags] BEFORE AFTER        each a profile or a directory of runs
   profdiff [flags] --before F... --after F...
+  profdiff [flags] BASE V1 V2...       a base and variants, each judged against it
+  profdiff [flags] --side NAME=PATH...
 
 Flags:
 `
@@ -68,6 +70,10 @@ Examples:
   # The same per request served, as markdown for a pull request, gated in CI
   profdiff --work 40000 --work-unit request --format markdown \
       --fail-on 'on-cpu/work>+3%' --fail-on 'package:*>+2pp' before.cpuprofile after.cpuprofile
+
+  # Bisect: a base and two candidate builds, runs of each, a verdict per build
+  profdiff --side base=runs/2869/ --side worker-pool=runs/2870/ --side this=runs/2871/ \
+      --sourcemaps base=dist-2869 --sourcemaps worker-pool=dist-2870 --sourcemaps this=dist-2871
 
   # profdiff itself slow on your files? Profile it, and attach the file to the report
   profdiff --cpuprofile profdiff.pprof runs-before/ runs-after/
@@ -152,8 +158,8 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringArrayVar(&o.failOn, "fail-on", nil, "exit 1 when a change judged real breaks this `RULE` (repeatable; see Rules below)")
 	fs.StringVar(&o.thread, "thread", "", "in a trace with several profiles, take the one of this thread: a `tid`, pid:tid, or a thread name such as CrRendererMain (default: the one with the most on-CPU time)")
 	fs.StringVar(&o.sampleType, "sample-type", "", "pprof sample `type` to weigh samples by, e.g. cpu or wall/nanoseconds (default: cpu, else wall, else count x period)")
-	fs.StringArrayVar(&o.sourceMapDirs, "sourcemaps", nil, "search `DIR` for scripts and their source maps by file name (repeatable); for profiles recorded on another machine")
-	fs.StringArrayVar(&o.sourceMaps, "sourcemap", nil, "use the source map MAP for the script SCRIPT (a URL, path or file name), given as `SCRIPT=MAP` (repeatable)")
+	fs.StringArrayVar(&o.sourceMapDirs, "sourcemaps", nil, "search `DIR` for scripts and their source maps by file name (repeatable); for profiles recorded on another machine; NAME=DIR for the side NAME only")
+	fs.StringArrayVar(&o.sourceMaps, "sourcemap", nil, "use the source map MAP for the script SCRIPT (a URL, path or file name), given as `SCRIPT=MAP` (repeatable); NAME=SCRIPT=MAP for the side NAME only")
 	fs.StringArrayVar(&o.pathMaps, "path-map", nil, "rewrite a recorded path or URL prefix before looking for scripts and maps, given as `FROM=TO` (repeatable), e.g. /srv/app=./build")
 	fs.StringArrayVar(&o.sourceDirsBefore, "sourcemaps-before", nil, "like --sourcemaps, for the BEFORE side of a comparison only (`DIR`)")
 	fs.StringArrayVar(&o.sourceDirsAfter, "sourcemaps-after", nil, "like --sourcemaps, for the AFTER side of a comparison only (`DIR`)")
