@@ -51,6 +51,29 @@ func (v *View) sideRows() (head []string, rows [][]string, real [][]bool) {
 	return head, rows, real
 }
 
+// fastest says which side has the least on-CPU time (per unit of work
+// when given), by how much against the base, and whether that is real.
+func (v *View) fastest() string {
+	r := v.r
+	m := r.judgedHeadline()
+	best := r.Base
+	for si, x := range m.Mean {
+		if x < m.Mean[best] {
+			best = si
+		}
+	}
+	name := r.Sides[best].Name
+	if best == r.Base {
+		return fmt.Sprintf("%s, the base, takes the least on-CPU time: %s %s; no variant takes less.", name, Duration(m.Mean[best]), v.Per())
+	}
+	c := changeOf(m, best)
+	how := "a real change"
+	if !c.Verdict.Real() {
+		how = "not distinguishable from noise"
+	}
+	return fmt.Sprintf("%s takes the least on-CPU time: %s %s, %s against %s (%s, %s).", name, Duration(m.Mean[best]), v.Per(), SignedPct(c.DeltaPct), r.Sides[r.Base].Name, c.Verdict, how)
+}
+
 // sigma writes a side's mean with its standard deviation over runs:
 // "6.59 ms ±0.20 ms" (no ± with one run).
 func sigma(m *Measure, side int) string {
@@ -162,11 +185,13 @@ func sideCell(m *Measure, si, base int) (string, Verdict) {
 		return Duration(m.Mean[si]), VerdictNone
 	}
 	c := changeOf(m, si)
-	switch c.Verdict {
-	case VerdictNew:
+	switch {
+	case c.Verdict == VerdictNew:
 		return Duration(m.Mean[si]) + " new", c.Verdict
-	case VerdictGone:
+	case c.Verdict == VerdictGone:
 		return "gone", c.Verdict
+	case math.IsNaN(c.DeltaPct): // none on the base
+		return Duration(m.Mean[si]) + " " + c.Verdict.String(), c.Verdict
 	}
 	return Duration(m.Mean[si]) + " " + SignedPct(c.DeltaPct) + " " + c.Verdict.String(), c.Verdict
 }
@@ -208,7 +233,7 @@ func severalTitle(r *Report) string {
 // severalLegend says how to read a several-sides report.
 func severalLegend(r *Report, v *View) string {
 	return fmt.Sprintf("Times are %s, the mean over runs; ±σ is the standard deviation over runs. "+
-		"Each variant is judged against the base %s: better/worse/new/gone is real at α=%g after Holm correction over the rows and Bonferroni over the %d variants, and exceeds %gpp of on-CPU and %g%%; ~ is within noise. "+
+		"Each variant is judged against %s, the base: better/worse/new/gone is real at α=%g after Holm correction over the rows and Bonferroni over the %d variants, and exceeds %gpp of on-CPU and %g%%; ~ is within noise. "+
 		"σ ×N is the variant's spread over runs against the base's.",
 		v.Per(), r.Sides[r.Base].Name, r.Options.Alpha, len(r.Pairs), r.Options.MinDeltaPP, r.Options.MinDeltaPct)
 }
@@ -230,6 +255,7 @@ func writeTextSeveral(tw *textWriter, v *View, opts TextOptions) {
 	tw.printf("\n")
 	head, rows, _ := v.sideRows()
 	writeAligned(tw, head, rows)
+	tw.printf("\n%s\n", Clean(v.fastest()))
 	writeTextPhases(tw, r)
 	for _, t := range v.severalTables(opts.Files) {
 		lines := t.lines
@@ -290,6 +316,7 @@ func markdownSeveral(r *Report, v *View, opts MarkdownOptions) string {
 	}
 	fmt.Fprintf(&b, "### %s\n\n", EscapeMarkdown(severalTitle(r)))
 	b.WriteString(markdownSides(v))
+	fmt.Fprintf(&b, "\n%s\n", EscapeMarkdown(v.fastest()))
 	b.WriteString(markdownPhases(r))
 	top := opts.Top
 	if top <= 0 {
