@@ -53,7 +53,7 @@ func (v *View) sideRows() (head []string, rows [][]string, real [][]bool) {
 
 // fastest says which side has the least on-CPU time (per unit of work
 // when given), by how much against the base, and whether that is real.
-func (v *View) fastest() string {
+func (v *View) fastest(esc func(string) string) string {
 	r := v.r
 	m := r.judgedHeadline()
 	best := r.Base
@@ -62,7 +62,7 @@ func (v *View) fastest() string {
 			best = si
 		}
 	}
-	name := r.Sides[best].Name
+	name := esc(r.Sides[best].Name)
 	if best == r.Base {
 		return fmt.Sprintf("%s, the base, takes the least on-CPU time: %s %s; no variant takes less.", name, Duration(m.Mean[best]), v.Per())
 	}
@@ -71,7 +71,7 @@ func (v *View) fastest() string {
 	if !c.Verdict.Real() {
 		how = "not distinguishable from noise"
 	}
-	return fmt.Sprintf("%s takes the least on-CPU time: %s %s, %s against %s (%s, %s).", name, Duration(m.Mean[best]), v.Per(), SignedPct(c.DeltaPct), r.Sides[r.Base].Name, c.Verdict, how)
+	return fmt.Sprintf("%s takes the least on-CPU time: %s %s, %s against %s (%s, %s).", name, Duration(m.Mean[best]), v.Per(), SignedPct(c.DeltaPct), esc(r.Sides[r.Base].Name), c.Verdict, how)
 }
 
 // sigma writes a side's mean with its standard deviation over runs:
@@ -230,12 +230,13 @@ func severalTitle(r *Report) string {
 	return fmt.Sprintf("profdiff: %s, each judged against %s", strings.Join(names, ", "), r.Sides[r.Base].Name)
 }
 
-// severalLegend says how to read a several-sides report.
-func severalLegend(r *Report, v *View) string {
+// severalLegend says how to read a several-sides report; name writes the
+// base's name (escaped for markdown there).
+func severalLegend(r *Report, v *View, name func(string) string) string {
 	return fmt.Sprintf("Times are %s, the mean over runs; ±σ is the standard deviation over runs. "+
 		"Each variant is judged against %s, the base: better/worse/new/gone is real at α=%g after Holm correction over the rows and Bonferroni over the %d variants, and exceeds %gpp of on-CPU and %g%%; ~ is within noise. "+
 		"σ ×N is the variant's spread over runs against the base's.",
-		v.Per(), r.Sides[r.Base].Name, r.Options.Alpha, len(r.Pairs), r.Options.MinDeltaPP, r.Options.MinDeltaPct)
+		v.Per(), name(r.Sides[r.Base].Name), r.Options.Alpha, len(r.Pairs), r.Options.MinDeltaPP, r.Options.MinDeltaPct)
 }
 
 // writeTextSeveral writes a several-sides report as text.
@@ -255,7 +256,7 @@ func writeTextSeveral(tw *textWriter, v *View, opts TextOptions) {
 	tw.printf("\n")
 	head, rows, _ := v.sideRows()
 	writeAligned(tw, head, rows)
-	tw.printf("\n%s\n", Clean(v.fastest()))
+	tw.printf("\n%s\n", v.fastest(Clean))
 	writeTextPhases(tw, r)
 	for _, t := range v.severalTables(opts.Files) {
 		lines := t.lines
@@ -283,7 +284,7 @@ func writeTextSeveral(tw *textWriter, v *View, opts TextOptions) {
 		}
 		writeAligned(tw, h, cells)
 	}
-	tw.printf("\n%s\n", severalLegend(r, v))
+	tw.printf("\n%s\n", severalLegend(r, v, Clean))
 }
 
 // writeAligned writes a header and rows as left-aligned columns.
@@ -316,7 +317,7 @@ func markdownSeveral(r *Report, v *View, opts MarkdownOptions) string {
 	}
 	fmt.Fprintf(&b, "### %s\n\n", EscapeMarkdown(severalTitle(r)))
 	b.WriteString(markdownSides(v))
-	fmt.Fprintf(&b, "\n%s\n", EscapeMarkdown(v.fastest()))
+	fmt.Fprintf(&b, "\n%s\n", v.fastest(EscapeMarkdown))
 	b.WriteString(markdownPhases(r))
 	top := opts.Top
 	if top <= 0 {
@@ -351,7 +352,7 @@ func markdownSeveral(r *Report, v *View, opts MarkdownOptions) string {
 			b.WriteString(markdownRow(cells, marks))
 		}
 	}
-	fmt.Fprintf(&b, "\n_%s_\n", EscapeMarkdown(severalLegend(r, v)))
+	fmt.Fprintf(&b, "\n_%s_\n", severalLegend(r, v, EscapeMarkdown))
 	return b.String()
 }
 

@@ -1,0 +1,66 @@
+package diff
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The report of three sides, as text, markdown and JSON: pinned by
+// goldens, and the markdown stays readable on a pull request: no table
+// wider than 7 columns, even per unit of work, and no stray escapes.
+func TestSeveralGolden(t *testing.T) {
+	rule, err := ParseRule("package:path-to-regexp<-10%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultOptions()
+	opts.Rules = []Rule{rule}
+	r, _ := threeSides(t, opts)
+	var txt, md, js bytes.Buffer
+	if err := WriteText(&txt, r, TextOptions{Top: 12}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMarkdown(&md, r, MarkdownOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSON(&js, r); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "router-several.txt", txt.Bytes())
+	golden(t, "router-several.md", md.Bytes())
+	golden(t, "router-several.json", shortJSON(t, js.Bytes()))
+	for _, want := range []string{"FAILED (bucketed)", "bucketed takes the least on-CPU time", "path-to-regexp"} {
+		if !strings.Contains(txt.String(), want) {
+			t.Errorf("text lacks %q", want)
+		}
+	}
+	if strings.Contains(txt.String(), "FAILED (again)") {
+		t.Error("the base's own profile broke a rule")
+	}
+
+	perWork := make([]Side, 3)
+	_, sides := threeSides(t, opts)
+	for i, s := range sides {
+		s.Work = 1000
+		perWork[i] = s
+	}
+	rw, err := Compare(perWork, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md.Reset()
+	if err := WriteMarkdown(&md, rw, MarkdownOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cell := regexp.MustCompile(`(?:^|[^\\])\|`)
+	for _, l := range strings.Split(md.String(), "\n") {
+		if strings.HasPrefix(l, "|") && len(cell.FindAllString(l, -1))-1 > 7 {
+			t.Errorf("a row of more than 7 columns: %s", l)
+		}
+	}
+	if strings.Contains(md.String(), `\(`) || strings.Contains(md.String(), `\~`) {
+		t.Errorf("stray escapes:\n%s", md.String())
+	}
+}
