@@ -325,9 +325,7 @@ func (o *options) chooseFormat(interactive, stdoutTerminal bool) error {
 	if o.format == "tui" && !interactive {
 		return errors.New("--format tui needs a terminal on standard input and output; use --format text, markdown or json")
 	}
-	switch o.format {
-	case "text", "json", "markdown", "md", "tui", "html", "pprof", "speedscope", "folded":
-	default:
+	if !knownFormat(o.format) {
 		return fmt.Errorf("--format %q: choose text, markdown, json, html, tui, pprof, speedscope or folded", o.format)
 	}
 	if o.format == "pprof" && (o.output == "" || o.output == "-") && stdoutTerminal {

@@ -98,7 +98,7 @@ func parsePhases(o options) ([]phase, error) {
 	if len(o.phases) > 0 && (o.window != "" || o.windowMarks != "") {
 		return nil, errors.New("--phase and --window or --window-marks: phases are windows of the whole run; give one or the other")
 	}
-	if len(o.phases) > 0 && o.format != "text" && o.format != "markdown" && o.format != "md" && o.format != "json" {
+	if len(o.phases) > 0 && !needsOf(o.format, false).whole {
 		return nil, fmt.Errorf("--phase is shown by --format text, markdown and json, not %s", o.format)
 	}
 	var out []phase

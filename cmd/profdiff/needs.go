@@ -15,6 +15,9 @@ type needs struct {
 	// profiles: the profiles themselves, with each node's function, for
 	// the exports that rewrite their stacks.
 	profiles bool
+	// whole: the output writes the whole report (every side, the phases);
+	// the others draw one pair, the base against --variant.
+	whole bool
 }
 
 // treeNeed says when an output reads the call tree.
@@ -32,15 +35,25 @@ var outputNeeds = [...]struct {
 	format string
 	needs
 }{
-	{"text", needs{tree: treeCompared}},
-	{"markdown", needs{tree: treeCompared}},
-	{"md", needs{tree: treeCompared}},
-	{"json", needs{calls: true, tree: treeCompared}},
+	{"text", needs{tree: treeCompared, whole: true}},
+	{"markdown", needs{tree: treeCompared, whole: true}},
+	{"md", needs{tree: treeCompared, whole: true}},
+	{"json", needs{calls: true, tree: treeCompared, whole: true}},
 	{"html", needs{tree: treeAlways}},
 	{"tui", needs{calls: true, lines: true, tree: treeAlways}},
 	{"pprof", needs{profiles: true}},
 	{"speedscope", needs{profiles: true}},
 	{"folded", needs{profiles: true}},
+}
+
+// knownFormat reports whether format has a line in outputNeeds.
+func knownFormat(format string) bool {
+	for _, o := range outputNeeds {
+		if o.format == format {
+			return true
+		}
+	}
+	return false
 }
 
 // needsOf returns what the chosen format, and the JSON of --json-output
@@ -57,6 +70,7 @@ func needsOf(format string, jsonOutput bool) needs {
 		json := needsOf("json", false)
 		n.calls = n.calls || json.calls
 		n.tree = max(n.tree, json.tree)
+		n.whole = n.whole || json.whole
 	}
 	return n
 }
@@ -65,7 +79,7 @@ func needsOf(format string, jsonOutput bool) needs {
 // The text, markdown and JSON of three sides or more list rows alone: their
 // calls and paths stay in the pairs, which nothing writes.
 func (n needs) aggregateOptions(sides int) analyze.AggregateOptions {
-	rowsOnly := sides > 2 && n.tree != treeAlways
+	rowsOnly := sides > 2 && n.whole
 	return analyze.AggregateOptions{
 		Edges:         n.calls && !rowsOnly,
 		Lines:         n.lines,
