@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/internal/units"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -66,7 +67,7 @@ func firstDiff(want, got string) string {
 	return ""
 }
 
-func itoa(i int) string { return Count(int64(i)) }
+func itoa(i int) string { return units.Count(int64(i)) }
 
 var goldenFixtures = []struct{ fixture, golden string }{
 	{"node-router-unbundled-before.cpuprofile", "node-router-unbundled-before"},
@@ -213,47 +214,6 @@ func TestTopByTotalShowsEntryPoints(t *testing.T) {
 	lines := strings.Split(byTotal, "\n")
 	if len(lines) < 3 || !strings.Contains(lines[2], "       0  0.0% example.com/routerbench.BenchmarkServe") {
 		t.Errorf("the benchmark entry point (no self time) is not first by total:\n%s", byTotal)
-	}
-}
-
-func TestDuration(t *testing.T) {
-	cases := map[float64]string{0: "0", 1.5: "1.50 ns", 999: "999 ns", 999.6: "1.00 µs", 1500: "1.50 µs", 1870: "1.87 µs", 18_700: "18.7 µs",
-		2_340_000: "2.34 ms", 123_400_000: "123 ms", 6_810_000_000: "6.81 s", 1234e9: "1234 s", -2_000_000: "-2.00 ms"}
-	for ns, want := range cases {
-		if got := Duration(ns); got != want {
-			t.Errorf("Duration(%v) = %q, want %q", ns, got, want)
-		}
-	}
-	if got := Count(1234567); got != "1,234,567" {
-		t.Errorf("Count = %q", got)
-	}
-	if got := Plural(1, "package", "packages") + ", " + Plural(2, "package", "packages"); got != "1 package, 2 packages" {
-		t.Errorf("Plural: %q", got)
-	}
-}
-
-func TestFitAndClean(t *testing.T) {
-	if got := Fit(strings.Repeat("a", 30)+strings.Repeat("b", 30), 48, false); Width(got) != 48 || !strings.Contains(got, "…") {
-		t.Errorf("Fit = %q", got)
-	}
-	if got := Fit("/very/long/"+strings.Repeat("x/", 40)+"file.js:12", 40, true); !strings.HasSuffix(got, "file.js:12") || Width(got) > 40 {
-		t.Errorf("Fit lost the tail: %q", got)
-	}
-	// Wide characters take two cells each; a cut never splits one.
-	if got := Fit(strings.Repeat("漢", 30), 21, false); Width(got) > 21 || !strings.Contains(got, "…") {
-		t.Errorf("Fit of CJK = %q (%d cells)", got, Width(got))
-	}
-	for in, want := range map[string]string{
-		"RegExp: a\nb":       `RegExp: a\nb`,
-		"Main\x1b]0;pwned\a": `Main\x1b]0;pwned\x07`,
-		"x\u009b2J":          `x\u009b2J`,
-		"\u202egnp.exe":      `\u202egnp.exe`,
-		"nul\x00":            `nul\x00`,
-		"plain 名前 ✓":         "plain 名前 ✓",
-	} {
-		if got := Clean(in); got != want {
-			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/internal/jsonwrite"
+	"github.com/profdiff/profdiff/internal/termtext"
 )
 
 // JSONVersion is the version of the JSON shape WriteJSON writes. Version 2
@@ -457,7 +458,7 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // jsonUnsafe reports the characters above ASCII that Clean would not show
 // and encoding/json leaves raw, which the JSON escapes (see EscapeJSON).
-func jsonUnsafe(r rune) bool { return r >= 0x80 && unsafeRune(r) }
+func jsonUnsafe(r rune) bool { return r >= 0x80 && termtext.Escapes(r) }
 
 // EscapeJSON rewrites, in JSON that encoding/json wrote, as \uXXXX
 // escapes the characters above ASCII that Clean would not show (C1

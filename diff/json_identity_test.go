@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/narrow"
 )
 
@@ -262,7 +263,7 @@ func TestEscapeJSON(t *testing.T) {
 		t.Errorf("EscapeJSON of plain JSON = %s", got)
 	}
 	for r := rune(0x80); r <= 0xffff; r++ {
-		if jsonUnsafe(r) != unsafeRune(r) {
+		if jsonUnsafe(r) != termtext.Escapes(r) {
 			t.Fatalf("jsonUnsafe(%U) = %v", r, jsonUnsafe(r))
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/profdiff/profdiff/internal/termtext"
 )
 
 // MarkdownLimit is the size a markdown report stays under (GitHub refuses
@@ -196,7 +198,7 @@ func (t rowTable) markdownLine(cells []string, row *Row) string {
 		cells[i] = emphasizeVerdict(strings.ReplaceAll(c, "*", `\*`))
 	}
 	for _, n := range t.names(row) {
-		cells = append(cells, EscapeMarkdown(Fit(n, markdownNameWidth, false)))
+		cells = append(cells, EscapeMarkdown(termtext.Fit(n, markdownNameWidth, false)))
 	}
 	return "| " + strings.Join(cells, " | ") + " |\n"
 }
@@ -237,7 +239,7 @@ func markdownLegend(v *View, sort Metric) string {
 // controls are first shown as escapes by Clean (\x1b, \n, \u202e), as the
 // text output shows them.
 func EscapeMarkdown(s string) string {
-	s = Clean(s) // controls and bidi overrides as visible escapes, as in text
+	s = termtext.Clean(s) // controls and bidi overrides as visible escapes, as in text
 	var b strings.Builder
 	for i, r := range s {
 		switch {

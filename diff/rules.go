@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/profdiff/profdiff/internal/units"
 )
 
 // Rule is a --fail-on rule: the comparison fails when a change judged real
@@ -173,6 +175,6 @@ func formatChange(c Change) string {
 	if !math.IsNaN(c.DeltaPP) {
 		fmt.Fprintf(&b, " (%+.1fpp)", c.DeltaPP)
 	}
-	fmt.Fprintf(&b, ", %s, p=%s", c.Verdict, FormatP(c.P))
+	fmt.Fprintf(&b, ", %s, p=%s", c.Verdict, units.FormatP(c.P))
 	return b.String()
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/profdiff/profdiff/internal/termtext"
 )
 
 // TextOptions tune the text renderer.
@@ -45,7 +47,7 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	if len(r.Warnings) > 0 {
 		tw.printf("\nWarnings:\n")
 		for _, wn := range r.Warnings {
-			tw.printf("  - %s\n", Clean(wn.String()))
+			tw.printf("  - %s\n", termtext.Clean(wn.String()))
 		}
 	}
 	return tw.err
@@ -54,32 +56,34 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 func writeTextOne(tw *textWriter, v *View, opts TextOptions) {
 	r := v.r
 	s := r.Sides[0]
-	tw.printf("%s (%s)\n", Clean(strings.Join(s.Files, ", ")), s.Format.Describe())
+	tw.printf("%s (%s)\n", termtext.Clean(strings.Join(s.Files, ", ")), s.Format.Describe())
 	if s.Runs > 1 {
 		tw.printf("%d runs: every figure is the mean per run\n", s.Runs)
 	}
 	for _, th := range s.Threads {
-		tw.printf("thread: %s\n", Clean(th.String()))
+		tw.printf("thread: %s\n", termtext.Clean(th.String()))
 	}
 	if s.SampleType != "" {
-		tw.printf("sample type: %s\n", Clean(s.SampleType))
+		tw.printf("sample type: %s\n", termtext.Clean(s.SampleType))
 	}
 	if v.Root() != "" {
-		tw.printf("locations are relative to %s\n", Clean(v.Root()))
+		tw.printf("locations are relative to %s\n", termtext.Clean(v.Root()))
 	}
 	tw.printf("\n")
 	for _, l := range v.HeadlineRows() {
 		tw.printf("%s\n", strings.TrimRight(fmt.Sprintf("  %-8s %10s  %s", l[0], l[1], l[2]), " "))
 	}
-	fnCells := func(x *Row) []string { return []string{v.Name(x.Key), Clean(x.Key.Package), v.Location(x.Key)} }
+	fnCells := func(x *Row) []string {
+		return []string{v.Name(x.Key), termtext.Clean(x.Key.Package), v.Location(x.Key)}
+	}
 	fnHead := []string{"function", "package", "location"}
 	tables := []rowTable{
-		{"packages", r.Packages, MetricSelf, []string{"package"}, func(x *Row) []string { return []string{Clean(x.Key.Package)} }},
+		{"packages", r.Packages, MetricSelf, []string{"package"}, func(x *Row) []string { return []string{termtext.Clean(x.Key.Package)} }},
 		{"functions", r.Functions, MetricSelf, fnHead, fnCells},
 		{"functions", r.Functions, MetricTotal, fnHead, fnCells},
 	}
 	if opts.Files {
-		tables = append(tables, rowTable{"files", r.Files, MetricSelf, []string{"file", "package"}, func(x *Row) []string { return []string{v.File(x.Key), Clean(x.Key.Package)} }})
+		tables = append(tables, rowTable{"files", r.Files, MetricSelf, []string{"file", "package"}, func(x *Row) []string { return []string{v.File(x.Key), termtext.Clean(x.Key.Package)} }})
 	}
 	for _, t := range tables {
 		rows := clip(v.Sorted(t.rows, t.by), opts.Top)
@@ -108,13 +112,13 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 	r := v.r
 	for _, res := range r.Rules {
 		if res.Broken {
-			tw.printf("FAILED %s: %s\n", Clean(res.Rule.Text), Clean(strings.Join(res.Offenders, "; ")))
+			tw.printf("FAILED %s: %s\n", termtext.Clean(res.Rule.Text), termtext.Clean(strings.Join(res.Offenders, "; ")))
 		}
 	}
 	tw.printf("before: %s\n", SideLine(r.Sides[0]))
 	tw.printf("after:  %s\n", SideLine(r.Sides[1]))
 	if v.Root() != "" {
-		tw.printf("locations are relative to %s\n", Clean(v.Root()))
+		tw.printf("locations are relative to %s\n", termtext.Clean(v.Root()))
 	}
 	tw.printf("\n")
 	tw.table([]string{"", "before", "after", "change"}, v.HeadlineRows(), 3, true)
@@ -127,8 +131,8 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 		tw.printf("  %d. %s\n", i+1, v.PathText(p))
 	}
 
-	pkgNames := func(x *Row) []string { return []string{Clean(x.Key.Package)} }
-	fnNames := func(x *Row) []string { return []string{v.RowName(x), Clean(x.Key.Package), v.Location(x.Key)} }
+	pkgNames := func(x *Row) []string { return []string{termtext.Clean(x.Key.Package)} }
+	fnNames := func(x *Row) []string { return []string{v.RowName(x), termtext.Clean(x.Key.Package), v.Location(x.Key)} }
 	top := opts.Top
 	if top <= 0 || top > 10 {
 		top = 10
@@ -148,7 +152,7 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 	}
 
 	if opts.Files {
-		tables = append(tables, rowTable{"files", r.Files, opts.Sort, []string{"file", "package"}, func(x *Row) []string { return []string{v.File(x.Key), Clean(x.Key.Package)} }})
+		tables = append(tables, rowTable{"files", r.Files, opts.Sort, []string{"file", "package"}, func(x *Row) []string { return []string{v.File(x.Key), termtext.Clean(x.Key.Package)} }})
 	}
 	for _, t := range tables {
 		sorted := v.Sorted(t.rows, opts.Sort)
@@ -226,7 +230,7 @@ func (t *textWriter) table(header []string, rows [][]string, numeric int, labels
 	width := make([]int, len(header))
 	for _, line := range all {
 		for i, c := range line {
-			width[i] = max(width[i], Width(c))
+			width[i] = max(width[i], termtext.Width(c))
 		}
 	}
 	for li, line := range all {
@@ -234,7 +238,7 @@ func (t *textWriter) table(header []string, rows [][]string, numeric int, labels
 		b.WriteString(" ")
 		for i, c := range line {
 			b.WriteString(" ")
-			cell := Pad(c, width[i], i < numeric && !(labels && i == 0))
+			cell := termtext.Pad(c, width[i], i < numeric && !(labels && i == 0))
 			if i == len(line)-1 {
 				cell = strings.TrimRight(cell, " ")
 			}
@@ -258,11 +262,11 @@ func fitNames(header []string, rows [][]string, numeric int) [][]string {
 			c := line[j]
 			switch h := header[j]; {
 			case h == "location" || h == "file":
-				c = Fit(c, pathWidth, true)
+				c = termtext.Fit(c, pathWidth, true)
 			case strings.HasPrefix(c, "RegExp: ") || strings.HasPrefix(c, "/"):
-				c = Fit(c, regexpWidth, false)
+				c = termtext.Fit(c, regexpWidth, false)
 			default:
-				c = Fit(c, nameWidth, false)
+				c = termtext.Fit(c, nameWidth, false)
 			}
 			out[i][j] = c
 		}

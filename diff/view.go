@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/clipperhouse/displaywidth"
-
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/internal/units"
 )
 
 // This file is the view-model every renderer of a report formats its cells
@@ -83,17 +83,17 @@ func (v *View) Root() string { return v.root }
 
 // Name returns a function's name as shown: "(anonymous)" for none, Go's
 // generic shapes elided, control characters escaped.
-func (v *View) Name(k analyze.Key) string { return Clean(elideShapes(FunctionName(k))) }
+func (v *View) Name(k analyze.Key) string { return termtext.Clean(elideShapes(FunctionName(k))) }
 
 // RowName is Name for a row, with the after side's name when a minified
 // function was renamed between builds ("f3 → d3").
 func (v *View) RowName(r *Row) string {
 	name := v.Name(r.Key)
 	if r.Renamed != "" {
-		name += " → " + Clean(r.Renamed)
+		name += " → " + termtext.Clean(r.Renamed)
 	}
 	if len(r.Aliases) > 0 {
-		name += " (also " + Clean(strings.Join(r.Aliases, ", ")) + ")"
+		name += " (also " + termtext.Clean(strings.Join(r.Aliases, ", ")) + ")"
 	}
 	return name
 }
@@ -105,7 +105,7 @@ func (v *View) File(k analyze.Key) string {
 	f := k.File
 	switch {
 	case f == "":
-		return Clean(k.Package)
+		return termtext.Clean(k.Package)
 	case strings.Contains(f, "/node_modules/"):
 		f = f[strings.LastIndex(f, "/node_modules/")+len("/node_modules/"):]
 	case v.goFiles && (strings.HasSuffix(f, ".go") || strings.HasSuffix(f, ".s")) && k.Package != "" && !strings.HasPrefix(k.Package, "("):
@@ -113,7 +113,7 @@ func (v *View) File(k analyze.Key) string {
 	case v.root != "" && strings.HasPrefix(f, v.root):
 		f = f[len(v.root):]
 	}
-	return Clean(f)
+	return termtext.Clean(f)
 }
 
 // Location returns "file:line:column" as shown, leaving out what is
@@ -196,210 +196,10 @@ func elideShapes(s string) string {
 	return b.String()
 }
 
-// Clean makes text from a profile safe to show on a terminal: control
-// characters (C0 with ESC and NUL, DEL, C1), bidirectional overrides and
-// isolates, and other invisible format characters become visible escapes
-// (\x1b, \u202e), so that a name cannot move the cursor, set a title, or
-// read as another name.
-func Clean(s string) string {
-	if !strings.ContainsFunc(s, unsafeRune) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case unsafeRune(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func unsafeRune(r rune) bool {
-	switch {
-	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
-		return true // bidirectional controls
-	case r == 0x200b, r == 0x2028, r == 0x2029, r == 0xfeff, r == 0xfffe, r == 0xffff, r == 0xfff9, r == 0xfffa, r == 0xfffb:
-		return true
-	case r == 0xfffd: // the replacement character stands for invalid UTF-8
-		return false
-	}
-	return false
-}
-
-// Width returns the number of terminal cells s takes (CJK and emoji take
-// two).
-func Width(s string) int { return displaywidth.String(s) }
-
-// Fit shortens s to at most width cells, cutting the middle ("…"); keepTail
-// keeps more of the end, for paths, whose file name is there.
-func Fit(s string, width int, keepTail bool) string {
-	if width <= 0 || Width(s) <= width {
-		return s
-	}
-	if width == 1 {
-		return "…"
-	}
-	var gs []string
-	g := displaywidth.StringGraphemes(s)
-	for g.Next() {
-		gs = append(gs, g.Value())
-	}
-	head := (width - 1) / 2
-	if keepTail {
-		head = (width - 1) / 4
-	}
-	var b strings.Builder
-	w := 0
-	i := 0
-	for ; i < len(gs) && w+Width(gs[i]) <= head; i++ {
-		b.WriteString(gs[i])
-		w += Width(gs[i])
-	}
-	b.WriteString("…")
-	w++
-	var tail []string
-	for j := len(gs) - 1; j >= i; j-- {
-		if w+Width(gs[j]) > width {
-			break
-		}
-		tail = append(tail, gs[j])
-		w += Width(gs[j])
-	}
-	slices.Reverse(tail)
-	b.WriteString(strings.Join(tail, ""))
-	return b.String()
-}
-
-// Pad pads s with spaces to width cells, on the left when right is set.
-func Pad(s string, width int, right bool) string {
-	n := width - Width(s)
-	if n <= 0 {
-		return s
-	}
-	if right {
-		return strings.Repeat(" ", n) + s
-	}
-	return s + strings.Repeat(" ", n)
-}
-
-// Duration formats nanoseconds with three significant digits at every unit:
-// "1.23 s", "45.6 ms", "789 µs", "1.87 µs", "187 ns"; "0" for zero.
-func Duration(ns float64) string {
-	neg := ""
-	if ns < 0 {
-		neg, ns = "-", -ns
-	}
-	if ns == 0 || math.IsNaN(ns) {
-		return "0"
-	}
-	unit, div := "ns", 1.0
-	switch {
-	case ns >= 999.5e6:
-		unit, div = "s", 1e9
-	case ns >= 999.5e3:
-		unit, div = "ms", 1e6
-	case ns >= 999.5:
-		unit, div = "µs", 1e3
-	}
-	return neg + sig3(ns/div) + " " + unit
-}
-
-// sig3 writes a positive number with three significant digits (more for
-// numbers of four digits and more: 1234 s stays 1234).
-func sig3(x float64) string {
-	switch {
-	case x >= 99.95:
-		return strconv.FormatFloat(x, 'f', 0, 64)
-	case x >= 9.995:
-		return strconv.FormatFloat(x, 'f', 1, 64)
-	}
-	return strconv.FormatFloat(x, 'f', 2, 64)
-}
-
-// SignedDuration is Duration with a sign: "+1.23 ms", "-456 µs".
-func SignedDuration(ns float64) string {
-	if ns > 0 {
-		return "+" + Duration(ns)
-	}
-	return Duration(ns)
-}
-
-// Count formats an integer with thousands separators: 14,305.
-func Count(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-// Plural writes a count with its noun: "1 package", "3 packages".
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return Count(int64(n)) + " " + many
-}
-
-// Share formats part/whole as a percentage, "-" when whole is 0.
-func Share(part, whole float64) string {
-	if whole == 0 {
-		return "-"
-	}
-	return strconv.FormatFloat(100*part/whole, 'f', 1, 64) + "%"
-}
-
-// SignedPct formats a relative change: "+12.3%", "-92.0%"; "-" for NaN.
-func SignedPct(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "-"
-	}
-	return fmt.Sprintf("%+.1f%%", v)
-}
-
-// SignedPP formats a change in percentage points: "+1.2", "-" for NaN.
-func SignedPP(v float64) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	return fmt.Sprintf("%+.2f", v)
-}
-
-// FormatP writes a p-value: "0.003", "<0.001", "-" when no test ran.
-func FormatP(p float64) string {
-	switch {
-	case math.IsNaN(p):
-		return "-"
-	case p < 0.001:
-		return "<0.001"
-	}
-	return strconv.FormatFloat(p, 'f', 3, 64)
-}
-
 // ValueSpread formats a side's mean with its spread: "12.3 ms ±4%"; the
 // spread is left out with one run.
 func ValueSpread(m *Measure, side int) string {
-	s := Duration(m.Mean[side])
+	s := units.Duration(m.Mean[side])
 	if sp := m.Spread[side]; !math.IsNaN(sp) && m.Mean[side] > 0 {
 		s += fmt.Sprintf(" ±%.0f%%", 100*sp/m.Mean[side])
 	}
@@ -438,7 +238,7 @@ var ChangeHeaders = []string{"before", "after", "delta", "Δshare", "Δ%", "verd
 // change in share of on-CPU time, relative change, verdict and p.
 func ChangeCells(m *Measure) []string {
 	c := m.Change
-	return []string{ValueSpread(m, 0), ValueSpread(m, 1), SignedDuration(c.Delta), SignedPP(c.DeltaPP), SignedPct(c.DeltaPct), c.Verdict.String(), FormatP(c.P)}
+	return []string{ValueSpread(m, 0), ValueSpread(m, 1), units.SignedDuration(c.Delta), units.SignedPP(c.DeltaPP), units.SignedPct(c.DeltaPct), c.Verdict.String(), units.FormatP(c.P)}
 }
 
 // OneSideHeaders name the cells OneSideCells returns.
@@ -448,7 +248,7 @@ var OneSideHeaders = []string{"self", "self%", "total", "total%"}
 // on-CPU time).
 func (v *View) OneSideCells(r *Row) []string {
 	on := v.r.OnCPU(0)
-	return []string{Duration(r.Self.Mean[0]), Share(r.Self.Mean[0], on), Duration(r.Total.Mean[0]), Share(r.Total.Mean[0], on)}
+	return []string{units.Duration(r.Self.Mean[0]), units.Share(r.Self.Mean[0], on), units.Duration(r.Total.Mean[0]), units.Share(r.Total.Mean[0], on)}
 }
 
 // Sorted returns the rows ordered for a table by the metric: by the size of
@@ -596,9 +396,9 @@ func TopCells(r *Row) []string {
 	}
 	d := by.Of(r).Change
 	return []string{
-		Duration(r.Self.Mean[0]), Duration(r.Self.Mean[1]), SignedPct(r.Self.Change.DeltaPct), verdict(MetricSelf),
-		Duration(r.Total.Mean[0]), Duration(r.Total.Mean[1]), SignedPct(r.Total.Change.DeltaPct), verdict(MetricTotal),
-		SignedPP(d.DeltaPP), FormatP(d.P),
+		units.Duration(r.Self.Mean[0]), units.Duration(r.Self.Mean[1]), units.SignedPct(r.Self.Change.DeltaPct), verdict(MetricSelf),
+		units.Duration(r.Total.Mean[0]), units.Duration(r.Total.Mean[1]), units.SignedPct(r.Total.Change.DeltaPct), verdict(MetricTotal),
+		units.SignedPP(d.DeltaPP), units.FormatP(d.P),
 	}
 }
 
@@ -617,22 +417,22 @@ func (v *View) HeadlineRows() [][]string {
 		return fmt.Sprintf("%+.1fpp", 100*(float64(pb)/float64(wb)-float64(pa)/float64(wa)))
 	}
 	rows := [][]string{
-		{"runs", Count(int64(a.Runs)), Count(int64(b.Runs)), ""},
-		{"wall / run", Duration(float64(a.WallNs)), Duration(float64(b.WallNs)), ""},
+		{"runs", units.Count(int64(a.Runs)), units.Count(int64(b.Runs)), ""},
+		{"wall / run", units.Duration(float64(a.WallNs)), units.Duration(float64(b.WallNs)), ""},
 		{"on-CPU / run", ValueSpread(&r.Headline.OnCPU, 0), ValueSpread(&r.Headline.OnCPU, 1), HeadlineChange(r.Headline.OnCPU.Change)},
 	}
 	if r.PerWork {
 		rows = append(rows, []string{"on-CPU / " + r.Options.WorkUnit, ValueSpread(&r.Headline.PerWork, 0), ValueSpread(&r.Headline.PerWork, 1), HeadlineChange(r.Headline.PerWork.Change)})
 	}
 	if a.Format != analyze.FormatPprof || b.Format != analyze.FormatPprof {
-		rows = append(rows, []string{"busy", Share(float64(a.OnCPUNs), float64(a.SampledNs)), Share(float64(b.OnCPUNs), float64(b.SampledNs)), ppDelta(a.OnCPUNs, a.SampledNs, b.OnCPUNs, b.SampledNs)})
+		rows = append(rows, []string{"busy", units.Share(float64(a.OnCPUNs), float64(a.SampledNs)), units.Share(float64(b.OnCPUNs), float64(b.SampledNs)), ppDelta(a.OnCPUNs, a.SampledNs, b.OnCPUNs, b.SampledNs)})
 	} else {
-		rows = append(rows, []string{"CPU / wall", Share(float64(a.OnCPUNs), float64(a.WallNs)), Share(float64(b.OnCPUNs), float64(b.WallNs)), ""})
+		rows = append(rows, []string{"CPU / wall", units.Share(float64(a.OnCPUNs), float64(a.WallNs)), units.Share(float64(b.OnCPUNs), float64(b.WallNs)), ""})
 	}
 	rows = append(rows,
-		[]string{"GC share", Share(float64(a.GCNs), float64(a.OnCPUNs)), Share(float64(b.GCNs), float64(b.OnCPUNs)), ppDelta(a.GCNs, a.OnCPUNs, b.GCNs, b.OnCPUNs)},
-		[]string{"samples / run", Count(a.Samples), Count(b.Samples), ""},
-		[]string{"mean interval", Duration(float64(a.IntervalNs)), Duration(float64(b.IntervalNs)), ""},
+		[]string{"GC share", units.Share(float64(a.GCNs), float64(a.OnCPUNs)), units.Share(float64(b.GCNs), float64(b.OnCPUNs)), ppDelta(a.GCNs, a.OnCPUNs, b.GCNs, b.OnCPUNs)},
+		[]string{"samples / run", units.Count(a.Samples), units.Count(b.Samples), ""},
+		[]string{"mean interval", units.Duration(float64(a.IntervalNs)), units.Duration(float64(b.IntervalNs)), ""},
 	)
 	switch {
 	case noneMapped(a) && noneMapped(b) && (unmapped(a) > 0 || unmapped(b) > 0):
@@ -641,11 +441,11 @@ func (v *View) HeadlineRows() [][]string {
 		rows = append(rows, []string{"maps", coverage(a.Symbolication), coverage(b.Symbolication), ""})
 	}
 	if unmapped(a) > 0 || unmapped(b) > 0 {
-		rows = append(rows, []string{"unmapped", Share(unmapped(a), readOnCPU(a)), Share(unmapped(b), readOnCPU(b)),
+		rows = append(rows, []string{"unmapped", units.Share(unmapped(a), readOnCPU(a)), units.Share(unmapped(b), readOnCPU(b)),
 			"minified, no map: " + minifiedNames(a, b)})
 	}
 	if len(r.Options.Narrowing) > 0 {
-		rows = append(rows, []string{"narrowed", narrowedOf(a), narrowedOf(b), strings.Join(CleanAll(r.Options.Narrowing), " ")})
+		rows = append(rows, []string{"narrowed", narrowedOf(a), narrowedOf(b), strings.Join(termtext.CleanAll(r.Options.Narrowing), " ")})
 	}
 	return rows
 }
@@ -689,9 +489,9 @@ func minifiedNames(sides ...SideSummary) string {
 		}
 	}
 	if len(names) > 3 {
-		return strings.Join(CleanAll(names[:3]), ", ") + fmt.Sprintf(" and %d more", len(names)-3)
+		return strings.Join(termtext.CleanAll(names[:3]), ", ") + fmt.Sprintf(" and %d more", len(names)-3)
 	}
-	return strings.Join(CleanAll(names), ", ")
+	return strings.Join(termtext.CleanAll(names), ", ")
 }
 
 // narrowedOf says how much of a side's on-CPU time narrowing kept, as
@@ -700,39 +500,30 @@ func narrowedOf(s SideSummary) string {
 	if s.NarrowedFromNs <= 0 {
 		return "-"
 	}
-	return Duration(float64(s.OnCPUNs)) + " of " + Duration(float64(s.NarrowedFromNs)) + " (" + Share(float64(s.OnCPUNs), float64(s.NarrowedFromNs)) + ")"
-}
-
-// CleanAll returns each string cleaned (Clean).
-func CleanAll(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = Clean(s)
-	}
-	return out
+	return units.Duration(float64(s.OnCPUNs)) + " of " + units.Duration(float64(s.NarrowedFromNs)) + " (" + units.Share(float64(s.OnCPUNs), float64(s.NarrowedFromNs)) + ")"
 }
 
 func (v *View) oneSideHeadline() [][]string {
 	s := v.r.Sides[0]
-	rows := [][]string{{"wall", Duration(float64(s.WallNs)), ""}}
+	rows := [][]string{{"wall", units.Duration(float64(s.WallNs)), ""}}
 	if s.Format == analyze.FormatPprof {
 		// pprof knows no idle time: CPU time against wall, as pprof prints it.
-		rows = append(rows, []string{"on-CPU", Duration(float64(s.OnCPUNs)), Share(float64(s.OnCPUNs), float64(s.WallNs)) + " of wall"})
+		rows = append(rows, []string{"on-CPU", units.Duration(float64(s.OnCPUNs)), units.Share(float64(s.OnCPUNs), float64(s.WallNs)) + " of wall"})
 	} else {
 		rows = append(rows,
-			[]string{"sampled", Duration(float64(s.SampledNs)), ""},
-			[]string{"on-CPU", Duration(float64(s.OnCPUNs)), Share(float64(s.OnCPUNs), float64(s.SampledNs)) + " busy"},
-			[]string{"idle", Duration(float64(s.IdleNs)), Share(float64(s.IdleNs), float64(s.SampledNs)) + " of sampled"},
-			[]string{"program", Duration(float64(s.ProgramNs)), Share(float64(s.ProgramNs), float64(s.SampledNs)) + " of sampled" + programNote(s.Format)})
+			[]string{"sampled", units.Duration(float64(s.SampledNs)), ""},
+			[]string{"on-CPU", units.Duration(float64(s.OnCPUNs)), units.Share(float64(s.OnCPUNs), float64(s.SampledNs)) + " busy"},
+			[]string{"idle", units.Duration(float64(s.IdleNs)), units.Share(float64(s.IdleNs), float64(s.SampledNs)) + " of sampled"},
+			[]string{"program", units.Duration(float64(s.ProgramNs)), units.Share(float64(s.ProgramNs), float64(s.SampledNs)) + " of sampled" + programNote(s.Format)})
 	}
 	rows = append(rows,
-		[]string{"GC", Duration(float64(s.GCNs)), Share(float64(s.GCNs), float64(s.OnCPUNs)) + " of on-CPU"},
-		[]string{"samples", Count(s.Samples), "mean interval " + Duration(float64(s.IntervalNs))})
+		[]string{"GC", units.Duration(float64(s.GCNs)), units.Share(float64(s.GCNs), float64(s.OnCPUNs)) + " of on-CPU"},
+		[]string{"samples", units.Count(s.Samples), "mean interval " + units.Duration(float64(s.IntervalNs))})
 	if s.NarrowedFromNs > 0 || len(v.r.Options.Narrowing) > 0 {
-		rows = append(rows, []string{"narrowed", narrowedOf(s), strings.Join(CleanAll(v.r.Options.Narrowing), " ")})
+		rows = append(rows, []string{"narrowed", narrowedOf(s), strings.Join(termtext.CleanAll(v.r.Options.Narrowing), " ")})
 	}
 	if u := unmapped(s); u > 0 {
-		rows = append(rows, []string{"unmapped", Share(u, readOnCPU(s)), "of on-CPU time in minified code without a map: " + minifiedNames(s)})
+		rows = append(rows, []string{"unmapped", units.Share(u, readOnCPU(s)), "of on-CPU time in minified code without a map: " + minifiedNames(s)})
 	}
 	if sy := s.Symbolication; sy != nil && sy.Scripts > 0 {
 		switch {
@@ -743,7 +534,7 @@ func (v *View) oneSideHeadline() [][]string {
 		case sy.OnCPUJSNs == 0:
 			rows = append(rows, []string{"maps", "-", fmt.Sprintf("no JavaScript on-CPU time (%d of %d scripts mapped)", sy.MappedScripts, sy.Scripts)})
 		default:
-			rows = append(rows, []string{"maps", coverage(sy), fmt.Sprintf("of JavaScript on-CPU time mapped to sources (%d of %s mapped)", sy.MappedScripts, Plural(sy.Scripts, "script", "scripts"))})
+			rows = append(rows, []string{"maps", coverage(sy), fmt.Sprintf("of JavaScript on-CPU time mapped to sources (%d of %s mapped)", sy.MappedScripts, units.Plural(sy.Scripts, "script", "scripts"))})
 		}
 	}
 	return rows
@@ -768,13 +559,13 @@ func coverage(s *analyze.Symbolication) string {
 	if s == nil || s.OnCPUJSNs == 0 {
 		return "-"
 	}
-	return Share(float64(s.OnCPUMappedNs), float64(s.OnCPUJSNs))
+	return units.Share(float64(s.OnCPUMappedNs), float64(s.OnCPUJSNs))
 }
 
 // HeadlineChange writes a headline change: "-1.71 s -28.2% better p<0.001".
 func HeadlineChange(c Change) string {
-	s := SignedDuration(c.Delta) + " " + SignedPct(c.DeltaPct)
-	p := FormatP(c.P)
+	s := units.SignedDuration(c.Delta) + " " + units.SignedPct(c.DeltaPct)
+	p := units.FormatP(c.P)
 	if !strings.HasPrefix(p, "<") {
 		p = "=" + p
 	}
@@ -805,7 +596,7 @@ func SideLine(s SideSummary) string {
 	if len(s.Threads) > 0 {
 		d += ", " + s.Threads[0].String()
 	}
-	return Clean(d + ")")
+	return termtext.Clean(d + ")")
 }
 
 // Per names the unit of the report's values: "per run" or "per request".
@@ -842,9 +633,9 @@ func (v *View) Steps(p Path) []PathStep {
 	}
 	withPct := func(d, pct float64) string {
 		if math.IsNaN(pct) {
-			return SignedDuration(d)
+			return units.SignedDuration(d)
 		}
-		return SignedDuration(d) + " (" + SignedPct(pct) + ")"
+		return units.SignedDuration(d) + " (" + units.SignedPct(pct) + ")"
 	}
 	out := make([]PathStep, len(p.Nodes))
 	for i, n := range p.Nodes {
@@ -857,7 +648,7 @@ func (v *View) Steps(p Path) []PathStep {
 				s.Change = withPct(t.Total.Change.Delta, t.Total.Change.DeltaPct) + ", " + s.Change
 			}
 		case i == len(p.Nodes)-1 && p.End == EndSplit && math.Abs(p.Delta-t.Total.Change.Delta) > 0.05*math.Abs(t.Total.Change.Delta):
-			s.Change = withPct(t.Total.Change.Delta, t.Total.Change.DeltaPct) + ", " + SignedDuration(p.Delta) + " of it in no single callee"
+			s.Change = withPct(t.Total.Change.Delta, t.Total.Change.DeltaPct) + ", " + units.SignedDuration(p.Delta) + " of it in no single callee"
 		case i >= enter:
 			s.Change = withPct(t.Total.Change.Delta, t.Total.Change.DeltaPct)
 		}
@@ -929,6 +720,6 @@ func (v *View) PathsSummary() string {
 	if len(r.Paths) == 0 {
 		return "no call path carries a change judged real"
 	}
-	return fmt.Sprintf("%s explain %s of the on-CPU change (%s of %s %s)", Plural(len(r.Paths), "path", "paths"),
-		Share(r.PathsDelta, d), SignedDuration(r.PathsDelta), SignedDuration(d), v.Per())
+	return fmt.Sprintf("%s explain %s of the on-CPU change (%s of %s %s)", units.Plural(len(r.Paths), "path", "paths"),
+		units.Share(r.PathsDelta, d), units.SignedDuration(r.PathsDelta), units.SignedDuration(d), v.Per())
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/jsonwrite"
+	"github.com/profdiff/profdiff/internal/termtext"
 )
 
 //go:embed page.js
@@ -99,7 +100,7 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 	j.Key("warnings")
 	j.BeginArray()
 	for _, wn := range r.Warnings {
-		j.String(diff.Clean(wn.String()))
+		j.String(termtext.Clean(wn.String()))
 	}
 	j.EndArray()
 	writeTree(j, r, v)
@@ -176,7 +177,7 @@ func writeTree(j *jsonwrite.Writer, r *diff.Report, v *diff.View) {
 			row := &r.Functions[f]
 			j.BeginArray()
 			j.String(v.RowName(row))
-			j.String(diff.Clean(row.Key.Package))
+			j.String(termtext.Clean(row.Key.Package))
 			j.String(v.Location(row.Key))
 			j.EndArray()
 		}
@@ -299,7 +300,7 @@ func pageHead(title string) string {
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	fmt.Fprintf(&b, "<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n", csp)
 	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-	fmt.Fprintf(&b, "<title>%s</title>\n", html.EscapeString(diff.Clean(title)))
+	fmt.Fprintf(&b, "<title>%s</title>\n", html.EscapeString(termtext.Clean(title)))
 	fmt.Fprintf(&b, "<style>%s</style>\n</head>\n<body>\n", pageCSS)
 	b.WriteString("<script type=\"application/json\" id=\"data\">")
 	return b.String()
@@ -410,10 +411,10 @@ func rowsTable(v *diff.View, r *diff.Report, rows []diff.Row, title string, func
 			keys = []float64{row.Self.Mean[0], row.Self.Mean[0], row.Total.Mean[0], row.Total.Mean[0]}
 		}
 		if functions {
-			cells = append(append([]string{v.RowName(row)}, cells...), diff.Clean(row.Key.Package), v.Location(row.Key))
+			cells = append(append([]string{v.RowName(row)}, cells...), termtext.Clean(row.Key.Package), v.Location(row.Key))
 			keys = append(append([]float64{0}, keys...), 0, 0)
 		} else {
-			cells = append([]string{diff.Clean(row.Key.Package)}, cells...)
+			cells = append([]string{termtext.Clean(row.Key.Package)}, cells...)
 			keys = append([]float64{0}, keys...)
 		}
 		t.Rows = append(t.Rows, cells)

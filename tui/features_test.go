@@ -10,6 +10,7 @@ import (
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/termtext"
 )
 
 const ms = int64(1e6)
@@ -339,7 +340,7 @@ func TestWarningsOverlay(t *testing.T) {
 		}
 	}
 	for _, l := range strings.Split(out, "\n") {
-		if diff.Width(l) > 60 {
+		if termtext.Width(l) > 60 {
 			t.Errorf("line wider than 60: %q", l)
 		}
 	}
@@ -385,7 +386,7 @@ func TestLayoutSmall(t *testing.T) {
 			t.Errorf("%s: %d lines", name, len(ls))
 		}
 		for _, l := range ls {
-			if diff.Width(l) > 60 {
+			if termtext.Width(l) > 60 {
 				t.Errorf("%s: line wider than 60: %q", name, l)
 			}
 		}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/internal/units"
 )
 
 // line is one row of a screen.
@@ -130,12 +132,12 @@ func (m Model) rows() []line {
 		}
 		switch s.kind {
 		case kindPackages:
-			l.names = []string{diff.Clean(row.Key.Package)}
+			l.names = []string{termtext.Clean(row.Key.Package)}
 		case kindFiles:
-			l.names = []string{m.view.File(row.Key), diff.Clean(row.Key.Package)}
+			l.names = []string{m.view.File(row.Key), termtext.Clean(row.Key.Package)}
 		default:
 			l.fn = int32(i)
-			l.names = []string{m.view.RowName(row), diff.Clean(row.Key.Package), m.view.Location(row.Key)}
+			l.names = []string{m.view.RowName(row), termtext.Clean(row.Key.Package), m.view.Location(row.Key)}
 		}
 		if !s.matches(l) {
 			continue
@@ -211,7 +213,7 @@ func (m Model) calls(s *screen) []line {
 		if r.Compared() {
 			return diff.ChangeCells(ms)
 		}
-		return []string{diff.Duration(ms.Mean[0]), diff.Share(ms.Mean[0], r.OnCPU(0))}
+		return []string{units.Duration(ms.Mean[0]), units.Share(ms.Mean[0], r.OnCPU(0))}
 	}
 	sortOf := func(ms *diff.Measure) []float64 {
 		if r.Compared() {
@@ -219,7 +221,7 @@ func (m Model) calls(s *screen) []line {
 		}
 		return []float64{ms.Mean[0], ms.Mean[0]}
 	}
-	out := []line{{header: true, fn: -1, path: -1, names: []string{name + " · " + diff.Clean(f.Key.Package) + " · " + m.view.Location(f.Key)}}}
+	out := []line{{header: true, fn: -1, path: -1, names: []string{name + " · " + termtext.Clean(f.Key.Package) + " · " + m.view.Location(f.Key)}}}
 	for _, own := range []struct {
 		label string
 		ms    *diff.Measure
@@ -247,7 +249,7 @@ func (m Model) calls(s *screen) []line {
 			}
 			row := &r.Functions[other]
 			l := line{key: row.Key, fn: other, path: -1, verdict: c.Total.Change.Verdict,
-				names: []string{m.view.RowName(row), diff.Clean(row.Key.Package), m.view.Location(row.Key)},
+				names: []string{m.view.RowName(row), termtext.Clean(row.Key.Package), m.view.Location(row.Key)},
 				cells: cellsOf(&c.Total), sort: sortOf(&c.Total)}
 			if m.hideNoise && r.Compared() && l.verdict == diff.VerdictSame {
 				continue
@@ -279,7 +281,7 @@ func (m Model) paths(s *screen) []line {
 			v = diff.VerdictWorse
 		}
 		l := line{fn: r.Tree[last].Function, path: i, key: r.TreeFunction(last), verdict: v,
-			cells: []string{diff.SignedDuration(p.Delta), diff.Share(p.Delta, d)},
+			cells: []string{units.SignedDuration(p.Delta), units.Share(p.Delta, d)},
 			sort:  []float64{math.Abs(p.Delta), math.Abs(p.Delta)},
 			names: []string{m.view.PathText(p)}}
 		if s.matches(l) {

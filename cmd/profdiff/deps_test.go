@@ -22,20 +22,23 @@ const module = "github.com/profdiff/profdiff"
 // JSON writer of diff and flamegraph); symbolicate and diff never import
 // each other, only tui imports the Charm libraries, and only analyze/pprof.go
 // imports github.com/google/pprof/profile to read, and export/pprof.go to
-// write (the library checks the profile it writes). diff measures the display width
-// of cells with displaywidth, which the Charm libraries use too.
+// write (the library checks the profile it writes). internal/termtext
+// measures the display width of cells with displaywidth, which the Charm
+// libraries use too; it and internal/units import no profdiff package.
 var allowed = map[string][]string{
 	"internal/jsonscan":  {},
 	"internal/jsonwrite": {},
+	"internal/termtext":  {"github.com/clipperhouse/displaywidth"},
+	"internal/units":     {},
 	"analyze":            {module + "/internal/jsonscan", "github.com/google/pprof/profile", "google.golang.org/protobuf/encoding/protowire"},
-	"diff":               {module + "/analyze", module + "/internal/jsonwrite", "github.com/clipperhouse/displaywidth"},
+	"diff":               {module + "/analyze", module + "/internal/jsonwrite", module + "/internal/termtext", module + "/internal/units"},
 	"sourcemap":          {module + "/internal/jsonscan"},
 	"symbolicate":        {module + "/analyze", module + "/sourcemap"},
-	"tui":                {module + "/analyze", module + "/diff", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
-	"export":             {module + "/analyze", module + "/diff", "github.com/google/pprof/profile"},
-	"flamegraph":         {module + "/diff", module + "/internal/jsonwrite"},
+	"tui":                {module + "/analyze", module + "/diff", module + "/internal/termtext", module + "/internal/units", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
+	"export":             {module + "/analyze", module + "/diff", module + "/internal/termtext", "github.com/google/pprof/profile"},
+	"flamegraph":         {module + "/diff", module + "/internal/termtext", module + "/internal/jsonwrite"},
 	"narrow":             {module + "/analyze"},
-	"cmd/profdiff":       {module + "/analyze", module + "/diff", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup"},
+	"cmd/profdiff":       {module + "/analyze", module + "/diff", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup"},
 }
 
 // forbiddenStd are standard packages no profdiff package may import:
