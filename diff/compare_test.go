@@ -156,9 +156,20 @@ func TestRules(t *testing.T) {
 			t.Fatal(err)
 		}
 		res := evaluate(c.rep, []Rule{rule})[0]
-		if res.Broken != c.want {
+		if res.Broken != c.want || res.Broken != (len(res.Offenders) > 0) {
 			t.Errorf("%s: broken %v, want %v (%v)", c.rule, res.Broken, c.want, res.Offenders)
 		}
+	}
+	// Offenders are the rows and their changes, for the renderers to name.
+	rule, _ := ParseRule("package:path-to-regexp<-50%")
+	res := evaluate(r, []Rule{rule})[0]
+	if len(res.Offenders) != 1 || res.Offenders[0].Key.Package != "path-to-regexp" || res.Offenders[0].Change != find(r.Packages, "path-to-regexp", "").Self.Change {
+		t.Errorf("offenders %+v", res.Offenders)
+	}
+	// A rule per unit of work without work is not judged.
+	rule, _ = ParseRule("on-cpu/work>+3%")
+	if res := evaluate(rev, []Rule{rule})[0]; !res.NoWork || res.Broken || res.Offenders != nil {
+		t.Errorf("on-cpu/work without work: %+v", res)
 	}
 }
 

@@ -70,7 +70,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 			j.Key("broken")
 			j.Bool(res.Broken)
 			j.Key("offenders")
-			j.list(res.Offenders)
+			j.list(v.Offenders(res))
 			j.EndObject()
 		}
 		j.EndArray()

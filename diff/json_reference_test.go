@@ -226,7 +226,7 @@ func writeJSONReference(w io.Writer, r *Report) error {
 	out.addRows(r)
 	out.addPaths(r, v)
 	for _, res := range r.Rules {
-		out.Rules = append(out.Rules, refJSONRule{Rule: res.Rule.Text, Broken: res.Broken, Offenders: append([]string{}, res.Offenders...)})
+		out.Rules = append(out.Rules, refJSONRule{Rule: res.Rule.Text, Broken: res.Broken, Offenders: append([]string{}, v.Offenders(res)...)})
 	}
 	b, err := json.Marshal(out)
 	if err != nil {

@@ -69,7 +69,7 @@ func (m *markdown) head() string {
 	var head strings.Builder
 	for _, res := range r.Rules {
 		if res.Broken {
-			fmt.Fprintf(&head, "> **Failed:** `%s` — %s\n\n", strings.ReplaceAll(res.Rule.Text, "`", "'"), EscapeMarkdown(strings.Join(res.Offenders, "; ")))
+			fmt.Fprintf(&head, "> **Failed:** `%s` — %s\n\n", strings.ReplaceAll(res.Rule.Text, "`", "'"), EscapeMarkdown(strings.Join(v.Offenders(res), "; ")))
 		}
 	}
 	if r.Compared() {

@@ -112,7 +112,7 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 	r := v.r
 	for _, res := range r.Rules {
 		if res.Broken {
-			tw.printf("FAILED %s: %s\n", termtext.Clean(res.Rule.Text), termtext.Clean(strings.Join(res.Offenders, "; ")))
+			tw.printf("FAILED %s: %s\n", termtext.Clean(res.Rule.Text), termtext.Clean(strings.Join(v.Offenders(res), "; ")))
 		}
 	}
 	tw.printf("before: %s\n", SideLine(r.Sides[0]))

@@ -583,6 +583,49 @@ func (v *View) RunsNote() string {
 		100*v.r.Options.RunNoise, n)
 }
 
+// Offenders names the changes that broke a rule, as the reports list
+// them: the row (a function with its location) and its change, as in
+// "path-to-regexp +338.7% (+7.5pp), worse, p=<0.001"; or why the rule
+// could not be judged.
+func (v *View) Offenders(res RuleResult) []string {
+	if res.NoWork {
+		return []string{"no work given (--work): the rule cannot be judged"}
+	}
+	var out []string
+	for _, o := range res.Offenders {
+		var name string
+		switch res.Rule.Target {
+		case "on-cpu":
+			name = "on-CPU"
+		case "on-cpu/work":
+			name = "on-CPU per " + v.r.Options.WorkUnit
+		case "package":
+			name = o.Key.Package
+		case "function":
+			name = FunctionName(o.Key) + " (" + Location(o.Key) + ")"
+		case "file":
+			name = FileName(o.Key)
+		}
+		out = append(out, name+" "+formatChange(o.Change))
+	}
+	return out
+}
+
+// formatChange writes a change for people: "+12.3% (+1.2pp), worse, p=0.001".
+func formatChange(c Change) string {
+	var b strings.Builder
+	if math.IsNaN(c.DeltaPct) {
+		b.WriteString("new")
+	} else {
+		fmt.Fprintf(&b, "%+.1f%%", c.DeltaPct)
+	}
+	if !math.IsNaN(c.DeltaPP) {
+		fmt.Fprintf(&b, " (%+.1fpp)", c.DeltaPP)
+	}
+	fmt.Fprintf(&b, ", %s, p=%s", c.Verdict, units.FormatP(c.P))
+	return b.String()
+}
+
 // SideLine describes a side: its files, format, runs and thread.
 func SideLine(s SideSummary) string {
 	files := s.Files
