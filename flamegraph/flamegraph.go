@@ -22,6 +22,7 @@ import (
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/jsonwrite"
 	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/report"
 )
 
 //go:embed page.js
@@ -73,7 +74,7 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 	if opts.Top <= 0 {
 		opts.Top = 50
 	}
-	v := diff.NewView(r)
+	v := report.NewView(r)
 	// Compact, and escaping <, > and & as \u003c...: safe in a script
 	// element.
 	j := jsonwrite.New(w, jsonwrite.Options{})
@@ -91,7 +92,7 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 	} else {
 		j.BeginArray()
 		for _, s := range r.Sides {
-			j.String(diff.SideLine(s))
+			j.String(report.SideLine(s))
 		}
 		j.EndArray()
 	}
@@ -153,7 +154,7 @@ func stringRows(j *jsonwrite.Writer, rows [][]string) {
 // (in the order the nodes first name them) with their judged changes,
 // then node by node the parent, function, self and total per side, and
 // judged changes; and, per side, the time left out of the tree.
-func writeTree(j *jsonwrite.Writer, r *diff.Report, v *diff.View) {
+func writeTree(j *jsonwrite.Writer, r *diff.Report, v *report.View) {
 	compared := r.Compared()
 	// fnIndex maps a row of r.Functions to its index in functions, -1
 	// before a node names it; fns are the rows in that order.
@@ -375,7 +376,7 @@ func (t table) write(j *jsonwrite.Writer) {
 
 // rowsTable is a table of rows as the text report shows them (the top
 // changes for a comparison, the heaviest for one profile).
-func rowsTable(v *diff.View, r *diff.Report, rows []diff.Row, title string, functions bool, top int) table {
+func rowsTable(v *report.View, r *diff.Report, rows []diff.Row, title string, functions bool, top int) table {
 	t := table{Title: title, Total: len(rows)}
 	var shown []diff.Row
 	if r.Compared() {
@@ -386,7 +387,7 @@ func rowsTable(v *diff.View, r *diff.Report, rows []diff.Row, title string, func
 		if len(shown) > top {
 			shown = shown[:top]
 		}
-		t.Headers = append([]string{}, diff.OneSideHeaders...)
+		t.Headers = append([]string{}, report.OneSideHeaders...)
 	}
 	// Names come first and last, numbers between: the function's name,
 	// its numbers, then its package and location.
@@ -402,9 +403,9 @@ func rowsTable(v *diff.View, r *diff.Report, rows []diff.Row, title string, func
 		var cells []string
 		var keys []float64
 		if r.Compared() {
-			cells = diff.TopCells(row)
+			cells = report.TopCells(row)
 			keys = []float64{row.Self.Mean[0], row.Self.Mean[1], key(row.Self.Change.DeltaPct), 0, row.Total.Mean[0], row.Total.Mean[1], key(row.Total.Change.DeltaPct), 0, 0, 0}
-			by, _ := diff.Deciding(row)
+			by, _ := report.Deciding(row)
 			keys[8], keys[9] = key(by.Of(row).Change.DeltaPP), key(by.Of(row).Change.P)
 		} else {
 			cells = v.OneSideCells(row)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/report"
 )
 
 // refData is what the page's script reads.
@@ -96,10 +97,10 @@ func writeReference(w io.Writer, r *diff.Report, opts Options) error {
 	if opts.Top <= 0 {
 		opts.Top = 50
 	}
-	v := diff.NewView(r)
+	v := report.NewView(r)
 	d := refData{Title: opts.Title, Compared: r.Compared(), Per: v.Per(), Headline: v.HeadlineRows(), MinShare: r.Options.TreeMinShare}
 	for _, s := range r.Sides {
-		d.Sides = append(d.Sides, diff.SideLine(s))
+		d.Sides = append(d.Sides, report.SideLine(s))
 	}
 	for _, wn := range r.Warnings {
 		d.Warnings = append(d.Warnings, termtext.Clean(wn.String()))
@@ -129,7 +130,7 @@ func writeReference(w io.Writer, r *diff.Report, opts Options) error {
 
 // addTree adds the merged call tree, node by node (parent, function, self
 // and total per side, judged changes), and the functions its nodes name.
-func (d *refData) addTree(r *diff.Report, v *diff.View) {
+func (d *refData) addTree(r *diff.Report, v *report.View) {
 	nsides := len(r.Sides)
 	d.Self, d.Total = make([][]float64, nsides), make([][]float64, nsides)
 	fnIndex := map[int32]int32{}

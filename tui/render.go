@@ -15,6 +15,7 @@ import (
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/internal/units"
+	"github.com/profdiff/profdiff/report"
 )
 
 var (
@@ -338,7 +339,7 @@ func (m Model) headerLines() []string {
 		if compact {
 			out = append(out, m.compactHeadline())
 		} else {
-			out = append(out, "before: "+diff.SideLine(r.Sides[0]), "after:  "+diff.SideLine(r.Sides[1]))
+			out = append(out, "before: "+report.SideLine(r.Sides[0]), "after:  "+report.SideLine(r.Sides[1]))
 			for _, l := range hl {
 				switch {
 				case strings.HasPrefix(l[0], "on-CPU"), l[0] == "runs", l[0] == "busy", l[0] == "CPU / wall", l[0] == "GC share", l[0] == "maps",
@@ -349,7 +350,7 @@ func (m Model) headerLines() []string {
 		}
 	} else {
 		if !compact {
-			out = append(out, "profile: "+diff.SideLine(r.Sides[0]))
+			out = append(out, "profile: "+report.SideLine(r.Sides[0]))
 		}
 		var parts []string
 		for _, l := range hl {
@@ -408,7 +409,7 @@ func (m Model) compactHeadline() string {
 	if r.PerWork {
 		ms, label = r.Headline.PerWork, "on-CPU/"+r.Options.WorkUnit
 	}
-	change := diff.HeadlineChange(ms.Change)
+	change := report.HeadlineChange(ms.Change)
 	line := label + " " + units.Duration(ms.Mean[0]) + " → " + units.Duration(ms.Mean[1]) + " " + change
 	if termtext.Width(line) > m.width {
 		// Keep the verdict and p whole: leave out the absolute delta.

@@ -10,6 +10,7 @@ import (
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/internal/units"
+	"github.com/profdiff/profdiff/report"
 )
 
 // line is one row of a screen.
@@ -35,14 +36,14 @@ func (m Model) columns() []string {
 		return []string{"explains", "of Δ"}
 	case kindCalls:
 		if r.Compared() {
-			return diff.ChangeHeaders
+			return report.ChangeHeaders
 		}
 		return []string{"time", "share"}
 	}
 	if r.Compared() {
-		return diff.ChangeHeaders
+		return report.ChangeHeaders
 	}
-	return diff.OneSideHeaders
+	return report.OneSideHeaders
 }
 
 // defaultSortCol is the column the report's own order sorts by: the change
@@ -126,7 +127,7 @@ func (m Model) rows() []line {
 		}
 		l := line{key: row.Key, fn: -1, path: -1, verdict: ms.Change.Verdict}
 		if r.Compared() {
-			l.cells = diff.ChangeCells(ms)
+			l.cells = report.ChangeCells(ms)
 		} else {
 			l.cells = m.view.OneSideCells(row)
 		}
@@ -185,7 +186,7 @@ func (m Model) sortLines(s *screen, ls []line) {
 	})
 }
 
-// changeSort are a measure's numbers in the order of diff.ChangeCells.
+// changeSort are a measure's numbers in the order of report.ChangeCells.
 func changeSort(ms *diff.Measure) []float64 {
 	c := ms.Change
 	abs := func(v float64) float64 {
@@ -211,7 +212,7 @@ func (m Model) calls(s *screen) []line {
 	name := m.view.RowName(f)
 	cellsOf := func(ms *diff.Measure) []string {
 		if r.Compared() {
-			return diff.ChangeCells(ms)
+			return report.ChangeCells(ms)
 		}
 		return []string{units.Duration(ms.Mean[0]), units.Share(ms.Mean[0], r.OnCPU(0))}
 	}

@@ -10,8 +10,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/report"
 )
 
 // Update handles a message and returns the new model.
@@ -296,7 +296,7 @@ func (m *Model) renarrow(flags []string) {
 		return
 	}
 	tab := m.stack[0].kind
-	m.in.Report, m.view, m.narrowed = rep, diff.NewView(rep), flags
+	m.in.Report, m.view, m.narrowed = rep, report.NewView(rep), flags
 	m.stack, m.tabs = []screen{{kind: tab, sortCol: -1}}, map[kind]screen{}
 	m.status = "narrowed: " + termtext.Clean(strings.Join(flags, " ")) + " (u undoes)"
 	if len(flags) == 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/profdiff/profdiff/flamegraph"
 	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/internal/units"
+	"github.com/profdiff/profdiff/report"
 	"github.com/profdiff/profdiff/symbolicate"
 	"github.com/profdiff/profdiff/tui"
 )
@@ -47,7 +48,7 @@ func writeJSONFile(path string, rep *diff.Report) error {
 	if err != nil {
 		return err
 	}
-	err = diff.WriteJSON(out, rep)
+	err = report.WriteJSON(out, rep)
 	if cerr := closeOut(); err == nil {
 		err = cerr
 	}
@@ -163,7 +164,7 @@ func writeReport(o options, rep, pair *diff.Report, ds []diff.Side, profiles [][
 		}
 		switch o.format {
 		case "json":
-			return diff.WriteJSON(out, rep)
+			return report.WriteJSON(out, rep)
 		case "html":
 			return flamegraph.Write(out, pair, flamegraph.Options{Title: htmlTitle(pair, sides)})
 		case "pprof", "speedscope", "folded":
@@ -172,8 +173,8 @@ func writeReport(o options, rep, pair *diff.Report, ds []diff.Side, profiles [][
 			}
 			return writeExport(out, o.format, ds, profiles)
 		case "markdown", "md":
-			return diff.WriteMarkdown(out, rep, diff.MarkdownOptions{Files: o.by == "file", Sort: o.sortMetric()})
+			return report.WriteMarkdown(out, rep, report.MarkdownOptions{Files: o.by == "file", Sort: o.sortMetric()})
 		}
-		return diff.WriteText(out, rep, diff.TextOptions{Top: o.top, Color: color, Files: o.by == "file", Sort: o.sortMetric()})
+		return report.WriteText(out, rep, report.TextOptions{Top: o.top, Color: color, Files: o.by == "file", Sort: o.sortMetric()})
 	}, rep.Broken())
 }

@@ -1,4 +1,4 @@
-package diff
+package report
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/jsonwrite"
 	"github.com/profdiff/profdiff/internal/termtext"
 )
@@ -28,7 +29,7 @@ const MaxJSONCalls = 5000
 // The comments at each member below are the schema. "Absent when" marks
 // the members left out in some reports; every other member is always
 // there, and a list is [] when empty unless it says null.
-func WriteJSON(w io.Writer, r *Report) error {
+func WriteJSON(w io.Writer, r *diff.Report) error {
 	j := jsonReport{Writer: jsonwrite.New(w, jsonwrite.Options{Indent: true, Escape: jsonUnsafe}), r: r}
 	v := NewView(r)
 	j.BeginObject()
@@ -104,12 +105,12 @@ func WriteJSON(w io.Writer, r *Report) error {
 // jsonReport writes a report's JSON.
 type jsonReport struct {
 	*jsonwrite.Writer
-	r *Report
+	r *diff.Report
 }
 
 // side writes a side's headline; with several runs, each number is the
 // mean per run.
-func (j *jsonReport) side(s *SideSummary) {
+func (j *jsonReport) side(s *diff.SideSummary) {
 	j.BeginObject()
 	j.Key("name")
 	j.String(s.Name)
@@ -203,9 +204,9 @@ func (j *jsonReport) headline() {
 		j.measure(&r.Headline.PerWork)
 	}
 	j.Key("busy")
-	j.perSide(SideSummary.Busy)
+	j.perSide(diff.SideSummary.Busy)
 	j.Key("gc_share")
-	j.perSide(SideSummary.GCShare)
+	j.perSide(diff.SideSummary.GCShare)
 	// runs_needed: runs per side that would settle a change one run
 	// cannot; absent when there is none.
 	if r.Headline.RunsNeeded != 0 {
@@ -216,7 +217,7 @@ func (j *jsonReport) headline() {
 }
 
 // perSide writes f of each side, null for no side.
-func (j *jsonReport) perSide(f func(SideSummary) float64) {
+func (j *jsonReport) perSide(f func(diff.SideSummary) float64) {
 	if len(j.r.Sides) == 0 {
 		j.Null()
 		return
@@ -248,7 +249,7 @@ func (j *jsonReport) paths(v *View) {
 				k := r.TreeFunction(n)
 				j.BeginObject()
 				j.Key("function")
-				j.String(FunctionName(k))
+				j.String(diff.FunctionName(k))
 				j.Key("package")
 				j.String(k.Package)
 				j.Key("file")
@@ -319,7 +320,7 @@ func (j *jsonReport) rows() {
 		k := row.Key
 		j.BeginObject()
 		j.Key("function")
-		j.String(FunctionName(k))
+		j.String(diff.FunctionName(k))
 		// renamed is the after side's name of a minified function
 		// renamed between builds at the same position; absent otherwise.
 		if row.Renamed != "" {
@@ -378,7 +379,7 @@ func (j *jsonReport) rows() {
 }
 
 // selfTotal writes a row's self and total measures.
-func (j *jsonReport) selfTotal(row *Row) {
+func (j *jsonReport) selfTotal(row *diff.Row) {
 	j.Key("self")
 	j.measure(&row.Self)
 	j.Key("total")
@@ -387,7 +388,7 @@ func (j *jsonReport) selfTotal(row *Row) {
 
 // measure writes a Measure: one entry per side; the change members only
 // when two sides are compared.
-func (j *jsonReport) measure(m *Measure) {
+func (j *jsonReport) measure(m *diff.Measure) {
 	j.BeginObject()
 	// ns: each side's mean over its runs.
 	j.Key("ns")

@@ -1,4 +1,4 @@
-package diff
+package report
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/internal/units"
 )
@@ -22,7 +23,7 @@ import (
 // View formats one report's cells. It knows the report's common root of
 // files, so that locations are shown relative to it.
 type View struct {
-	r *Report
+	r *diff.Report
 	// root is the directory every absolute file of the report shares,
 	// with its trailing slash; "" when none is worth cutting.
 	root string
@@ -32,10 +33,10 @@ type View struct {
 }
 
 // NewView returns the view of a report.
-func NewView(r *Report) *View {
+func NewView(r *diff.Report) *View {
 	v := &View{r: r, goFiles: len(r.Sides) > 0 && r.Sides[0].Format == analyze.FormatPprof}
 	var files []string
-	for _, rows := range [][]Row{r.Functions, r.Files} {
+	for _, rows := range [][]diff.Row{r.Functions, r.Files} {
 		for i := range rows {
 			if f := rows[i].Key.File; f != "" && !strings.Contains(f, "/node_modules/") && !strings.HasPrefix(f, "node:") {
 				files = append(files, f)
@@ -47,7 +48,7 @@ func NewView(r *Report) *View {
 }
 
 // Report returns the report the view formats.
-func (v *View) Report() *Report { return v.r }
+func (v *View) Report() *diff.Report { return v.r }
 
 // commonDir returns the longest directory prefix (ending in "/") shared by
 // every file, or "" when the files share none beyond the root.
@@ -83,11 +84,11 @@ func (v *View) Root() string { return v.root }
 
 // Name returns a function's name as shown: "(anonymous)" for none, Go's
 // generic shapes elided, control characters escaped.
-func (v *View) Name(k analyze.Key) string { return termtext.Clean(elideShapes(FunctionName(k))) }
+func (v *View) Name(k analyze.Key) string { return termtext.Clean(elideShapes(diff.FunctionName(k))) }
 
 // RowName is Name for a row, with the after side's name when a minified
 // function was renamed between builds ("f3 → d3").
-func (v *View) RowName(r *Row) string {
+func (v *View) RowName(r *diff.Row) string {
 	name := v.Name(r.Key)
 	if r.Renamed != "" {
 		name += " → " + termtext.Clean(r.Renamed)
@@ -130,14 +131,6 @@ func (v *View) Location(k analyze.Key) string {
 		}
 	}
 	return loc
-}
-
-// FunctionName returns a function key's name, "(anonymous)" for none.
-func FunctionName(k analyze.Key) string {
-	if k.Function == "" {
-		return "(anonymous)"
-	}
-	return k.Function
 }
 
 // FileName returns a file key's full name: "(native)" and the like for
@@ -198,7 +191,7 @@ func elideShapes(s string) string {
 
 // ValueSpread formats a side's mean with its spread: "12.3 ms ±4%"; the
 // spread is left out with one run.
-func ValueSpread(m *Measure, side int) string {
+func ValueSpread(m *diff.Measure, side int) string {
 	s := units.Duration(m.Mean[side])
 	if sp := m.Spread[side]; !math.IsNaN(sp) && m.Mean[side] > 0 {
 		s += fmt.Sprintf(" ±%.0f%%", 100*sp/m.Mean[side])
@@ -206,37 +199,12 @@ func ValueSpread(m *Measure, side int) string {
 	return s
 }
 
-// Metric names the time a view ranks or shows rows by.
-type Metric uint8
-
-// The metrics.
-const (
-	MetricSelf Metric = iota
-	MetricTotal
-)
-
-// String returns "self" or "total".
-func (m Metric) String() string {
-	if m == MetricTotal {
-		return "total"
-	}
-	return "self"
-}
-
-// Of returns the row's measure of the metric.
-func (m Metric) Of(r *Row) *Measure {
-	if m == MetricTotal {
-		return &r.Total
-	}
-	return &r.Self
-}
-
 // ChangeHeaders name the cells ChangeCells returns.
 var ChangeHeaders = []string{"before", "after", "delta", "Δshare", "Δ%", "verdict", "p"}
 
 // ChangeCells are a measure's before and after (with spread), delta,
 // change in share of on-CPU time, relative change, verdict and p.
-func ChangeCells(m *Measure) []string {
+func ChangeCells(m *diff.Measure) []string {
 	c := m.Change
 	return []string{ValueSpread(m, 0), ValueSpread(m, 1), units.SignedDuration(c.Delta), units.SignedPP(c.DeltaPP), units.SignedPct(c.DeltaPct), c.Verdict.String(), units.FormatP(c.P)}
 }
@@ -246,7 +214,7 @@ var OneSideHeaders = []string{"self", "self%", "total", "total%"}
 
 // OneSideCells are a one-sided row's self, self%, total and total% (of
 // on-CPU time).
-func (v *View) OneSideCells(r *Row) []string {
+func (v *View) OneSideCells(r *diff.Row) []string {
 	on := v.r.OnCPU(0)
 	return []string{units.Duration(r.Self.Mean[0]), units.Share(r.Self.Mean[0], on), units.Duration(r.Total.Mean[0]), units.Share(r.Total.Mean[0], on)}
 }
@@ -255,9 +223,9 @@ func (v *View) OneSideCells(r *Row) []string {
 // the change with two sides, by the time with one; then by the other
 // metric and the key. Rows with none of the metric's time on any side are
 // left out.
-func (v *View) Sorted(rows []Row, by Metric) []Row {
+func (v *View) Sorted(rows []diff.Row, by diff.Metric) []diff.Row {
 	idx := v.Order(rows, by)
-	out := make([]Row, len(idx))
+	out := make([]diff.Row, len(idx))
 	for i, j := range idx {
 		out[i] = rows[j]
 	}
@@ -265,7 +233,7 @@ func (v *View) Sorted(rows []Row, by Metric) []Row {
 }
 
 // Order is Sorted as indices into rows.
-func (v *View) Order(rows []Row, by Metric) []int {
+func (v *View) Order(rows []diff.Row, by diff.Metric) []int {
 	out := make([]int, 0, len(rows))
 	for i := range rows {
 		if slices.ContainsFunc(by.Of(&rows[i]).Mean, func(x float64) bool { return x != 0 }) {
@@ -294,7 +262,7 @@ func (v *View) Order(rows []Row, by Metric) []int {
 	return out
 }
 
-func zeroRow(r *Row) bool {
+func zeroRow(r *diff.Row) bool {
 	for _, v := range r.Total.Mean {
 		if v != 0 {
 			return false
@@ -311,7 +279,7 @@ func zeroRow(r *Row) bool {
 // TopChanges returns up to n rows for a "top changes" table: rows judged
 // real by self or total time first, by the larger of their real changes,
 // then the others by their larger change; rows with no time are left out.
-func (v *View) TopChanges(rows []Row, n int) []Row {
+func (v *View) TopChanges(rows []diff.Row, n int) []diff.Row {
 	// Each row's size once, and indices sorted: a Row is hundreds of
 	// bytes, and a page or report sorts thousands of them.
 	type sized struct {
@@ -326,7 +294,7 @@ func (v *View) TopChanges(rows []Row, n int) []Row {
 			continue
 		}
 		s := sized{row: i}
-		for _, m := range []*Measure{&r.Self, &r.Total} {
+		for _, m := range []*diff.Measure{&r.Self, &r.Total} {
 			if m.Change.Verdict.Real() {
 				if !s.real {
 					s.real, s.d = true, 0
@@ -353,7 +321,7 @@ func (v *View) TopChanges(rows []Row, n int) []Row {
 	if n > 0 && len(order) > n {
 		order = order[:n]
 	}
-	out := make([]Row, len(order))
+	out := make([]diff.Row, len(order))
 	for i, s := range order {
 		out[i] = rows[s.row]
 	}
@@ -362,20 +330,20 @@ func (v *View) TopChanges(rows []Row, n int) []Row {
 
 // Deciding returns the metric whose change makes a row's change real (the
 // larger one when both are), or false when neither is.
-func Deciding(r *Row) (Metric, bool) {
+func Deciding(r *diff.Row) (diff.Metric, bool) {
 	s, t := r.Self.Change, r.Total.Change
 	switch {
 	case s.Verdict.Real() && t.Verdict.Real():
 		if math.Abs(s.Delta) >= math.Abs(t.Delta) {
-			return MetricSelf, true
+			return diff.MetricSelf, true
 		}
-		return MetricTotal, true
+		return diff.MetricTotal, true
 	case s.Verdict.Real():
-		return MetricSelf, true
+		return diff.MetricSelf, true
 	case t.Verdict.Real():
-		return MetricTotal, true
+		return diff.MetricTotal, true
 	}
-	return MetricSelf, false
+	return diff.MetricSelf, false
 }
 
 // TopHeaders name the cells TopCells returns.
@@ -385,9 +353,9 @@ var TopHeaders = []string{"self before", "after", "Δ%", "self", "total before",
 // Δ% and verdict; total before, after, Δ% and verdict; then the change in
 // share of on-CPU time and the p-value of the metric that decides (self
 // when neither is real). The deciding verdict is marked with "*".
-func TopCells(r *Row) []string {
+func TopCells(r *diff.Row) []string {
 	by, real := Deciding(r)
-	verdict := func(m Metric) string {
+	verdict := func(m diff.Metric) string {
 		v := m.Of(r).Change.Verdict.String()
 		if real && m == by {
 			v += "*"
@@ -396,8 +364,8 @@ func TopCells(r *Row) []string {
 	}
 	d := by.Of(r).Change
 	return []string{
-		units.Duration(r.Self.Mean[0]), units.Duration(r.Self.Mean[1]), units.SignedPct(r.Self.Change.DeltaPct), verdict(MetricSelf),
-		units.Duration(r.Total.Mean[0]), units.Duration(r.Total.Mean[1]), units.SignedPct(r.Total.Change.DeltaPct), verdict(MetricTotal),
+		units.Duration(r.Self.Mean[0]), units.Duration(r.Self.Mean[1]), units.SignedPct(r.Self.Change.DeltaPct), verdict(diff.MetricSelf),
+		units.Duration(r.Total.Mean[0]), units.Duration(r.Total.Mean[1]), units.SignedPct(r.Total.Change.DeltaPct), verdict(diff.MetricTotal),
 		units.SignedPP(d.DeltaPP), units.FormatP(d.P),
 	}
 }
@@ -452,7 +420,7 @@ func (v *View) HeadlineRows() [][]string {
 
 // unmapped is a side's on-CPU time per run in minified scripts without a
 // map.
-func unmapped(s SideSummary) float64 {
+func unmapped(s diff.SideSummary) float64 {
 	if s.Symbolication == nil {
 		return 0
 	}
@@ -461,13 +429,13 @@ func unmapped(s SideSummary) float64 {
 
 // noneMapped reports whether symbolication ran on a side and mapped no
 // script.
-func noneMapped(s SideSummary) bool {
+func noneMapped(s diff.SideSummary) bool {
 	return s.Symbolication != nil && s.Symbolication.MappedScripts == 0
 }
 
 // readOnCPU is a side's on-CPU time as read, before any narrowing: what
 // symbolication's figures are shares of.
-func readOnCPU(s SideSummary) float64 {
+func readOnCPU(s diff.SideSummary) float64 {
 	if s.NarrowedFromNs > 0 {
 		return float64(s.NarrowedFromNs)
 	}
@@ -476,7 +444,7 @@ func readOnCPU(s SideSummary) float64 {
 
 // minifiedNames names the minified scripts without a map of the sides by
 // their file names, the busiest first, up to three.
-func minifiedNames(sides ...SideSummary) string {
+func minifiedNames(sides ...diff.SideSummary) string {
 	var names []string
 	for _, s := range sides {
 		if s.Symbolication == nil {
@@ -496,7 +464,7 @@ func minifiedNames(sides ...SideSummary) string {
 
 // narrowedOf says how much of a side's on-CPU time narrowing kept, as
 // pprof's "Showing nodes accounting for X of Y".
-func narrowedOf(s SideSummary) string {
+func narrowedOf(s diff.SideSummary) string {
 	if s.NarrowedFromNs <= 0 {
 		return "-"
 	}
@@ -563,7 +531,7 @@ func coverage(s *analyze.Symbolication) string {
 }
 
 // HeadlineChange writes a headline change: "-1.71 s -28.2% better p<0.001".
-func HeadlineChange(c Change) string {
+func HeadlineChange(c diff.Change) string {
 	s := units.SignedDuration(c.Delta) + " " + units.SignedPct(c.DeltaPct)
 	p := units.FormatP(c.P)
 	if !strings.HasPrefix(p, "<") {
@@ -587,7 +555,7 @@ func (v *View) RunsNote() string {
 // them: the row (a function with its location) and its change, as in
 // "path-to-regexp +338.7% (+7.5pp), worse, p=<0.001"; or why the rule
 // could not be judged.
-func (v *View) Offenders(res RuleResult) []string {
+func (v *View) Offenders(res diff.RuleResult) []string {
 	if res.NoWork {
 		return []string{"no work given (--work): the rule cannot be judged"}
 	}
@@ -602,7 +570,7 @@ func (v *View) Offenders(res RuleResult) []string {
 		case "package":
 			name = o.Key.Package
 		case "function":
-			name = FunctionName(o.Key) + " (" + Location(o.Key) + ")"
+			name = diff.FunctionName(o.Key) + " (" + Location(o.Key) + ")"
 		case "file":
 			name = FileName(o.Key)
 		}
@@ -612,7 +580,7 @@ func (v *View) Offenders(res RuleResult) []string {
 }
 
 // formatChange writes a change for people: "+12.3% (+1.2pp), worse, p=0.001".
-func formatChange(c Change) string {
+func formatChange(c diff.Change) string {
 	var b strings.Builder
 	if math.IsNaN(c.DeltaPct) {
 		b.WriteString("new")
@@ -627,7 +595,7 @@ func formatChange(c Change) string {
 }
 
 // SideLine describes a side: its files, format, runs and thread.
-func SideLine(s SideSummary) string {
+func SideLine(s diff.SideSummary) string {
 	files := s.Files
 	if len(files) > 3 {
 		files = append(files[:2:2], fmt.Sprintf("… %d more", len(s.Files)-2))
@@ -663,7 +631,7 @@ type PathStep struct {
 
 // Steps returns a path's steps as shown. The change enters at the first
 // step whose relative change is at least half the last step's.
-func (v *View) Steps(p Path) []PathStep {
+func (v *View) Steps(p diff.Path) []PathStep {
 	lastNode := p.Nodes[len(p.Nodes)-1]
 	last := v.r.Tree[lastNode].Total.Change
 	enter := len(p.Nodes) - 1
@@ -685,12 +653,12 @@ func (v *View) Steps(p Path) []PathStep {
 		s := PathStep{Node: n, Name: v.Name(v.r.TreeFunction(n))}
 		t := v.r.Tree[n]
 		switch {
-		case i == len(p.Nodes)-1 && p.End == EndSelf:
+		case i == len(p.Nodes)-1 && p.End == diff.EndSelf:
 			s.Change = "self " + withPct(t.Self.Change.Delta, t.Self.Change.DeltaPct)
 			if i == enter && math.Abs(t.Total.Change.Delta-t.Self.Change.Delta) > 0.05*math.Abs(t.Total.Change.Delta) {
 				s.Change = withPct(t.Total.Change.Delta, t.Total.Change.DeltaPct) + ", " + s.Change
 			}
-		case i == len(p.Nodes)-1 && p.End == EndSplit && math.Abs(p.Delta-t.Total.Change.Delta) > 0.05*math.Abs(t.Total.Change.Delta):
+		case i == len(p.Nodes)-1 && p.End == diff.EndSplit && math.Abs(p.Delta-t.Total.Change.Delta) > 0.05*math.Abs(t.Total.Change.Delta):
 			s.Change = withPct(t.Total.Change.Delta, t.Total.Change.DeltaPct) + ", " + units.SignedDuration(p.Delta) + " of it in no single callee"
 		case i >= enter:
 			s.Change = withPct(t.Total.Change.Delta, t.Total.Change.DeltaPct)
@@ -705,7 +673,7 @@ func (v *View) Steps(p Path) []PathStep {
 // chains above where the change enters, and of runs of frames that only
 // pass the same change on (a framework's module loader between the entry
 // point and the code that changed); JSON keeps every step.
-func (v *View) PathText(p Path) string {
+func (v *View) PathText(p diff.Path) string {
 	steps := v.Steps(p)
 	first := len(steps) - 1
 	for i, s := range steps {
@@ -744,13 +712,13 @@ func (v *View) PathText(p Path) string {
 	}
 	text := strings.Join(parts, " → ")
 	switch p.End {
-	case EndSplit:
+	case diff.EndSplit:
 		if !strings.HasSuffix(text, "no single callee") {
 			text += " [spread over its callees]"
 		}
-	case EndNew:
+	case diff.EndNew:
 		text += " [new]"
-	case EndGone:
+	case diff.EndGone:
 		text += " [gone]"
 	}
 	return text

@@ -1,10 +1,11 @@
-package diff
+package report
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/termtext"
 )
 
@@ -23,7 +24,7 @@ type MarkdownOptions struct {
 	// Files adds the table by file.
 	Files bool
 	// Sort is the metric the detail tables rank by.
-	Sort Metric
+	Sort diff.Metric
 }
 
 // WriteMarkdown writes the report as GitHub-flavoured markdown for a pull
@@ -33,17 +34,17 @@ type MarkdownOptions struct {
 // Every name and path from a profile is escaped (see EscapeMarkdown) and
 // the whole stays under MarkdownLimit characters, cutting rows from the
 // detail tables with a note.
-func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
+func WriteMarkdown(w io.Writer, r *diff.Report, opts MarkdownOptions) error {
 	if opts.Top <= 0 {
 		opts.Top = 10
 	}
 	m := markdown{r: r, v: NewView(r), opts: opts}
 	m.tables = []rowTable{
-		{"packages", r.Packages, opts.Sort, []string{"package"}, func(x *Row) []string { return []string{x.Key.Package} }},
-		{"functions", r.Functions, opts.Sort, []string{"function", "package", "location"}, func(x *Row) []string { return []string{m.v.RowName(x), x.Key.Package, m.v.Location(x.Key)} }},
+		{"packages", r.Packages, opts.Sort, []string{"package"}, func(x *diff.Row) []string { return []string{x.Key.Package} }},
+		{"functions", r.Functions, opts.Sort, []string{"function", "package", "location"}, func(x *diff.Row) []string { return []string{m.v.RowName(x), x.Key.Package, m.v.Location(x.Key)} }},
 	}
 	if opts.Files {
-		m.tables = append(m.tables, rowTable{"files", r.Files, opts.Sort, []string{"file", "package"}, func(x *Row) []string { return []string{m.v.File(x.Key), x.Key.Package} }})
+		m.tables = append(m.tables, rowTable{"files", r.Files, opts.Sort, []string{"file", "package"}, func(x *diff.Row) []string { return []string{m.v.File(x.Key), x.Key.Package} }})
 	}
 	head, top := m.head(), m.top()
 	legend := "\n" + markdownLegend(m.v, opts.Sort) + "\n"
@@ -56,7 +57,7 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 // markdown is one markdown report being written: the report, its view and
 // the tables it lists.
 type markdown struct {
-	r      *Report
+	r      *diff.Report
 	v      *View
 	opts   MarkdownOptions
 	tables []rowTable
@@ -119,7 +120,7 @@ func (m *markdown) top() string {
 	top.WriteString("\n#### Top by self time\n\n")
 	for _, t := range m.tables[:2] {
 		fmt.Fprintf(&top, "**%s**\n\n%s", capitalize(t.what), mdHeader(OneSideHeaders, t.head))
-		rows := clip(v.Sorted(t.rows, MetricSelf), m.opts.Top)
+		rows := clip(v.Sorted(t.rows, diff.MetricSelf), m.opts.Top)
 		for i := range rows {
 			top.WriteString(t.markdownLine(v.OneSideCells(&rows[i]), &rows[i]))
 		}
@@ -134,7 +135,7 @@ func (m *markdown) details(room int) string {
 	detailCols, cellsOf := OneSideHeaders, m.v.OneSideCells
 	if m.r.Compared() {
 		detailCols = ChangeHeaders
-		cellsOf = func(x *Row) []string { return ChangeCells(m.opts.Sort.Of(x)) }
+		cellsOf = func(x *diff.Row) []string { return ChangeCells(m.opts.Sort.Of(x)) }
 	}
 	var details strings.Builder
 	for _, t := range m.tables {
@@ -193,7 +194,7 @@ func mdHeader(numeric, names []string) string {
 
 // markdownLine is one row of the table: its value cells (verdicts emphasized),
 // then its names, escaped and cut to markdownNameWidth.
-func (t rowTable) markdownLine(cells []string, row *Row) string {
+func (t rowTable) markdownLine(cells []string, row *diff.Row) string {
 	for i, c := range cells {
 		cells[i] = emphasizeVerdict(strings.ReplaceAll(c, "*", `\*`))
 	}
@@ -204,7 +205,7 @@ func (t rowTable) markdownLine(cells []string, row *Row) string {
 }
 
 // sideName names a side in a title: its one file, or its name and runs.
-func sideName(s SideSummary) string {
+func sideName(s diff.SideSummary) string {
 	if len(s.Files) == 1 {
 		return s.Files[0]
 	}
@@ -221,7 +222,7 @@ func emphasizeVerdict(s string) string {
 }
 
 // markdownLegend is the one-line legend under the tables.
-func markdownLegend(v *View, sort Metric) string {
+func markdownLegend(v *View, sort diff.Metric) string {
 	r := v.r
 	if !r.Compared() {
 		return "_Percentages are of on-CPU time (all but (idle) and (program))._"

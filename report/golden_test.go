@@ -1,4 +1,4 @@
-package diff
+package report
 
 import (
 	"bytes"
@@ -10,26 +10,39 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/difftest"
 	"github.com/profdiff/profdiff/internal/units"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// report reads a shared fixture and builds its one-sided report.
-func report(t *testing.T, name string) *Report {
+// compared builds the comparison of shared fixtures, one run a side: a
+// profile alone ("profile"), or before and after.
+func compared(t *testing.T, opts diff.Options, fixtures ...string) *diff.Report {
 	t.Helper()
-	path := filepath.Join("..", "testdata", name)
-	p, err := analyze.ParseFile(path, analyze.ParseOptions{})
-	if err != nil {
-		t.Fatal(err)
+	names := []string{"before", "after"}
+	if len(fixtures) == 1 {
+		names = []string{"profile"}
 	}
-	tab := analyze.Aggregate(p, analyze.AggregateOptions{Edges: true, Lines: true, Tree: true})
-	tab.File = name // goldens name the fixture, not the path from this package
-	r, err := Compare([]Side{{Name: "profile", Tables: []*analyze.Table{tab}}}, DefaultOptions())
+	var sides []diff.Side
+	for i, f := range fixtures {
+		sides = append(sides, diff.Side{Name: names[i], Tables: []*analyze.Table{difftest.Table(t, f)}})
+	}
+	r, err := diff.Compare(sides, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// report is a shared fixture's one-sided report.
+func report(t *testing.T, name string) *diff.Report { return compared(t, diff.DefaultOptions(), name) }
+
+// routerPair is the unbundled router workload, before and after bucketed
+// routing: one run each side.
+func routerPair(t *testing.T, opts diff.Options) *diff.Report {
+	return compared(t, opts, "node-router-unbundled-before.cpuprofile", "node-router-unbundled-after.cpuprofile")
 }
 
 func golden(t *testing.T, name string, got []byte) {
@@ -43,10 +56,10 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./diff -update to create it)", err)
+		t.Fatalf("%v (run go test ./report -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (go test ./diff -update rewrites it):\n%s", path, firstDiff(string(want), string(got)))
+		t.Errorf("output differs from %s (go test ./report -update rewrites it):\n%s", path, firstDiff(string(want), string(got)))
 	}
 }
 
@@ -124,12 +137,12 @@ func TestJSONGolden(t *testing.T) {
 // TestComparedGolden pins the two-sided text, markdown and JSON of the
 // unbundled router pair.
 func TestComparedGolden(t *testing.T) {
-	rule, err := ParseRule("package:*>+5%")
+	rule, err := diff.ParseRule("package:*>+5%")
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := DefaultOptions()
-	opts.Rules = []Rule{rule}
+	opts := diff.DefaultOptions()
+	opts.Rules = []diff.Rule{rule}
 	r := routerPair(t, opts)
 	var txt, md, js bytes.Buffer
 	if err := WriteText(&txt, r, TextOptions{Top: 12, Files: true}); err != nil {

@@ -1,10 +1,11 @@
-package diff
+package report
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/termtext"
 )
 
@@ -18,7 +19,7 @@ type TextOptions struct {
 	// Files adds the table by file.
 	Files bool
 	// Sort is the metric the detail tables rank by.
-	Sort Metric
+	Sort diff.Metric
 }
 
 // Widths of name columns in text tables: a column is as wide as its
@@ -36,7 +37,7 @@ const (
 // the call tree it changed, the top changes by package and function judged
 // on self and total time, then the detail tables. Percentages are of
 // on-CPU time.
-func WriteText(w io.Writer, r *Report, opts TextOptions) error {
+func WriteText(w io.Writer, r *diff.Report, opts TextOptions) error {
 	v := NewView(r)
 	tw := &textWriter{w: w, color: opts.Color}
 	if r.Compared() {
@@ -73,17 +74,17 @@ func writeTextOne(tw *textWriter, v *View, opts TextOptions) {
 	for _, l := range v.HeadlineRows() {
 		tw.printf("%s\n", strings.TrimRight(fmt.Sprintf("  %-8s %10s  %s", l[0], l[1], l[2]), " "))
 	}
-	fnCells := func(x *Row) []string {
+	fnCells := func(x *diff.Row) []string {
 		return []string{v.Name(x.Key), termtext.Clean(x.Key.Package), v.Location(x.Key)}
 	}
 	fnHead := []string{"function", "package", "location"}
 	tables := []rowTable{
-		{"packages", r.Packages, MetricSelf, []string{"package"}, func(x *Row) []string { return []string{termtext.Clean(x.Key.Package)} }},
-		{"functions", r.Functions, MetricSelf, fnHead, fnCells},
-		{"functions", r.Functions, MetricTotal, fnHead, fnCells},
+		{"packages", r.Packages, diff.MetricSelf, []string{"package"}, func(x *diff.Row) []string { return []string{termtext.Clean(x.Key.Package)} }},
+		{"functions", r.Functions, diff.MetricSelf, fnHead, fnCells},
+		{"functions", r.Functions, diff.MetricTotal, fnHead, fnCells},
 	}
 	if opts.Files {
-		tables = append(tables, rowTable{"files", r.Files, MetricSelf, []string{"file", "package"}, func(x *Row) []string { return []string{v.File(x.Key), termtext.Clean(x.Key.Package)} }})
+		tables = append(tables, rowTable{"files", r.Files, diff.MetricSelf, []string{"file", "package"}, func(x *diff.Row) []string { return []string{v.File(x.Key), termtext.Clean(x.Key.Package)} }})
 	}
 	for _, t := range tables {
 		rows := clip(v.Sorted(t.rows, t.by), opts.Top)
@@ -93,13 +94,13 @@ func writeTextOne(tw *textWriter, v *View, opts TextOptions) {
 			continue
 		}
 		head := OneSideHeaders
-		if t.by == MetricTotal {
+		if t.by == diff.MetricTotal {
 			head = []string{"total", "total%", "self", "self%"}
 		}
 		var body [][]string
 		for i := range rows {
 			c := v.OneSideCells(&rows[i])
-			if t.by == MetricTotal {
+			if t.by == diff.MetricTotal {
 				c = []string{c[2], c[3], c[0], c[1]}
 			}
 			body = append(body, append(c, t.names(&rows[i])...))
@@ -131,8 +132,10 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 		tw.printf("  %d. %s\n", i+1, v.PathText(p))
 	}
 
-	pkgNames := func(x *Row) []string { return []string{termtext.Clean(x.Key.Package)} }
-	fnNames := func(x *Row) []string { return []string{v.RowName(x), termtext.Clean(x.Key.Package), v.Location(x.Key)} }
+	pkgNames := func(x *diff.Row) []string { return []string{termtext.Clean(x.Key.Package)} }
+	fnNames := func(x *diff.Row) []string {
+		return []string{v.RowName(x), termtext.Clean(x.Key.Package), v.Location(x.Key)}
+	}
 	top := opts.Top
 	if top <= 0 || top > 10 {
 		top = 10
@@ -152,7 +155,7 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 	}
 
 	if opts.Files {
-		tables = append(tables, rowTable{"files", r.Files, opts.Sort, []string{"file", "package"}, func(x *Row) []string { return []string{v.File(x.Key), termtext.Clean(x.Key.Package)} }})
+		tables = append(tables, rowTable{"files", r.Files, opts.Sort, []string{"file", "package"}, func(x *diff.Row) []string { return []string{v.File(x.Key), termtext.Clean(x.Key.Package)} }})
 	}
 	for _, t := range tables {
 		sorted := v.Sorted(t.rows, opts.Sort)
@@ -171,10 +174,10 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 // name each row.
 type rowTable struct {
 	what  string // "packages", "functions", "files"
-	rows  []Row
-	by    Metric
-	head  []string            // the name columns' headers
-	names func(*Row) []string // the name cells of a row
+	rows  []diff.Row
+	by    diff.Metric
+	head  []string                 // the name columns' headers
+	names func(*diff.Row) []string // the name cells of a row
 }
 
 const legendShort = "Δshare: change in share of on-CPU time, in points; verdicts after Holm correction; ~ = within noise"
@@ -197,7 +200,7 @@ func count(shown, all int, what string) string {
 	return fmt.Sprintf("%d %s", all, what)
 }
 
-func clip(rows []Row, top int) []Row {
+func clip(rows []diff.Row, top int) []diff.Row {
 	if top > 0 && len(rows) > top {
 		return rows[:top]
 	}
