@@ -97,7 +97,7 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 		j.EndArray()
 	}
 	j.Key("headline")
-	stringRows(j, v.HeadlineRows())
+	stringRows(j, headline(v))
 	j.Key("warnings")
 	j.BeginArray()
 	for _, wn := range r.Warnings {
@@ -135,6 +135,15 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 	j.EndObject()
 	writeTail(j)
 	return j.Flush()
+}
+
+// headline is the headline's rows of cells as the page shows them.
+func headline(v *report.View) [][]string {
+	var rows [][]string
+	for _, row := range v.HeadlineRows() {
+		rows = append(rows, report.Texts(row))
+	}
+	return rows
 }
 
 // stringRows writes rows of cells (null for none).
@@ -403,12 +412,12 @@ func rowsTable(v *report.View, r *diff.Report, rows []diff.Row, title string, fu
 		var cells []string
 		var keys []float64
 		if r.Compared() {
-			cells = report.TopCells(row)
+			cells = report.Texts(report.TopCells(row))
 			keys = []float64{row.Self.Mean[0], row.Self.Mean[1], key(row.Self.Change.DeltaPct), 0, row.Total.Mean[0], row.Total.Mean[1], key(row.Total.Change.DeltaPct), 0, 0, 0}
 			by, _ := report.Deciding(row)
 			keys[8], keys[9] = key(by.Of(row).Change.DeltaPP), key(by.Of(row).Change.P)
 		} else {
-			cells = v.OneSideCells(row)
+			cells = report.Texts(v.OneSideCells(row))
 			keys = []float64{row.Self.Mean[0], row.Self.Mean[0], row.Total.Mean[0], row.Total.Mean[0]}
 		}
 		if functions {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -240,5 +241,39 @@ func TestElideShapes(t *testing.T) {
 		if got := elideShapes(in); got != want {
 			t.Errorf("elideShapes(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestTextColorsVerdicts: with colour, exactly the cells that show a
+// verdict are coloured, by that verdict (the headline's change is not);
+// without it, the text is the same but for the colours.
+func TestTextColorsVerdicts(t *testing.T) {
+	r := routerPair(t, diff.DefaultOptions())
+	var plain, colored bytes.Buffer
+	if err := WriteText(&plain, r, TextOptions{Top: 12}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteText(&colored, r, TextOptions{Top: 12, Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	esc := regexp.MustCompile(`\x1b\[(32|31|2)m([^\x1b]*)\x1b\[0m`)
+	if got := esc.ReplaceAllString(colored.String(), "$2"); got != plain.String() {
+		t.Errorf("colour changed the text:\n%s", firstDiff(plain.String(), got))
+	}
+	want := map[string]string{"32": "better gone", "31": "worse new", "2": "~"}
+	seen := map[string]int{}
+	for _, m := range esc.FindAllStringSubmatch(colored.String(), -1) {
+		v := strings.TrimSuffix(strings.TrimSpace(m[2]), "*")
+		if !strings.Contains(want[m[1]], v) {
+			t.Errorf("%q coloured %s", m[2], m[1])
+		}
+		seen[m[1]]++
+	}
+	if seen["32"] == 0 || seen["2"] == 0 {
+		t.Errorf("coloured cells: %v", seen)
+	}
+	head, _, _ := strings.Cut(colored.String(), "Where it changed")
+	if strings.Contains(head, "\x1b") {
+		t.Errorf("the headline is coloured:\n%s", head)
 	}
 }

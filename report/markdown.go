@@ -77,7 +77,7 @@ func (m *markdown) head() string {
 		fmt.Fprintf(&head, "### profdiff: %s → %s\n\n", EscapeMarkdown(sideName(r.Sides[0])), EscapeMarkdown(sideName(r.Sides[1])))
 		head.WriteString("| | before | after | change |\n|---|---:|---:|---|\n")
 		for _, l := range v.HeadlineRows() {
-			fmt.Fprintf(&head, "| %s | %s | %s | %s |\n", EscapeMarkdown(l[0]), EscapeMarkdown(l[1]), EscapeMarkdown(l[2]), emphasizeVerdict(EscapeMarkdown(l[3])))
+			fmt.Fprintf(&head, "| %s | %s | %s | %s |\n", EscapeMarkdown(l[0].Text), EscapeMarkdown(l[1].Text), EscapeMarkdown(l[2].Text), emphasize(EscapeMarkdown(l[3].Text), l[3].Verdict))
 		}
 		if note := v.RunsNote(); note != "" {
 			fmt.Fprintf(&head, "\n_%s_\n", EscapeMarkdown(note))
@@ -91,7 +91,7 @@ func (m *markdown) head() string {
 		fmt.Fprintf(&head, "### profdiff: %s\n\n", EscapeMarkdown(sideName(s)))
 		head.WriteString("| measure | value | detail |\n|---|---:|---|\n")
 		for _, l := range v.HeadlineRows() {
-			fmt.Fprintf(&head, "| %s | %s | %s |\n", EscapeMarkdown(l[0]), EscapeMarkdown(l[1]), EscapeMarkdown(l[2]))
+			fmt.Fprintf(&head, "| %s | %s | %s |\n", EscapeMarkdown(l[0].Text), EscapeMarkdown(l[1].Text), EscapeMarkdown(l[2].Text))
 		}
 	}
 	if v.Root() != "" {
@@ -135,7 +135,7 @@ func (m *markdown) details(room int) string {
 	detailCols, cellsOf := OneSideHeaders, m.v.OneSideCells
 	if m.r.Compared() {
 		detailCols = ChangeHeaders
-		cellsOf = func(x *diff.Row) []string { return ChangeCells(m.opts.Sort.Of(x)) }
+		cellsOf = func(x *diff.Row) []Cell { return ChangeCells(m.opts.Sort.Of(x)) }
 	}
 	var details strings.Builder
 	for _, t := range m.tables {
@@ -194,14 +194,15 @@ func mdHeader(numeric, names []string) string {
 
 // markdownLine is one row of the table: its value cells (verdicts emphasized),
 // then its names, escaped and cut to markdownNameWidth.
-func (t rowTable) markdownLine(cells []string, row *diff.Row) string {
-	for i, c := range cells {
-		cells[i] = emphasizeVerdict(strings.ReplaceAll(c, "*", `\*`))
+func (t rowTable) markdownLine(cells []Cell, row *diff.Row) string {
+	texts := make([]string, 0, len(cells)+3)
+	for _, c := range cells {
+		texts = append(texts, emphasize(strings.ReplaceAll(c.Text, "*", `\*`), c.Verdict))
 	}
 	for _, n := range t.names(row) {
-		cells = append(cells, EscapeMarkdown(termtext.Fit(n, markdownNameWidth, false)))
+		texts = append(texts, EscapeMarkdown(termtext.Fit(n, markdownNameWidth, false)))
 	}
-	return "| " + strings.Join(cells, " | ") + " |\n"
+	return "| " + strings.Join(texts, " | ") + " |\n"
 }
 
 // sideName names a side in a title: its one file, or its name and runs.
@@ -212,13 +213,13 @@ func sideName(s diff.SideSummary) string {
 	return fmt.Sprintf("%s (%d runs)", s.Name, s.Runs)
 }
 
-// emphasizeVerdict puts a cell that says a change is real in bold.
-func emphasizeVerdict(s string) string {
-	switch {
-	case strings.Contains(s, "worse"), strings.Contains(s, "better"), strings.Contains(s, "new"), strings.Contains(s, "gone"):
-		return "**" + s + "**"
+// emphasize puts the text of a cell whose verdict says a change is real
+// in bold.
+func emphasize(text string, v diff.Verdict) string {
+	if v.Real() {
+		return "**" + text + "**"
 	}
-	return s
+	return text
 }
 
 // markdownLegend is the one-line legend under the tables.

@@ -142,3 +142,29 @@ func TestMarkdownStaysUnderTheLimit(t *testing.T) {
 		t.Errorf("markdown of %d characters, or no note on cut rows", md.Len())
 	}
 }
+
+// TestMarkdownEmphasizesVerdictsOnly: a cell is bold because its verdict
+// says the change is real, not because its text holds a verdict's word:
+// a narrowing flag with "new" in it stays plain, the path-to-regexp rows'
+// real verdicts are bold.
+func TestMarkdownEmphasizesVerdictsOnly(t *testing.T) {
+	opts := diff.DefaultOptions()
+	opts.Narrowing = []string{"--focus", "renew|gone"}
+	r := routerPair(t, opts)
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, r, MarkdownOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var narrowed string
+	for _, l := range strings.Split(md.String(), "\n") {
+		if strings.HasPrefix(l, "| narrowed |") {
+			narrowed = l
+		}
+	}
+	if narrowed == "" || strings.Contains(narrowed, "**") {
+		t.Errorf("narrowed row %q", narrowed)
+	}
+	if !strings.Contains(md.String(), "| **better\\*** |") {
+		t.Errorf("no real verdict in bold:\n%s", md.String())
+	}
+}

@@ -72,7 +72,7 @@ func writeTextOne(tw *textWriter, v *View, opts TextOptions) {
 	}
 	tw.printf("\n")
 	for _, l := range v.HeadlineRows() {
-		tw.printf("%s\n", strings.TrimRight(fmt.Sprintf("  %-8s %10s  %s", l[0], l[1], l[2]), " "))
+		tw.printf("%s\n", strings.TrimRight(fmt.Sprintf("  %-8s %10s  %s", l[0].Text, l[1].Text, l[2].Text), " "))
 	}
 	fnCells := func(x *diff.Row) []string {
 		return []string{v.Name(x.Key), termtext.Clean(x.Key.Package), v.Location(x.Key)}
@@ -97,13 +97,13 @@ func writeTextOne(tw *textWriter, v *View, opts TextOptions) {
 		if t.by == diff.MetricTotal {
 			head = []string{"total", "total%", "self", "self%"}
 		}
-		var body [][]string
+		var body [][]Cell
 		for i := range rows {
 			c := v.OneSideCells(&rows[i])
 			if t.by == diff.MetricTotal {
-				c = []string{c[2], c[3], c[0], c[1]}
+				c = []Cell{c[2], c[3], c[0], c[1]}
 			}
-			body = append(body, append(c, t.names(&rows[i])...))
+			body = append(body, append(c, cells(t.names(&rows[i])...)...))
 		}
 		tw.table(append(head, t.head...), body, 4, false)
 	}
@@ -147,9 +147,9 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 	for _, t := range tables {
 		rows := v.TopChanges(t.rows, top)
 		tw.printf("\nTop %s changes (%s; judged on self and on total time, * marks the one that makes the change real)\n", strings.TrimSuffix(t.what, "s"), v.Per())
-		var body [][]string
+		var body [][]Cell
 		for i := range rows {
-			body = append(body, append(TopCells(&rows[i]), t.names(&rows[i])...))
+			body = append(body, append(TopCells(&rows[i]), cells(t.names(&rows[i])...)...))
 		}
 		tw.table(append(append([]string{}, TopHeaders...), t.head...), body, len(TopHeaders), false)
 	}
@@ -161,9 +161,9 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 		sorted := v.Sorted(t.rows, opts.Sort)
 		rows := clip(sorted, opts.Top)
 		tw.printf("\n%s by change in %s time (%s, ± 95%% interval over runs; %s)\n", capitalize(count(len(rows), len(sorted), t.what)), opts.Sort, v.Per(), legendShort)
-		var body [][]string
+		var body [][]Cell
 		for i := range rows {
-			body = append(body, append(ChangeCells(opts.Sort.Of(&rows[i])), t.names(&rows[i])...))
+			body = append(body, append(ChangeCells(opts.Sort.Of(&rows[i])), cells(t.names(&rows[i])...)...))
 		}
 		tw.table(append(append([]string{}, ChangeHeaders...), t.head...), body, len(ChangeHeaders), false)
 	}
@@ -220,16 +220,16 @@ func (t *textWriter) printf(format string, args ...any) {
 }
 
 // table writes an aligned table: the first numeric columns align right
-// (but for a first column of labels), the name columns after them are as
-// wide as their content up to a limit, and verdicts are coloured when
-// asked.
-func (t *textWriter) table(header []string, rows [][]string, numeric int, labels bool) {
+// (but for a first column of labels in the headline), the name columns
+// after them are as wide as their content up to a limit, and cells that
+// show a verdict are coloured when asked, but for the headline's change,
+// which is a sentence, not a verdict column.
+func (t *textWriter) table(header []string, rows [][]Cell, numeric int, headline bool) {
 	if len(rows) == 0 {
 		t.printf("  (no rows)\n")
 		return
 	}
-	rows = fitNames(header, rows, numeric)
-	all := append([][]string{header}, rows...)
+	all := append([][]string{header}, fitNames(header, rows, numeric)...)
 	width := make([]int, len(header))
 	for _, line := range all {
 		for i, c := range line {
@@ -241,12 +241,12 @@ func (t *textWriter) table(header []string, rows [][]string, numeric int, labels
 		b.WriteString(" ")
 		for i, c := range line {
 			b.WriteString(" ")
-			cell := termtext.Pad(c, width[i], i < numeric && !(labels && i == 0))
+			cell := termtext.Pad(c, width[i], i < numeric && !(headline && i == 0))
 			if i == len(line)-1 {
 				cell = strings.TrimRight(cell, " ")
 			}
-			if t.color && li > 0 && isVerdictCell(header[i], c) {
-				cell = colorVerdict(cell)
+			if t.color && li > 0 && !headline {
+				cell = colorVerdict(cell, rows[li-1][i].Verdict)
 			}
 			b.WriteString(cell)
 		}
@@ -254,15 +254,15 @@ func (t *textWriter) table(header []string, rows [][]string, numeric int, labels
 	}
 }
 
-// fitNames cuts the name columns of a table (those after the numeric
-// ones): regular expressions first, then any name or location past its
-// column's limit.
-func fitNames(header []string, rows [][]string, numeric int) [][]string {
+// fitNames returns the texts of a table's rows with the name columns (those
+// after the numeric ones) cut: regular expressions first, then any name or
+// location past its column's limit.
+func fitNames(header []string, rows [][]Cell, numeric int) [][]string {
 	out := make([][]string, len(rows))
 	for i, line := range rows {
-		out[i] = append([]string(nil), line...)
+		out[i] = Texts(line)
 		for j := numeric; j < len(line); j++ {
-			c := line[j]
+			c := out[i][j]
 			switch h := header[j]; {
 			case h == "location" || h == "file":
 				c = termtext.Fit(c, pathWidth, true)
@@ -277,25 +277,15 @@ func fitNames(header []string, rows [][]string, numeric int) [][]string {
 	return out
 }
 
-func isVerdictCell(header, cell string) bool {
-	if header != "verdict" && header != "self" && header != "total" {
-		return false
-	}
-	switch strings.TrimSuffix(cell, "*") {
-	case "better", "worse", "new", "gone", "~":
-		return true
-	}
-	return false
-}
-
-func colorVerdict(cell string) string {
-	v := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(cell), "*"))
+// colorVerdict colours a cell by the verdict it shows: green for less
+// time, red for more, dim for noise.
+func colorVerdict(cell string, v diff.Verdict) string {
 	switch v {
-	case "better", "gone":
+	case diff.VerdictBetter, diff.VerdictGone:
 		return "\x1b[32m" + cell + "\x1b[0m"
-	case "worse", "new":
+	case diff.VerdictWorse, diff.VerdictNew:
 		return "\x1b[31m" + cell + "\x1b[0m"
-	case "~":
+	case diff.VerdictSame:
 		return "\x1b[2m" + cell + "\x1b[0m"
 	}
 	return cell

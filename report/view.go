@@ -199,14 +199,48 @@ func ValueSpread(m *diff.Measure, side int) string {
 	return s
 }
 
+// Cell is one cell of a table as the renderers show it: its text, and
+// the verdict it shows, so that a renderer marks a verdict by testing it
+// rather than by reading the text (as pprof's TextItem keeps Flat beside
+// FlatFormat).
+type Cell struct {
+	Text string
+	// Verdict is the judged change the cell shows: a verdict column's
+	// verdict, or the headline change's; VerdictNone in every other cell.
+	Verdict diff.Verdict
+}
+
+// cells are cells of texts that show no verdict.
+func cells(texts ...string) []Cell {
+	out := make([]Cell, len(texts))
+	for i, t := range texts {
+		out[i] = Cell{Text: t}
+	}
+	return out
+}
+
+// Texts returns the cells' texts.
+func Texts(cells []Cell) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = c.Text
+	}
+	return out
+}
+
+// verdictCell is the cell of a verdict, with mark after its text ("*" for
+// the one that makes a row's change real).
+func verdictCell(v diff.Verdict, mark string) Cell { return Cell{Text: v.String() + mark, Verdict: v} }
+
 // ChangeHeaders name the cells ChangeCells returns.
 var ChangeHeaders = []string{"before", "after", "delta", "Δshare", "Δ%", "verdict", "p"}
 
 // ChangeCells are a measure's before and after (with spread), delta,
 // change in share of on-CPU time, relative change, verdict and p.
-func ChangeCells(m *diff.Measure) []string {
+func ChangeCells(m *diff.Measure) []Cell {
 	c := m.Change
-	return []string{ValueSpread(m, 0), ValueSpread(m, 1), units.SignedDuration(c.Delta), units.SignedPP(c.DeltaPP), units.SignedPct(c.DeltaPct), c.Verdict.String(), units.FormatP(c.P)}
+	return append(cells(ValueSpread(m, 0), ValueSpread(m, 1), units.SignedDuration(c.Delta), units.SignedPP(c.DeltaPP), units.SignedPct(c.DeltaPct)),
+		verdictCell(c.Verdict, ""), Cell{Text: units.FormatP(c.P)})
 }
 
 // OneSideHeaders name the cells OneSideCells returns.
@@ -214,9 +248,9 @@ var OneSideHeaders = []string{"self", "self%", "total", "total%"}
 
 // OneSideCells are a one-sided row's self, self%, total and total% (of
 // on-CPU time).
-func (v *View) OneSideCells(r *diff.Row) []string {
+func (v *View) OneSideCells(r *diff.Row) []Cell {
 	on := v.r.OnCPU(0)
-	return []string{units.Duration(r.Self.Mean[0]), units.Share(r.Self.Mean[0], on), units.Duration(r.Total.Mean[0]), units.Share(r.Total.Mean[0], on)}
+	return cells(units.Duration(r.Self.Mean[0]), units.Share(r.Self.Mean[0], on), units.Duration(r.Total.Mean[0]), units.Share(r.Total.Mean[0], on))
 }
 
 // Sorted returns the rows ordered for a table by the metric: by the size of
@@ -353,26 +387,26 @@ var TopHeaders = []string{"self before", "after", "Δ%", "self", "total before",
 // Δ% and verdict; total before, after, Δ% and verdict; then the change in
 // share of on-CPU time and the p-value of the metric that decides (self
 // when neither is real). The deciding verdict is marked with "*".
-func TopCells(r *diff.Row) []string {
+func TopCells(r *diff.Row) []Cell {
 	by, real := Deciding(r)
-	verdict := func(m diff.Metric) string {
-		v := m.Of(r).Change.Verdict.String()
+	verdict := func(m diff.Metric) Cell {
 		if real && m == by {
-			v += "*"
+			return verdictCell(m.Of(r).Change.Verdict, "*")
 		}
-		return v
+		return verdictCell(m.Of(r).Change.Verdict, "")
 	}
 	d := by.Of(r).Change
-	return []string{
-		units.Duration(r.Self.Mean[0]), units.Duration(r.Self.Mean[1]), units.SignedPct(r.Self.Change.DeltaPct), verdict(diff.MetricSelf),
-		units.Duration(r.Total.Mean[0]), units.Duration(r.Total.Mean[1]), units.SignedPct(r.Total.Change.DeltaPct), verdict(diff.MetricTotal),
-		units.SignedPP(d.DeltaPP), units.FormatP(d.P),
-	}
+	out := cells(units.Duration(r.Self.Mean[0]), units.Duration(r.Self.Mean[1]), units.SignedPct(r.Self.Change.DeltaPct))
+	out = append(out, verdict(diff.MetricSelf))
+	out = append(out, cells(units.Duration(r.Total.Mean[0]), units.Duration(r.Total.Mean[1]), units.SignedPct(r.Total.Change.DeltaPct))...)
+	out = append(out, verdict(diff.MetricTotal))
+	return append(out, cells(units.SignedPP(d.DeltaPP), units.FormatP(d.P))...)
 }
 
 // HeadlineRows are the headline as label and cells: label, before, after
-// and change for two sides; label, value and note for one.
-func (v *View) HeadlineRows() [][]string {
+// and change for two sides (the on-CPU changes with their verdicts);
+// label, value and note for one.
+func (v *View) HeadlineRows() [][]Cell {
 	r := v.r
 	if !r.Compared() {
 		return v.oneSideHeadline()
@@ -384,36 +418,36 @@ func (v *View) HeadlineRows() [][]string {
 		}
 		return fmt.Sprintf("%+.1fpp", 100*(float64(pb)/float64(wb)-float64(pa)/float64(wa)))
 	}
-	rows := [][]string{
-		{"runs", units.Count(int64(a.Runs)), units.Count(int64(b.Runs)), ""},
-		{"wall / run", units.Duration(float64(a.WallNs)), units.Duration(float64(b.WallNs)), ""},
-		{"on-CPU / run", ValueSpread(&r.Headline.OnCPU, 0), ValueSpread(&r.Headline.OnCPU, 1), HeadlineChange(r.Headline.OnCPU.Change)},
+	rows := [][]Cell{
+		cells("runs", units.Count(int64(a.Runs)), units.Count(int64(b.Runs)), ""),
+		cells("wall / run", units.Duration(float64(a.WallNs)), units.Duration(float64(b.WallNs)), ""),
+		append(cells("on-CPU / run", ValueSpread(&r.Headline.OnCPU, 0), ValueSpread(&r.Headline.OnCPU, 1)), headlineChange(r.Headline.OnCPU.Change)),
 	}
 	if r.PerWork {
-		rows = append(rows, []string{"on-CPU / " + r.Options.WorkUnit, ValueSpread(&r.Headline.PerWork, 0), ValueSpread(&r.Headline.PerWork, 1), HeadlineChange(r.Headline.PerWork.Change)})
+		rows = append(rows, append(cells("on-CPU / "+r.Options.WorkUnit, ValueSpread(&r.Headline.PerWork, 0), ValueSpread(&r.Headline.PerWork, 1)), headlineChange(r.Headline.PerWork.Change)))
 	}
 	if a.Format != analyze.FormatPprof || b.Format != analyze.FormatPprof {
-		rows = append(rows, []string{"busy", units.Share(float64(a.OnCPUNs), float64(a.SampledNs)), units.Share(float64(b.OnCPUNs), float64(b.SampledNs)), ppDelta(a.OnCPUNs, a.SampledNs, b.OnCPUNs, b.SampledNs)})
+		rows = append(rows, cells("busy", units.Share(float64(a.OnCPUNs), float64(a.SampledNs)), units.Share(float64(b.OnCPUNs), float64(b.SampledNs)), ppDelta(a.OnCPUNs, a.SampledNs, b.OnCPUNs, b.SampledNs)))
 	} else {
-		rows = append(rows, []string{"CPU / wall", units.Share(float64(a.OnCPUNs), float64(a.WallNs)), units.Share(float64(b.OnCPUNs), float64(b.WallNs)), ""})
+		rows = append(rows, cells("CPU / wall", units.Share(float64(a.OnCPUNs), float64(a.WallNs)), units.Share(float64(b.OnCPUNs), float64(b.WallNs)), ""))
 	}
 	rows = append(rows,
-		[]string{"GC share", units.Share(float64(a.GCNs), float64(a.OnCPUNs)), units.Share(float64(b.GCNs), float64(b.OnCPUNs)), ppDelta(a.GCNs, a.OnCPUNs, b.GCNs, b.OnCPUNs)},
-		[]string{"samples / run", units.Count(a.Samples), units.Count(b.Samples), ""},
-		[]string{"mean interval", units.Duration(float64(a.IntervalNs)), units.Duration(float64(b.IntervalNs)), ""},
+		cells("GC share", units.Share(float64(a.GCNs), float64(a.OnCPUNs)), units.Share(float64(b.GCNs), float64(b.OnCPUNs)), ppDelta(a.GCNs, a.OnCPUNs, b.GCNs, b.OnCPUNs)),
+		cells("samples / run", units.Count(a.Samples), units.Count(b.Samples), ""),
+		cells("mean interval", units.Duration(float64(a.IntervalNs)), units.Duration(float64(b.IntervalNs)), ""),
 	)
 	switch {
 	case noneMapped(a) && noneMapped(b) && (unmapped(a) > 0 || unmapped(b) > 0):
-		rows = append(rows, []string{"maps", "-", "-", "no script mapped (code as written)"})
+		rows = append(rows, cells("maps", "-", "-", "no script mapped (code as written)"))
 	case needsMaps(a.Symbolication) || needsMaps(b.Symbolication):
-		rows = append(rows, []string{"maps", coverage(a.Symbolication), coverage(b.Symbolication), ""})
+		rows = append(rows, cells("maps", coverage(a.Symbolication), coverage(b.Symbolication), ""))
 	}
 	if unmapped(a) > 0 || unmapped(b) > 0 {
-		rows = append(rows, []string{"unmapped", units.Share(unmapped(a), readOnCPU(a)), units.Share(unmapped(b), readOnCPU(b)),
-			"minified, no map: " + minifiedNames(a, b)})
+		rows = append(rows, cells("unmapped", units.Share(unmapped(a), readOnCPU(a)), units.Share(unmapped(b), readOnCPU(b)),
+			"minified, no map: "+minifiedNames(a, b)))
 	}
 	if len(r.Options.Narrowing) > 0 {
-		rows = append(rows, []string{"narrowed", narrowedOf(a), narrowedOf(b), strings.Join(termtext.CleanAll(r.Options.Narrowing), " ")})
+		rows = append(rows, cells("narrowed", narrowedOf(a), narrowedOf(b), strings.Join(termtext.CleanAll(r.Options.Narrowing), " ")))
 	}
 	return rows
 }
@@ -471,38 +505,38 @@ func narrowedOf(s diff.SideSummary) string {
 	return units.Duration(float64(s.OnCPUNs)) + " of " + units.Duration(float64(s.NarrowedFromNs)) + " (" + units.Share(float64(s.OnCPUNs), float64(s.NarrowedFromNs)) + ")"
 }
 
-func (v *View) oneSideHeadline() [][]string {
+func (v *View) oneSideHeadline() [][]Cell {
 	s := v.r.Sides[0]
-	rows := [][]string{{"wall", units.Duration(float64(s.WallNs)), ""}}
+	rows := [][]Cell{cells("wall", units.Duration(float64(s.WallNs)), "")}
 	if s.Format == analyze.FormatPprof {
 		// pprof knows no idle time: CPU time against wall, as pprof prints it.
-		rows = append(rows, []string{"on-CPU", units.Duration(float64(s.OnCPUNs)), units.Share(float64(s.OnCPUNs), float64(s.WallNs)) + " of wall"})
+		rows = append(rows, cells("on-CPU", units.Duration(float64(s.OnCPUNs)), units.Share(float64(s.OnCPUNs), float64(s.WallNs))+" of wall"))
 	} else {
 		rows = append(rows,
-			[]string{"sampled", units.Duration(float64(s.SampledNs)), ""},
-			[]string{"on-CPU", units.Duration(float64(s.OnCPUNs)), units.Share(float64(s.OnCPUNs), float64(s.SampledNs)) + " busy"},
-			[]string{"idle", units.Duration(float64(s.IdleNs)), units.Share(float64(s.IdleNs), float64(s.SampledNs)) + " of sampled"},
-			[]string{"program", units.Duration(float64(s.ProgramNs)), units.Share(float64(s.ProgramNs), float64(s.SampledNs)) + " of sampled" + programNote(s.Format)})
+			cells("sampled", units.Duration(float64(s.SampledNs)), ""),
+			cells("on-CPU", units.Duration(float64(s.OnCPUNs)), units.Share(float64(s.OnCPUNs), float64(s.SampledNs))+" busy"),
+			cells("idle", units.Duration(float64(s.IdleNs)), units.Share(float64(s.IdleNs), float64(s.SampledNs))+" of sampled"),
+			cells("program", units.Duration(float64(s.ProgramNs)), units.Share(float64(s.ProgramNs), float64(s.SampledNs))+" of sampled"+programNote(s.Format)))
 	}
 	rows = append(rows,
-		[]string{"GC", units.Duration(float64(s.GCNs)), units.Share(float64(s.GCNs), float64(s.OnCPUNs)) + " of on-CPU"},
-		[]string{"samples", units.Count(s.Samples), "mean interval " + units.Duration(float64(s.IntervalNs))})
+		cells("GC", units.Duration(float64(s.GCNs)), units.Share(float64(s.GCNs), float64(s.OnCPUNs))+" of on-CPU"),
+		cells("samples", units.Count(s.Samples), "mean interval "+units.Duration(float64(s.IntervalNs))))
 	if s.NarrowedFromNs > 0 || len(v.r.Options.Narrowing) > 0 {
-		rows = append(rows, []string{"narrowed", narrowedOf(s), strings.Join(termtext.CleanAll(v.r.Options.Narrowing), " ")})
+		rows = append(rows, cells("narrowed", narrowedOf(s), strings.Join(termtext.CleanAll(v.r.Options.Narrowing), " ")))
 	}
 	if u := unmapped(s); u > 0 {
-		rows = append(rows, []string{"unmapped", units.Share(u, readOnCPU(s)), "of on-CPU time in minified code without a map: " + minifiedNames(s)})
+		rows = append(rows, cells("unmapped", units.Share(u, readOnCPU(s)), "of on-CPU time in minified code without a map: "+minifiedNames(s)))
 	}
 	if sy := s.Symbolication; sy != nil && sy.Scripts > 0 {
 		switch {
 		case noneMapped(s) && sy.UnmappedMinifiedNs > 0:
-			rows = append(rows, []string{"maps", "-", "no script mapped: the code is as written, but for the minified above"})
+			rows = append(rows, cells("maps", "-", "no script mapped: the code is as written, but for the minified above"))
 		case !needsMaps(sy):
-			rows = append(rows, []string{"maps", "-", "no bundles: no script needed a map"})
+			rows = append(rows, cells("maps", "-", "no bundles: no script needed a map"))
 		case sy.OnCPUJSNs == 0:
-			rows = append(rows, []string{"maps", "-", fmt.Sprintf("no JavaScript on-CPU time (%d of %d scripts mapped)", sy.MappedScripts, sy.Scripts)})
+			rows = append(rows, cells("maps", "-", fmt.Sprintf("no JavaScript on-CPU time (%d of %d scripts mapped)", sy.MappedScripts, sy.Scripts)))
 		default:
-			rows = append(rows, []string{"maps", coverage(sy), fmt.Sprintf("of JavaScript on-CPU time mapped to sources (%d of %s mapped)", sy.MappedScripts, units.Plural(sy.Scripts, "script", "scripts"))})
+			rows = append(rows, cells("maps", coverage(sy), fmt.Sprintf("of JavaScript on-CPU time mapped to sources (%d of %s mapped)", sy.MappedScripts, units.Plural(sy.Scripts, "script", "scripts"))))
 		}
 	}
 	return rows
@@ -529,6 +563,9 @@ func coverage(s *analyze.Symbolication) string {
 	}
 	return units.Share(float64(s.OnCPUMappedNs), float64(s.OnCPUJSNs))
 }
+
+// headlineChange is the cell of a headline change, with its verdict.
+func headlineChange(c diff.Change) Cell { return Cell{Text: HeadlineChange(c), Verdict: c.Verdict} }
 
 // HeadlineChange writes a headline change: "-1.71 s -28.2% better p<0.001".
 func HeadlineChange(c diff.Change) string {

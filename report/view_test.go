@@ -26,8 +26,8 @@ func headlineRow(t *testing.T, sides []diff.Side, label string) []string {
 		t.Fatal(err)
 	}
 	for _, h := range NewView(r).HeadlineRows() {
-		if h[0] == label {
-			return h
+		if h[0].Text == label {
+			return Texts(h)
 		}
 	}
 	return nil

@@ -108,11 +108,11 @@ func TestCallsViewOwnTimeAndMovedLine(t *testing.T) {
 		t.Fatalf("the calls view shows no own time:\n%s", c.Render())
 	}
 	fn := &r.Functions[c.top().fnRow]
-	if !slices.Equal(self.cells, report.ChangeCells(&fn.Self)) || !slices.Equal(self.cells, renders[0].cells) {
+	if !slices.Equal(self.cells, report.Texts(report.ChangeCells(&fn.Self))) || !slices.Equal(self.cells, renders[0].cells) {
 		t.Errorf("own self %v, table %v", self.cells, renders[0].cells)
 	}
-	if !slices.Equal(total.cells, report.ChangeCells(&fn.Total)) || total.verdict != fn.Total.Change.Verdict {
-		t.Errorf("own total %v, want %v", total.cells, report.ChangeCells(&fn.Total))
+	if !slices.Equal(total.cells, report.Texts(report.ChangeCells(&fn.Total))) || total.verdict != fn.Total.Change.Verdict {
+		t.Errorf("own total %v, want %v", total.cells, report.Texts(report.ChangeCells(&fn.Total)))
 	}
 	if !slices.Equal(callers, []string{"main"}) {
 		t.Errorf("callers %v, want [main]", callers)

@@ -340,7 +340,8 @@ func (m Model) headerLines() []string {
 			out = append(out, m.compactHeadline())
 		} else {
 			out = append(out, "before: "+report.SideLine(r.Sides[0]), "after:  "+report.SideLine(r.Sides[1]))
-			for _, l := range hl {
+			for _, row := range hl {
+				l := report.Texts(row)
 				switch {
 				case strings.HasPrefix(l[0], "on-CPU"), l[0] == "runs", l[0] == "busy", l[0] == "CPU / wall", l[0] == "GC share", l[0] == "maps",
 					l[0] == "unmapped", l[0] == "narrowed":
@@ -353,7 +354,8 @@ func (m Model) headerLines() []string {
 			out = append(out, "profile: "+report.SideLine(r.Sides[0]))
 		}
 		var parts []string
-		for _, l := range hl {
+		for _, row := range hl {
+			l := report.Texts(row)
 			switch l[0] {
 			case "wall", "on-CPU", "GC", "samples", "maps", "unmapped":
 				parts = append(parts, l[0]+" "+l[1])
@@ -421,7 +423,8 @@ func (m Model) compactHeadline() string {
 		line = "on-CPU " + units.Duration(ms.Mean[0]) + " → " + units.Duration(ms.Mean[1]) + " " + change
 	}
 	extra := []string{fmt.Sprintf("runs %d → %d", r.Sides[0].Runs, r.Sides[1].Runs)}
-	for _, l := range m.view.HeadlineRows() {
+	for _, row := range m.view.HeadlineRows() {
+		l := report.Texts(row)
 		if l[0] == "GC share" || l[0] == "busy" {
 			extra = append(extra, l[0]+" "+l[1]+" → "+l[2])
 		}

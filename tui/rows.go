@@ -127,9 +127,9 @@ func (m Model) rows() []line {
 		}
 		l := line{key: row.Key, fn: -1, path: -1, verdict: ms.Change.Verdict}
 		if r.Compared() {
-			l.cells = report.ChangeCells(ms)
+			l.cells = report.Texts(report.ChangeCells(ms))
 		} else {
-			l.cells = m.view.OneSideCells(row)
+			l.cells = report.Texts(m.view.OneSideCells(row))
 		}
 		switch s.kind {
 		case kindPackages:
@@ -212,7 +212,7 @@ func (m Model) calls(s *screen) []line {
 	name := m.view.RowName(f)
 	cellsOf := func(ms *diff.Measure) []string {
 		if r.Compared() {
-			return report.ChangeCells(ms)
+			return report.Texts(report.ChangeCells(ms))
 		}
 		return []string{units.Duration(ms.Mean[0]), units.Share(ms.Mean[0], r.OnCPU(0))}
 	}
