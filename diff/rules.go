@@ -35,7 +35,9 @@ type Rule struct {
 
 // RuleResult says whether a rule broke, and which rows broke it.
 type RuleResult struct {
-	Rule   Rule
+	// Rule is the rule judged.
+	Rule Rule
+	// Broken says a change judged real crossed its limit.
 	Broken bool
 	// Offenders are the changes that crossed the limit, in their table's
 	// order: the headline's for on-cpu and on-cpu/work, else one per row.

@@ -457,12 +457,13 @@ func (j *jsonReport) list(xs []string) {
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// jsonUnsafe reports the characters above ASCII that Clean would not show
-// and encoding/json leaves raw, which the JSON escapes (see EscapeJSON).
+// jsonUnsafe reports the characters above ASCII that termtext.Clean
+// escapes and encoding/json leaves raw, which the JSON escapes (see
+// EscapeJSON).
 func jsonUnsafe(r rune) bool { return r >= 0x80 && termtext.Escapes(r) }
 
 // EscapeJSON rewrites, in JSON that encoding/json wrote, as \uXXXX
-// escapes the characters above ASCII that Clean would not show (C1
+// escapes the characters above ASCII that termtext.Clean escapes (C1
 // controls such as U+009B, a CSI on some terminals, and bidirectional
 // overrides), which encoding/json leaves raw: a name from a profile then
 // cannot act on a terminal that shows the JSON. They occur only inside

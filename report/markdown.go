@@ -238,8 +238,8 @@ func markdownLegend(v *View, sort diff.Metric) string {
 // markdown: it cannot break a table cell or start HTML, a link, an
 // autolink, a mention (@user), an issue reference (#123), a code span,
 // emphasis or math. Control characters, line breaks and bidirectional
-// controls are first shown as escapes by Clean (\x1b, \n, \u202e), as the
-// text output shows them.
+// controls are first shown as escapes by termtext.Clean (\x1b, \n,
+// \u202e), as the text output shows them.
 func EscapeMarkdown(s string) string {
 	s = termtext.Clean(s) // controls and bidi overrides as visible escapes, as in text
 	var b strings.Builder

@@ -204,6 +204,7 @@ func ValueSpread(m *diff.Measure, side int) string {
 // rather than by reading the text (as pprof's TextItem keeps Flat beside
 // FlatFormat).
 type Cell struct {
+	// Text is the cell as shown.
 	Text string
 	// Verdict is the judged change the cell shows: a verdict column's
 	// verdict, or the headline change's; VerdictNone in every other cell.
@@ -657,7 +658,9 @@ func (v *View) Per() string {
 
 // PathStep is one step of a path as shown.
 type PathStep struct {
+	// Node is the step's node of the report's tree.
 	Node int32
+	// Name is the step's function as shown.
 	Name string
 	// Change is what the step shows: the total change where the change
 	// enters the path, and on the last step the change the path explains
