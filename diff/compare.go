@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/internal/units"
 )
 
 // Side is one side of a comparison: one profile, or several runs of the same
@@ -794,7 +795,7 @@ func sideWarnings(s []SideSummary, sides []Side) []analyze.Warning {
 	}
 	if a.IntervalNs > 0 && b.IntervalNs > 0 {
 		if ratio := float64(b.IntervalNs) / float64(a.IntervalNs); ratio > 1.2 || ratio < 1/1.2 {
-			add(analyze.WarnIntervalsDiffer, "the sides differ in sampling interval: %s before, %s after", Duration(float64(a.IntervalNs)), Duration(float64(b.IntervalNs)))
+			add(analyze.WarnIntervalsDiffer, "the sides differ in sampling interval: %s before, %s after", units.Duration(float64(a.IntervalNs)), units.Duration(float64(b.IntervalNs)))
 		}
 	}
 	if threadNames(a.Threads) != threadNames(b.Threads) {
@@ -803,7 +804,7 @@ func sideWarnings(s []SideSummary, sides []Side) []analyze.Warning {
 	if sides[0].Work == 0 && sides[1].Work == 0 && a.WallNs > 0 && b.WallNs > 0 {
 		wa, wb := float64(a.WallNs), float64(b.WallNs)
 		if wa/wb > 2 || wb/wa > 2 {
-			add(analyze.WarnDurationsDiffer, "the runs differ in duration by more than 2x (%s before, %s after)", Duration(wa), Duration(wb))
+			add(analyze.WarnDurationsDiffer, "the runs differ in duration by more than 2x (%s before, %s after)", units.Duration(wa), units.Duration(wb))
 		}
 	}
 	return w

@@ -1,31 +1,15 @@
 package diff
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
-	gmhtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/profdiff/profdiff/internal/difftest"
 )
 
-func table(t *testing.T, name string) *analyze.Table {
-	t.Helper()
-	p, err := analyze.ParseFile(filepath.Join("..", "testdata", name), analyze.ParseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab := analyze.Aggregate(p, analyze.AggregateOptions{Edges: true, Lines: true, Tree: true})
-	tab.File = name
-	return tab
-}
+// table is a shared fixture's table.
+var table = difftest.Table
 
 // routerPair is the unbundled router workload, before and after bucketed
 // routing: one run each side.
@@ -156,200 +140,20 @@ func TestRules(t *testing.T) {
 			t.Fatal(err)
 		}
 		res := evaluate(c.rep, []Rule{rule})[0]
-		if res.Broken != c.want {
+		if res.Broken != c.want || res.Broken != (len(res.Offenders) > 0) {
 			t.Errorf("%s: broken %v, want %v (%v)", c.rule, res.Broken, c.want, res.Offenders)
 		}
 	}
-}
-
-func TestEscapeMarkdown(t *testing.T) {
-	if got := EscapeMarkdown("#tokenizeInlines"); got != "#tokenizeInlines" {
-		t.Errorf("a private method's name is changed: %q", got)
+	// Offenders are the rows and their changes, for the renderers to name.
+	rule, _ := ParseRule("package:path-to-regexp<-50%")
+	res := evaluate(r, []Rule{rule})[0]
+	if len(res.Offenders) != 1 || res.Offenders[0].Key.Package != "path-to-regexp" || res.Offenders[0].Change != find(r.Packages, "path-to-regexp", "").Self.Change {
+		t.Errorf("offenders %+v", res.Offenders)
 	}
-	evil := "a|b <script>alert(1)</script> <img src=x onerror=alert(1)> [y](javascript:alert(1)) `code` @octocat #123 [x](http://evil.test) **b** _i_ ~s~ $x$ www.evil.test\u202eevil\nline"
-	got := EscapeMarkdown(evil)
-	var html bytes.Buffer
-	// Unsafe, as GitHub is: raw HTML would pass through if not escaped.
-	md := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(gmhtml.WithUnsafe()))
-	if err := md.Convert([]byte("| name |\n|---|\n| "+got+" |\n"), &html); err != nil {
-		t.Fatal(err)
-	}
-	h := html.String()
-	// Text such as "onerror=" may remain, as text: what must not appear is
-	// markup made from it.
-	for _, bad := range []string{"<script", "<img", "href=", "<a ", "<code>", "<strong>", "<em>", "<del>", "@octocat", "#123", "http://evil", "www.evil", "\u202e"} {
-		if strings.Contains(h, bad) {
-			t.Errorf("escaped name renders %q:\n%s", bad, h)
-		}
-	}
-	if strings.Count(h, "<td>") != 1 || strings.Contains(got, "\n") {
-		t.Errorf("the name broke the table:\n%s", h)
-	}
-}
-
-// TestMarkdownRendersAsTables renders a real comparison with goldmark and
-// checks every table row has its header's number of cells.
-func TestMarkdownRendersAsTables(t *testing.T) {
-	r := routerPair(t, DefaultOptions())
-	var md bytes.Buffer
-	if err := WriteMarkdown(&md, r, MarkdownOptions{Files: true}); err != nil {
-		t.Fatal(err)
-	}
-	if md.Len() > MarkdownLimit {
-		t.Errorf("markdown is %d characters", md.Len())
-	}
-	var html bytes.Buffer
-	// Unsafe: let <details> through, as GitHub does.
-	if err := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(gmhtml.WithUnsafe())).Convert(md.Bytes(), &html); err != nil {
-		t.Fatal(err)
-	}
-	h := html.String()
-	tables := strings.Split(h, "<table>")[1:]
-	if len(tables) < 6 {
-		t.Fatalf("%d tables rendered", len(tables))
-	}
-	for i, tb := range tables {
-		tb = tb[:strings.Index(tb, "</table>")]
-		rows := strings.Split(tb, "<tr>")[1:]
-		cells := strings.Count(rows[0], "<th")
-		for _, row := range rows[1:] {
-			if n := strings.Count(row, "<td"); n != cells {
-				t.Errorf("table %d: a row of %d cells under %d headers: %s", i, n, cells, row)
-				break
-			}
-		}
-	}
-	if !strings.Contains(h, "<details>") || !strings.Contains(md.String(), "**better**") {
-		t.Errorf("no details or no verdict")
-	}
-}
-
-// TestMarkdownHostileNames puts hostile names of every kind into a real
-// report and checks the rendered HTML: no element or attribute from them,
-// every table row with its header's cells, long names cut.
-func TestMarkdownHostileNames(t *testing.T) {
-	r := routerPair(t, DefaultOptions())
-	hostile := []string{
-		"<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "[x](javascript:alert(1))", "a|b|c",
-		"@octocat", "#123", "`x`", "line\nbreak", "\u202egnp.exe", strings.Repeat("n", 100000),
-	}
-	for i := range r.Functions {
-		r.Functions[i].Key.Function = hostile[i%len(hostile)]
-		r.Functions[i].Key.File = hostile[(i+3)%len(hostile)]
-	}
-	for i := range r.Packages {
-		r.Packages[i].Key.Package = hostile[i%len(hostile)]
-	}
-	var md bytes.Buffer
-	if err := WriteMarkdown(&md, r, MarkdownOptions{Files: true}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(md.String(), strings.Repeat("n", 1000)) {
-		t.Errorf("a 100,000-character name was not cut")
-	}
-	var html bytes.Buffer
-	if err := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(gmhtml.WithUnsafe())).Convert(md.Bytes(), &html); err != nil {
-		t.Fatal(err)
-	}
-	h := html.String()
-	for _, bad := range []string{"<script", "<img", "href=", "<a ", "\u202e"} {
-		if strings.Contains(h, bad) {
-			t.Errorf("rendered HTML holds %q", bad)
-		}
-	}
-	// Only the report's own elements.
-	allowed := map[string]bool{"h3": true, "h4": true, "p": true, "strong": true, "em": true, "table": true, "thead": true, "tbody": true,
-		"tr": true, "th": true, "td": true, "details": true, "summary": true, "blockquote": true, "code": true, "ul": true, "ol": true, "li": true}
-	for _, m := range regexp.MustCompile(`<(/?)([a-zA-Z0-9]+)`).FindAllStringSubmatch(h, -1) {
-		if !allowed[strings.ToLower(m[2])] {
-			t.Errorf("element <%s> in the HTML", m[2])
-		}
-	}
-	for i, tb := range strings.Split(h, "<table>")[1:] {
-		tb = tb[:strings.Index(tb, "</table>")]
-		rows := strings.Split(tb, "<tr>")[1:]
-		cells := strings.Count(rows[0], "<th")
-		for _, row := range rows[1:] {
-			if n := strings.Count(row, "<td"); n != cells {
-				t.Errorf("table %d: %d cells under %d headers", i, n, cells)
-				break
-			}
-		}
-	}
-}
-
-func TestMarkdownStaysUnderTheLimit(t *testing.T) {
-	r := routerPair(t, DefaultOptions())
-	// Names of 500 characters in every row.
-	for i := range r.Functions {
-		r.Functions[i].Key.Function = strings.Repeat("x", 500)
-	}
-	var md bytes.Buffer
-	if err := WriteMarkdown(&md, r, MarkdownOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if md.Len() > MarkdownLimit || !strings.Contains(md.String(), "rows shown to stay within") {
-		t.Errorf("markdown of %d characters, or no note on cut rows", md.Len())
-	}
-}
-
-func TestJSONCompared(t *testing.T) {
-	rule, _ := ParseRule("package:*>+5%")
-	o := DefaultOptions()
-	o.Rules = []Rule{rule}
-	r := routerPair(t, o)
-	var b bytes.Buffer
-	if err := WriteJSON(&b, r); err != nil {
-		t.Fatal(err)
-	}
-	type change struct {
-		Side     string   `json:"side"`
-		DeltaPct *float64 `json:"delta_pct"`
-		Verdict  string   `json:"verdict"`
-		P        *float64 `json:"p"`
-	}
-	type measure struct {
-		Ns       []float64 `json:"ns"`
-		DeltaPct *float64  `json:"delta_pct"`
-		Verdict  string    `json:"verdict"`
-		P        *float64  `json:"p"`
-		VsBase   []change  `json:"vs_base"`
-	}
-	var out struct {
-		Version  int               `json:"version"`
-		Sides    []json.RawMessage `json:"sides"`
-		Headline struct {
-			OnCPU measure `json:"on_cpu"`
-		} `json:"headline"`
-		Packages []struct {
-			Package string  `json:"package"`
-			Self    measure `json:"self"`
-			Total   measure `json:"total"`
-		} `json:"packages"`
-		Rules []struct {
-			Rule   string `json:"rule"`
-			Broken bool   `json:"broken"`
-		} `json:"rules"`
-	}
-	if err := json.Unmarshal(b.Bytes(), &out); err != nil {
-		t.Fatal(err)
-	}
-	if out.Version != 3 || len(out.Sides) != 2 || len(out.Headline.OnCPU.Ns) != 2 || len(out.Rules) != 1 || out.Rules[0].Broken {
-		t.Fatalf("shape: %s", b.String()[:400])
-	}
-	for _, p := range out.Packages {
-		for _, m := range []measure{p.Self, p.Total} {
-			// Two sides keep the top-level change, equal to vs_base[0].
-			if len(m.VsBase) != 1 || m.VsBase[0].Side != "after" || m.VsBase[0].Verdict != m.Verdict || (m.P == nil) != (m.VsBase[0].P == nil) || (m.P != nil && *m.P != *m.VsBase[0].P) {
-				t.Errorf("%s: vs_base %+v against %+v", p.Package, m.VsBase, m)
-			}
-			if len(m.Ns) != 2 || m.Verdict == "" || m.P == nil {
-				t.Errorf("row %+v", p)
-			}
-		}
-		if p.Package == "path-to-regexp" && (p.Self.Verdict != "better" || *p.Self.DeltaPct > -70) {
-			t.Errorf("path-to-regexp %+v", p)
-		}
+	// A rule per unit of work without work is not judged.
+	rule, _ = ParseRule("on-cpu/work>+3%")
+	if res := evaluate(rev, []Rule{rule})[0]; !res.NoWork || res.Broken || res.Offenders != nil {
+		t.Errorf("on-cpu/work without work: %+v", res)
 	}
 }
 
@@ -371,42 +175,6 @@ func TestRunsAreMeans(t *testing.T) {
 	for i := range one.Packages {
 		if one.Packages[i].Self.Mean[0] != two.Packages[i].Self.Mean[0] || one.Packages[i].Total.Mean[0] != two.Packages[i].Total.Mean[0] {
 			t.Errorf("%s: %v vs %v", one.Packages[i].Key.Package, one.Packages[i].Self.Mean, two.Packages[i].Self.Mean)
-		}
-	}
-}
-
-// TestIndentJSONMatchesEncoding holds the report's one-pass indenter to
-// json.Indent on the golden reports and on awkward documents.
-func TestIndentJSONMatchesEncoding(t *testing.T) {
-	docs := []string{
-		`{}`, `[]`, `{"a":[]}`, `{"a":{},"b":[[],[{}]],"c":[1,2,{"d":null}]}`,
-		`{"s":"a,b:c{d}[e]\"f\\\\","t":"\\","u":"\u003cx\u003e"}`, `[true,false,null,-1.5e3,"x"]`, `"lone"`, `7`,
-	}
-	goldens, err := filepath.Glob(filepath.Join("testdata", "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, g := range goldens {
-		data, err := os.ReadFile(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var compact bytes.Buffer
-		if err := json.Compact(&compact, data); err != nil {
-			t.Fatal(err)
-		}
-		docs = append(docs, compact.String())
-	}
-	if len(goldens) == 0 {
-		t.Fatal("no JSON goldens found")
-	}
-	for _, d := range docs {
-		var want bytes.Buffer
-		if err := json.Indent(&want, []byte(d), "", " "); err != nil {
-			t.Fatalf("%.60s: %v", d, err)
-		}
-		if got := indentJSON(nil, []byte(d)); string(got) != want.String() {
-			t.Errorf("indentJSON(%.60s) =\n%s\nwant\n%s", d, got, want.String())
 		}
 	}
 }

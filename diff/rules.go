@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/profdiff/profdiff/analyze"
 )
 
 // Rule is a --fail-on rule: the comparison fails when a change judged real
@@ -33,9 +35,27 @@ type Rule struct {
 
 // RuleResult says whether a rule broke, and which rows broke it.
 type RuleResult struct {
-	Rule      Rule
-	Broken    bool
-	Offenders []string
+	// Rule is the rule judged.
+	Rule Rule
+	// Broken says a change judged real crossed its limit.
+	Broken bool
+	// Offenders are the changes that crossed the limit, in their table's
+	// order: the headline's for on-cpu and on-cpu/work, else one per row.
+	Offenders []Offender
+	// NoWork says the rule is on on-CPU time per unit of work and the
+	// sides gave no work (--work): it could not be judged, and did not
+	// break.
+	NoWork bool
+}
+
+// Offender is a judged change that crossed a rule's limit.
+type Offender struct {
+	// Key is the offending row's key; the zero Key for the headline's
+	// on-CPU time.
+	Key analyze.Key
+	// Change is the row's (or the headline's) change of the metric the
+	// rule judges.
+	Change Change
 }
 
 // ParseRule parses one rule, such as "package:*>+5%"; its errors quote
@@ -104,10 +124,10 @@ func evaluate(rep *Report, rules []Rule) []RuleResult {
 	var out []RuleResult
 	for _, rule := range rules {
 		res := RuleResult{Rule: rule}
-		check := func(name string, c Change) {
+		check := func(k analyze.Key, c Change) {
 			if rule.crosses(c) {
 				res.Broken = true
-				res.Offenders = append(res.Offenders, fmt.Sprintf("%s %s", name, formatChange(c)))
+				res.Offenders = append(res.Offenders, Offender{Key: k, Change: c})
 			}
 		}
 		metric := func(row *Row) Change {
@@ -118,32 +138,32 @@ func evaluate(rep *Report, rules []Rule) []RuleResult {
 		}
 		switch rule.Target {
 		case "on-cpu":
-			check("on-CPU", rep.Headline.OnCPU.Change)
+			check(analyze.Key{}, rep.Headline.OnCPU.Change)
 		case "on-cpu/work":
 			if !rep.PerWork {
-				res.Offenders = append(res.Offenders, "no work given (--work): the rule cannot be judged")
+				res.NoWork = true
 				break
 			}
-			check("on-CPU per "+rep.Options.WorkUnit, rep.Headline.PerWork.Change)
+			check(analyze.Key{}, rep.Headline.PerWork.Change)
 		case "package":
 			for i := range rep.Packages {
 				row := &rep.Packages[i]
 				if rule.Name == "*" || rule.Name == row.Key.Package {
-					check(row.Key.Package, metric(row))
+					check(row.Key, metric(row))
 				}
 			}
 		case "function":
 			for i := range rep.Functions {
 				row := &rep.Functions[i]
 				if rule.Name == "*" || rule.Name == FunctionName(row.Key) {
-					check(FunctionName(row.Key)+" ("+Location(row.Key)+")", metric(row))
+					check(row.Key, metric(row))
 				}
 			}
 		case "file":
 			for i := range rep.Files {
 				row := &rep.Files[i]
 				if rule.Name == "*" || strings.HasSuffix(row.Key.File, rule.Name) {
-					check(FileName(row.Key), metric(row))
+					check(row.Key, metric(row))
 				}
 			}
 		}
@@ -166,19 +186,4 @@ func (r *Report) Broken() bool {
 		}
 	}
 	return false
-}
-
-// formatChange writes a change for people: "+12.3% (+1.2pp), worse, p=0.001".
-func formatChange(c Change) string {
-	var b strings.Builder
-	if math.IsNaN(c.DeltaPct) {
-		b.WriteString("new")
-	} else {
-		fmt.Fprintf(&b, "%+.1f%%", c.DeltaPct)
-	}
-	if !math.IsNaN(c.DeltaPP) {
-		fmt.Fprintf(&b, " (%+.1fpp)", c.DeltaPP)
-	}
-	fmt.Fprintf(&b, ", %s, p=%s", c.Verdict, FormatP(c.P))
-	return b.String()
 }

@@ -82,9 +82,9 @@ func judgeSpreads(m *Measure, base int, alpha float64) []SpreadChange {
 	return out
 }
 
-// judgedHeadline is the headline measure verdicts are given on: on-CPU
+// JudgedHeadline is the headline measure verdicts are given on: on-CPU
 // time per unit of work when given, else per run.
-func (r *Report) judgedHeadline() *Measure {
+func (r *Report) JudgedHeadline() *Measure {
 	if r.PerWork {
 		return &r.Headline.PerWork
 	}
@@ -94,7 +94,7 @@ func (r *Report) judgedHeadline() *Measure {
 // judgeSpread fills the headline's robust spreads and, with two sides or
 // more, its spread verdicts.
 func (r *Report) judgeSpread() {
-	m := r.judgedHeadline()
+	m := r.JudgedHeadline()
 	r.Headline.RobustSpread = make([]float64, len(m.Runs))
 	for i, runs := range m.Runs {
 		r.Headline.RobustSpread[i] = stats.MAD(runs)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/termtext"
 )
 
 // Run is one profile of a side with its aggregation, which must carry
@@ -117,7 +118,7 @@ func name(k analyze.Key) string { return diff.FunctionName(k) }
 // control characters (a newline would start a record), no sep, no
 // trailing space.
 func cleanName(s string, sep string) string {
-	s = diff.Clean(s)
+	s = termtext.Clean(s)
 	s = strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f || strings.ContainsRune(sep, r) {
 			return '_'

@@ -1,14 +1,11 @@
 package flamegraph
 
 import (
-	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/difftest"
 )
 
 // BenchmarkWrite writes the page of the shared corpus's bundled router
@@ -16,22 +13,8 @@ import (
 func BenchmarkWrite(b *testing.B) { benchWrite(b, Write) }
 
 func benchWrite(b *testing.B, write func(io.Writer, *diff.Report, Options) error) {
-	var sides []diff.Side
-	for _, name := range []string{"before", "after"} {
-		s := diff.Side{Name: name}
-		for r := 1; r <= 5; r++ {
-			p := filepath.Join("..", "..", "shared", "corpus", "node-router-ab", fmt.Sprintf("%s-r%d.cpuprofile", name, r))
-			if _, err := os.Stat(p); err != nil {
-				b.Skipf("%s not found: the corpus lives beside this repository as ../shared/corpus: %v", p, err)
-			}
-			prof, err := analyze.ParseFile(p, analyze.ParseOptions{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			s.Tables = append(s.Tables, analyze.Aggregate(prof, analyze.AggregateOptions{Edges: true, Lines: true, Tree: true}))
-		}
-		sides = append(sides, s)
-	}
+	before, after := difftest.RouterRuns(b)
+	sides := []diff.Side{{Name: "before", Tables: before}, {Name: "after", Tables: after}}
 	r, err := diff.Compare(sides, diff.DefaultOptions())
 	if err != nil {
 		b.Fatal(err)

@@ -21,6 +21,8 @@ import (
 
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/jsonwrite"
+	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/report"
 )
 
 //go:embed page.js
@@ -72,7 +74,7 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 	if opts.Top <= 0 {
 		opts.Top = 50
 	}
-	v := diff.NewView(r)
+	v := report.NewView(r)
 	// Compact, and escaping <, > and & as \u003c...: safe in a script
 	// element.
 	j := jsonwrite.New(w, jsonwrite.Options{})
@@ -90,16 +92,16 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 	} else {
 		j.BeginArray()
 		for _, s := range r.Sides {
-			j.String(diff.SideLine(s))
+			j.String(report.SideLine(s))
 		}
 		j.EndArray()
 	}
 	j.Key("headline")
-	stringRows(j, v.HeadlineRows())
+	stringRows(j, headline(v))
 	j.Key("warnings")
 	j.BeginArray()
 	for _, wn := range r.Warnings {
-		j.String(diff.Clean(wn.String()))
+		j.String(termtext.Clean(wn.String()))
 	}
 	j.EndArray()
 	writeTree(j, r, v)
@@ -135,6 +137,15 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 	return j.Flush()
 }
 
+// headline is the headline's rows of cells as the page shows them.
+func headline(v *report.View) [][]string {
+	var rows [][]string
+	for _, row := range v.HeadlineRows() {
+		rows = append(rows, report.Texts(row))
+	}
+	return rows
+}
+
 // stringRows writes rows of cells (null for none).
 func stringRows(j *jsonwrite.Writer, rows [][]string) {
 	if rows == nil {
@@ -152,7 +163,7 @@ func stringRows(j *jsonwrite.Writer, rows [][]string) {
 // (in the order the nodes first name them) with their judged changes,
 // then node by node the parent, function, self and total per side, and
 // judged changes; and, per side, the time left out of the tree.
-func writeTree(j *jsonwrite.Writer, r *diff.Report, v *diff.View) {
+func writeTree(j *jsonwrite.Writer, r *diff.Report, v *report.View) {
 	compared := r.Compared()
 	// fnIndex maps a row of r.Functions to its index in functions, -1
 	// before a node names it; fns are the rows in that order.
@@ -176,7 +187,7 @@ func writeTree(j *jsonwrite.Writer, r *diff.Report, v *diff.View) {
 			row := &r.Functions[f]
 			j.BeginArray()
 			j.String(v.RowName(row))
-			j.String(diff.Clean(row.Key.Package))
+			j.String(termtext.Clean(row.Key.Package))
 			j.String(v.Location(row.Key))
 			j.EndArray()
 		}
@@ -299,7 +310,7 @@ func pageHead(title string) string {
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	fmt.Fprintf(&b, "<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n", csp)
 	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-	fmt.Fprintf(&b, "<title>%s</title>\n", html.EscapeString(diff.Clean(title)))
+	fmt.Fprintf(&b, "<title>%s</title>\n", html.EscapeString(termtext.Clean(title)))
 	fmt.Fprintf(&b, "<style>%s</style>\n</head>\n<body>\n", pageCSS)
 	b.WriteString("<script type=\"application/json\" id=\"data\">")
 	return b.String()
@@ -374,7 +385,7 @@ func (t table) write(j *jsonwrite.Writer) {
 
 // rowsTable is a table of rows as the text report shows them (the top
 // changes for a comparison, the heaviest for one profile).
-func rowsTable(v *diff.View, r *diff.Report, rows []diff.Row, title string, functions bool, top int) table {
+func rowsTable(v *report.View, r *diff.Report, rows []diff.Row, title string, functions bool, top int) table {
 	t := table{Title: title, Total: len(rows)}
 	var shown []diff.Row
 	if r.Compared() {
@@ -385,7 +396,7 @@ func rowsTable(v *diff.View, r *diff.Report, rows []diff.Row, title string, func
 		if len(shown) > top {
 			shown = shown[:top]
 		}
-		t.Headers = append([]string{}, diff.OneSideHeaders...)
+		t.Headers = append([]string{}, report.OneSideHeaders...)
 	}
 	// Names come first and last, numbers between: the function's name,
 	// its numbers, then its package and location.
@@ -401,19 +412,19 @@ func rowsTable(v *diff.View, r *diff.Report, rows []diff.Row, title string, func
 		var cells []string
 		var keys []float64
 		if r.Compared() {
-			cells = diff.TopCells(row)
+			cells = report.Texts(report.TopCells(row))
 			keys = []float64{row.Self.Mean[0], row.Self.Mean[1], key(row.Self.Change.DeltaPct), 0, row.Total.Mean[0], row.Total.Mean[1], key(row.Total.Change.DeltaPct), 0, 0, 0}
-			by, _ := diff.Deciding(row)
+			by, _ := report.Deciding(row)
 			keys[8], keys[9] = key(by.Of(row).Change.DeltaPP), key(by.Of(row).Change.P)
 		} else {
-			cells = v.OneSideCells(row)
+			cells = report.Texts(v.OneSideCells(row))
 			keys = []float64{row.Self.Mean[0], row.Self.Mean[0], row.Total.Mean[0], row.Total.Mean[0]}
 		}
 		if functions {
-			cells = append(append([]string{v.RowName(row)}, cells...), diff.Clean(row.Key.Package), v.Location(row.Key))
+			cells = append(append([]string{v.RowName(row)}, cells...), termtext.Clean(row.Key.Package), v.Location(row.Key))
 			keys = append(append([]float64{0}, keys...), 0, 0)
 		} else {
-			cells = append([]string{diff.Clean(row.Key.Package)}, cells...)
+			cells = append([]string{termtext.Clean(row.Key.Package)}, cells...)
 			keys = append([]float64{0}, keys...)
 		}
 		t.Rows = append(t.Rows, cells)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/report"
 )
 
 // table reads and aggregates a fixture as the command does.
@@ -193,7 +194,7 @@ func TestPageInChromium(t *testing.T) {
 		t.Errorf("router change by call path: %v", st)
 	}
 	tip := st["tip"].([]any)
-	if first := r.Functions[r.Tree[1].Function]; tip[0].(string) != diff.NewView(r).RowName(&first) {
+	if first := r.Functions[r.Tree[1].Function]; tip[0].(string) != report.NewView(r).RowName(&first) {
 		t.Errorf("tooltip %v for %s", tip, first.Key.Function)
 	}
 

@@ -17,6 +17,8 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/report"
 )
 
 // refData is what the page's script reads.
@@ -95,13 +97,13 @@ func writeReference(w io.Writer, r *diff.Report, opts Options) error {
 	if opts.Top <= 0 {
 		opts.Top = 50
 	}
-	v := diff.NewView(r)
-	d := refData{Title: opts.Title, Compared: r.Compared(), Per: v.Per(), Headline: v.HeadlineRows(), MinShare: r.Options.TreeMinShare}
+	v := report.NewView(r)
+	d := refData{Title: opts.Title, Compared: r.Compared(), Per: v.Per(), Headline: headline(v), MinShare: r.Options.TreeMinShare}
 	for _, s := range r.Sides {
-		d.Sides = append(d.Sides, diff.SideLine(s))
+		d.Sides = append(d.Sides, report.SideLine(s))
 	}
 	for _, wn := range r.Warnings {
-		d.Warnings = append(d.Warnings, diff.Clean(wn.String()))
+		d.Warnings = append(d.Warnings, termtext.Clean(wn.String()))
 	}
 	if d.Warnings == nil {
 		d.Warnings = []string{}
@@ -128,7 +130,7 @@ func writeReference(w io.Writer, r *diff.Report, opts Options) error {
 
 // addTree adds the merged call tree, node by node (parent, function, self
 // and total per side, judged changes), and the functions its nodes name.
-func (d *refData) addTree(r *diff.Report, v *diff.View) {
+func (d *refData) addTree(r *diff.Report, v *report.View) {
 	nsides := len(r.Sides)
 	d.Self, d.Total = make([][]float64, nsides), make([][]float64, nsides)
 	fnIndex := map[int32]int32{}
@@ -140,7 +142,7 @@ func (d *refData) addTree(r *diff.Report, v *diff.View) {
 				id = int32(len(d.Functions))
 				fnIndex[n.Function] = id
 				row := &r.Functions[n.Function]
-				d.Functions = append(d.Functions, [3]string{v.RowName(row), diff.Clean(row.Key.Package), v.Location(row.Key)})
+				d.Functions = append(d.Functions, [3]string{v.RowName(row), termtext.Clean(row.Key.Package), v.Location(row.Key)})
 				if d.Compared {
 					d.FnJudged.add(&row.Self, &row.Total)
 				}
@@ -186,7 +188,7 @@ func refDocument(title string, blob []byte) string {
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	fmt.Fprintf(&b, "<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n", csp)
 	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-	fmt.Fprintf(&b, "<title>%s</title>\n", html.EscapeString(diff.Clean(title)))
+	fmt.Fprintf(&b, "<title>%s</title>\n", html.EscapeString(termtext.Clean(title)))
 	fmt.Fprintf(&b, "<style>%s</style>\n</head>\n<body>\n", pageCSS)
 	fmt.Fprintf(&b, "<script type=\"application/json\" id=\"data\">%s</script>\n", blob)
 	b.WriteString(pageHTML)

@@ -10,6 +10,8 @@ import (
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/report"
 )
 
 const ms = int64(1e6)
@@ -106,11 +108,11 @@ func TestCallsViewOwnTimeAndMovedLine(t *testing.T) {
 		t.Fatalf("the calls view shows no own time:\n%s", c.Render())
 	}
 	fn := &r.Functions[c.top().fnRow]
-	if !slices.Equal(self.cells, diff.ChangeCells(&fn.Self)) || !slices.Equal(self.cells, renders[0].cells) {
+	if !slices.Equal(self.cells, report.Texts(report.ChangeCells(&fn.Self))) || !slices.Equal(self.cells, renders[0].cells) {
 		t.Errorf("own self %v, table %v", self.cells, renders[0].cells)
 	}
-	if !slices.Equal(total.cells, diff.ChangeCells(&fn.Total)) || total.verdict != fn.Total.Change.Verdict {
-		t.Errorf("own total %v, want %v", total.cells, diff.ChangeCells(&fn.Total))
+	if !slices.Equal(total.cells, report.Texts(report.ChangeCells(&fn.Total))) || total.verdict != fn.Total.Change.Verdict {
+		t.Errorf("own total %v, want %v", total.cells, report.Texts(report.ChangeCells(&fn.Total)))
 	}
 	if !slices.Equal(callers, []string{"main"}) {
 		t.Errorf("callers %v, want [main]", callers)
@@ -339,7 +341,7 @@ func TestWarningsOverlay(t *testing.T) {
 		}
 	}
 	for _, l := range strings.Split(out, "\n") {
-		if diff.Width(l) > 60 {
+		if termtext.Width(l) > 60 {
 			t.Errorf("line wider than 60: %q", l)
 		}
 	}
@@ -385,7 +387,7 @@ func TestLayoutSmall(t *testing.T) {
 			t.Errorf("%s: %d lines", name, len(ls))
 		}
 		for _, l := range ls {
-			if diff.Width(l) > 60 {
+			if termtext.Width(l) > 60 {
 				t.Errorf("%s: line wider than 60: %q", name, l)
 			}
 		}

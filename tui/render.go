@@ -13,6 +13,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/internal/units"
+	"github.com/profdiff/profdiff/report"
 )
 
 var (
@@ -155,7 +158,7 @@ func (m Model) rowLine(r line, cursor bool, t table) string {
 		if j == 0 && t.dup[n] && r.key.File != "" {
 			n += " (" + m.shortLocation(r) + ")"
 		}
-		n = diff.Fit(n, t.nw[j], j == 2 || s.kind == kindPaths)
+		n = termtext.Fit(n, t.nw[j], j == 2 || s.kind == kindPaths)
 		ln += pad(n, t.nw[j], false) + " "
 	}
 	ln = truncate(strings.TrimRight(ln, " "), m.width)
@@ -217,7 +220,7 @@ func (m Model) tableLayout(rows []line) table {
 	}
 	t.w = make([]int, len(cols))
 	for i, c := range t.titles {
-		t.w[i] = diff.Width(c)
+		t.w[i] = termtext.Width(c)
 	}
 	for _, r := range rows {
 		if r.header {
@@ -225,7 +228,7 @@ func (m Model) tableLayout(rows []line) table {
 		}
 		for i, c := range r.cells {
 			if i < len(t.w) {
-				t.w[i] = max(t.w[i], diff.Width(c))
+				t.w[i] = max(t.w[i], termtext.Width(c))
 			}
 		}
 	}
@@ -279,7 +282,7 @@ func (m Model) sortMark() (int, string) {
 func widestNames(names []string, rows []line, shortLoc bool) []int {
 	widest := make([]int, len(names))
 	for i, n := range names {
-		widest[i] = diff.Width(n)
+		widest[i] = termtext.Width(n)
 	}
 	for _, r := range rows {
 		if r.header {
@@ -291,7 +294,7 @@ func widestNames(names []string, rows []line, shortLoc bool) []int {
 				if i == 0 && shortLoc {
 					extra = 12 // room for a short location
 				}
-				widest[i] = max(widest[i], diff.Width(r.names[i])+extra)
+				widest[i] = max(widest[i], termtext.Width(r.names[i])+extra)
 			}
 		}
 	}
@@ -336,8 +339,9 @@ func (m Model) headerLines() []string {
 		if compact {
 			out = append(out, m.compactHeadline())
 		} else {
-			out = append(out, "before: "+diff.SideLine(r.Sides[0]), "after:  "+diff.SideLine(r.Sides[1]))
-			for _, l := range hl {
+			out = append(out, "before: "+report.SideLine(r.Sides[0]), "after:  "+report.SideLine(r.Sides[1]))
+			for _, row := range hl {
+				l := report.Texts(row)
 				switch {
 				case strings.HasPrefix(l[0], "on-CPU"), l[0] == "runs", l[0] == "busy", l[0] == "CPU / wall", l[0] == "GC share", l[0] == "maps",
 					l[0] == "unmapped", l[0] == "narrowed":
@@ -347,10 +351,11 @@ func (m Model) headerLines() []string {
 		}
 	} else {
 		if !compact {
-			out = append(out, "profile: "+diff.SideLine(r.Sides[0]))
+			out = append(out, "profile: "+report.SideLine(r.Sides[0]))
 		}
 		var parts []string
-		for _, l := range hl {
+		for _, row := range hl {
+			l := report.Texts(row)
 			switch l[0] {
 			case "wall", "on-CPU", "GC", "samples", "maps", "unmapped":
 				parts = append(parts, l[0]+" "+l[1])
@@ -366,7 +371,7 @@ func (m Model) headerLines() []string {
 		if len(ws) > 1 {
 			w = fmt.Sprintf("%d warnings (w lists them); first: %s", len(ws), ws[0])
 		}
-		out = append(out, diff.Fit(diff.Clean(w), max(m.width, 20), false))
+		out = append(out, termtext.Fit(termtext.Clean(w), max(m.width, 20), false))
 	}
 	var tabs []string
 	for _, k := range m.tabKinds() {
@@ -381,7 +386,7 @@ func (m Model) headerLines() []string {
 		state += ", ~ hidden"
 	}
 	tabLine := strings.Join(tabs, " ") + "   " + state
-	if diff.Width(tabLine) > m.width {
+	if termtext.Width(tabLine) > m.width {
 		// Narrow: short tab names, so that the state stays in view.
 		tabs = tabs[:0]
 		for _, k := range m.tabKinds() {
@@ -406,25 +411,26 @@ func (m Model) compactHeadline() string {
 	if r.PerWork {
 		ms, label = r.Headline.PerWork, "on-CPU/"+r.Options.WorkUnit
 	}
-	change := diff.HeadlineChange(ms.Change)
-	line := label + " " + diff.Duration(ms.Mean[0]) + " → " + diff.Duration(ms.Mean[1]) + " " + change
-	if diff.Width(line) > m.width {
+	change := report.HeadlineChange(ms.Change)
+	line := label + " " + units.Duration(ms.Mean[0]) + " → " + units.Duration(ms.Mean[1]) + " " + change
+	if termtext.Width(line) > m.width {
 		// Keep the verdict and p whole: leave out the absolute delta.
 		if i := strings.IndexByte(change, ' '); i > 0 {
 			if j := strings.IndexByte(change[i+1:], ' '); j > 0 {
 				change = change[i+1+j+1:]
 			}
 		}
-		line = "on-CPU " + diff.Duration(ms.Mean[0]) + " → " + diff.Duration(ms.Mean[1]) + " " + change
+		line = "on-CPU " + units.Duration(ms.Mean[0]) + " → " + units.Duration(ms.Mean[1]) + " " + change
 	}
 	extra := []string{fmt.Sprintf("runs %d → %d", r.Sides[0].Runs, r.Sides[1].Runs)}
-	for _, l := range m.view.HeadlineRows() {
+	for _, row := range m.view.HeadlineRows() {
+		l := report.Texts(row)
 		if l[0] == "GC share" || l[0] == "busy" {
 			extra = append(extra, l[0]+" "+l[1]+" → "+l[2])
 		}
 	}
 	for _, e := range extra {
-		if diff.Width(line)+3+diff.Width(e) > m.width {
+		if termtext.Width(line)+3+termtext.Width(e) > m.width {
 			break
 		}
 		line += " · " + e
@@ -438,7 +444,7 @@ func (m Model) breadcrumb() string {
 		var p string
 		switch s.kind {
 		case kindPackage:
-			p = diff.Clean(s.pkg)
+			p = termtext.Clean(s.pkg)
 		case kindFile:
 			p = m.view.File(s.file)
 		case kindCalls:
@@ -447,22 +453,22 @@ func (m Model) breadcrumb() string {
 			p = kindNames[s.kind]
 		}
 		if s.filter != nil && i < len(m.stack)-1 {
-			p += " (/" + diff.Clean(s.filterSrc) + ")"
+			p += " (/" + termtext.Clean(s.filterSrc) + ")"
 		}
 		parts = append(parts, p)
 	}
 	crumb := strings.Join(parts, " › ")
 	if s := m.top(); s.filter != nil {
-		crumb += "   filter: " + diff.Clean(s.filterSrc)
+		crumb += "   filter: " + termtext.Clean(s.filterSrc)
 	}
-	return diff.Fit(crumb, max(m.width, 10), true)
+	return termtext.Fit(crumb, max(m.width, 10), true)
 }
 
 // footer is the position in the rows, or the filter being typed, and the
 // last message.
 func (m Model) footer(rows []line) string {
 	if m.editing {
-		return " filter: " + diff.Clean(m.draft) + "█   (enter keeps it, esc cancels)"
+		return " filter: " + termtext.Clean(m.draft) + "█   (enter keeps it, esc cancels)"
 	}
 	s := m.top()
 	n, at := 0, 0
@@ -479,13 +485,13 @@ func (m Model) footer(rows []line) string {
 		f += fmt.Sprintf("   source line %d", s.srcLine)
 	} else if s.kind == kindCalls && m.in.SourceWhy != nil {
 		if why := m.in.SourceWhy(m.report().Functions[s.fnRow].Key.File); why != "" {
-			f += "   source not shown: " + diff.Clean(why)
+			f += "   source not shown: " + termtext.Clean(why)
 		}
 	}
 	if m.status != "" {
 		f += "   " + m.status
 	} else if ws := m.report().Warnings; len(ws) > 0 && m.height < compactBelow {
-		f += "   " + diff.Plural(len(ws), "warning", "warnings") + " (w)"
+		f += "   " + units.Plural(len(ws), "warning", "warnings") + " (w)"
 	}
 	return f
 }
@@ -512,7 +518,7 @@ func (m Model) shortHelp() string {
 		if out != "" {
 			p = " • " + p
 		}
-		if diff.Width(out)+diff.Width(p) > m.width {
+		if termtext.Width(out)+termtext.Width(p) > m.width {
 			break
 		}
 		out += p
@@ -530,10 +536,10 @@ func (m Model) renderOverlay() string {
 		title = "profdiff: keys"
 		body = m.helpGrid()
 	case overlayWarnings:
-		title = "profdiff: " + diff.Plural(len(m.report().Warnings), "warning", "warnings")
+		title = "profdiff: " + units.Plural(len(m.report().Warnings), "warning", "warnings")
 		width := max(m.width-2, 10)
 		for _, w := range m.report().Warnings {
-			wrapped := strings.Split(ansi.Wrap(diff.Clean(w.String()), width, " /,"), "\n")
+			wrapped := strings.Split(ansi.Wrap(termtext.Clean(w.String()), width, " /,"), "\n")
 			for i, l := range wrapped {
 				lead := "  "
 				if i == 0 {
@@ -566,8 +572,8 @@ func (m Model) helpGrid() []string {
 	all := m.keys.all()
 	kw, dw := 0, 0
 	for _, b := range all {
-		kw = max(kw, diff.Width(b.Help().Key))
-		dw = max(dw, diff.Width(b.Help().Desc))
+		kw = max(kw, termtext.Width(b.Help().Key))
+		dw = max(dw, termtext.Width(b.Help().Desc))
 	}
 	const gap = 3
 	cell := kw + 1 + dw
@@ -623,7 +629,7 @@ func nameWidths(widest []int, room int) []int {
 	return w
 }
 
-func pad(s string, w int, right bool) string { return diff.Pad(s, w, right) }
+func pad(s string, w int, right bool) string { return termtext.Pad(s, w, right) }
 
 // truncate cuts a line to width cells, leaving ANSI styles intact.
 func truncate(s string, width int) string {

@@ -8,6 +8,9 @@ import (
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/internal/units"
+	"github.com/profdiff/profdiff/report"
 )
 
 // line is one row of a screen.
@@ -33,14 +36,14 @@ func (m Model) columns() []string {
 		return []string{"explains", "of Δ"}
 	case kindCalls:
 		if r.Compared() {
-			return diff.ChangeHeaders
+			return report.ChangeHeaders
 		}
 		return []string{"time", "share"}
 	}
 	if r.Compared() {
-		return diff.ChangeHeaders
+		return report.ChangeHeaders
 	}
-	return diff.OneSideHeaders
+	return report.OneSideHeaders
 }
 
 // defaultSortCol is the column the report's own order sorts by: the change
@@ -124,18 +127,18 @@ func (m Model) rows() []line {
 		}
 		l := line{key: row.Key, fn: -1, path: -1, verdict: ms.Change.Verdict}
 		if r.Compared() {
-			l.cells = diff.ChangeCells(ms)
+			l.cells = report.Texts(report.ChangeCells(ms))
 		} else {
-			l.cells = m.view.OneSideCells(row)
+			l.cells = report.Texts(m.view.OneSideCells(row))
 		}
 		switch s.kind {
 		case kindPackages:
-			l.names = []string{diff.Clean(row.Key.Package)}
+			l.names = []string{termtext.Clean(row.Key.Package)}
 		case kindFiles:
-			l.names = []string{m.view.File(row.Key), diff.Clean(row.Key.Package)}
+			l.names = []string{m.view.File(row.Key), termtext.Clean(row.Key.Package)}
 		default:
 			l.fn = int32(i)
-			l.names = []string{m.view.RowName(row), diff.Clean(row.Key.Package), m.view.Location(row.Key)}
+			l.names = []string{m.view.RowName(row), termtext.Clean(row.Key.Package), m.view.Location(row.Key)}
 		}
 		if !s.matches(l) {
 			continue
@@ -183,7 +186,7 @@ func (m Model) sortLines(s *screen, ls []line) {
 	})
 }
 
-// changeSort are a measure's numbers in the order of diff.ChangeCells.
+// changeSort are a measure's numbers in the order of report.ChangeCells.
 func changeSort(ms *diff.Measure) []float64 {
 	c := ms.Change
 	abs := func(v float64) float64 {
@@ -209,9 +212,9 @@ func (m Model) calls(s *screen) []line {
 	name := m.view.RowName(f)
 	cellsOf := func(ms *diff.Measure) []string {
 		if r.Compared() {
-			return diff.ChangeCells(ms)
+			return report.Texts(report.ChangeCells(ms))
 		}
-		return []string{diff.Duration(ms.Mean[0]), diff.Share(ms.Mean[0], r.OnCPU(0))}
+		return []string{units.Duration(ms.Mean[0]), units.Share(ms.Mean[0], r.OnCPU(0))}
 	}
 	sortOf := func(ms *diff.Measure) []float64 {
 		if r.Compared() {
@@ -219,7 +222,7 @@ func (m Model) calls(s *screen) []line {
 		}
 		return []float64{ms.Mean[0], ms.Mean[0]}
 	}
-	out := []line{{header: true, fn: -1, path: -1, names: []string{name + " · " + diff.Clean(f.Key.Package) + " · " + m.view.Location(f.Key)}}}
+	out := []line{{header: true, fn: -1, path: -1, names: []string{name + " · " + termtext.Clean(f.Key.Package) + " · " + m.view.Location(f.Key)}}}
 	for _, own := range []struct {
 		label string
 		ms    *diff.Measure
@@ -247,7 +250,7 @@ func (m Model) calls(s *screen) []line {
 			}
 			row := &r.Functions[other]
 			l := line{key: row.Key, fn: other, path: -1, verdict: c.Total.Change.Verdict,
-				names: []string{m.view.RowName(row), diff.Clean(row.Key.Package), m.view.Location(row.Key)},
+				names: []string{m.view.RowName(row), termtext.Clean(row.Key.Package), m.view.Location(row.Key)},
 				cells: cellsOf(&c.Total), sort: sortOf(&c.Total)}
 			if m.hideNoise && r.Compared() && l.verdict == diff.VerdictSame {
 				continue
@@ -279,7 +282,7 @@ func (m Model) paths(s *screen) []line {
 			v = diff.VerdictWorse
 		}
 		l := line{fn: r.Tree[last].Function, path: i, key: r.TreeFunction(last), verdict: v,
-			cells: []string{diff.SignedDuration(p.Delta), diff.Share(p.Delta, d)},
+			cells: []string{units.SignedDuration(p.Delta), units.Share(p.Delta, d)},
 			sort:  []float64{math.Abs(p.Delta), math.Abs(p.Delta)},
 			names: []string{m.view.PathText(p)}}
 		if s.matches(l) {

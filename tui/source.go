@@ -7,7 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/internal/units"
 )
 
 // sourceLines returns a file's lines, read once through Input.Source; nil
@@ -142,7 +143,7 @@ func (m Model) sourcePane(s *screen, height int) []string {
 	} else if s.srcFocus {
 		title += " · ↑/↓ scroll, ]/[ next/previous hot line, tab or esc leaves"
 	} else {
-		title += fmt.Sprintf(" · %s with time, hottest %d (tab: scroll, ]/[: hot lines)", diff.Plural(len(hot), "line", "lines"), hottest(hot))
+		title += fmt.Sprintf(" · %s with time, hottest %d (tab: scroll, ]/[: hot lines)", units.Plural(len(hot), "line", "lines"), hottest(hot))
 	}
 	labels := []string{"self"}
 	if r.Compared() {
@@ -152,7 +153,7 @@ func (m Model) sourcePane(s *screen, height int) []string {
 	for _, l := range labels {
 		head += " " + pad(l, 9, true)
 	}
-	out := []string{diff.Fit(title, m.width, false), head + " │"}
+	out := []string{termtext.Fit(title, m.width, false), head + " │"}
 	rows := max(height-2, 1)
 	top := m.srcTopFor(s, rows, len(lines))
 	for l := top; int(l) <= len(lines) && len(out) < height; l++ {
@@ -164,11 +165,11 @@ func (m Model) sourcePane(s *screen, height int) []string {
 		for i := range labels {
 			c := ""
 			if v := perLine[l]; i < len(v) && v[i] > 0 {
-				c = diff.Duration(v[i])
+				c = units.Duration(v[i])
 			}
 			cells += " " + pad(c, 9, true)
 		}
-		src := diff.Clean(strings.ReplaceAll(lines[l-1], "\t", "  "))
+		src := termtext.Clean(strings.ReplaceAll(lines[l-1], "\t", "  "))
 		text := fmt.Sprintf("%s %5d%s │ %s", mark, l, cells, src)
 		if l == s.srcLine && s.srcFocus {
 			text = m.style(styleCursor, truncate(text, m.width))
@@ -201,8 +202,8 @@ func (m Model) stepsPane(rows []line, height int) []string {
 	}
 	p := m.report().Paths[rows[s.cursor].path]
 	steps := m.view.Steps(p)
-	out := []string{diff.Fit(fmt.Sprintf("── path %d: %s, ends in %s (enter opens %s)", rows[s.cursor].path+1,
-		diff.Plural(len(steps), "step", "steps"), p.End, steps[len(steps)-1].Name), m.width, false)}
+	out := []string{termtext.Fit(fmt.Sprintf("── path %d: %s, ends in %s (enter opens %s)", rows[s.cursor].path+1,
+		units.Plural(len(steps), "step", "steps"), p.End, steps[len(steps)-1].Name), m.width, false)}
 	first := 0
 	if len(steps) > height-1 {
 		first = len(steps) - (height - 2)
@@ -210,12 +211,12 @@ func (m Model) stepsPane(rows []line, height int) []string {
 	}
 	nameW := 0
 	for _, st := range steps[first:] {
-		nameW = max(nameW, diff.Width(st.Name))
+		nameW = max(nameW, termtext.Width(st.Name))
 	}
 	nameW = min(nameW, max(m.width/2, 20))
 	for i := first; i < len(steps); i++ {
 		st := steps[i]
-		out = append(out, strings.TrimRight(fmt.Sprintf(" %3d %s  %s", i+1, pad(diff.Fit(st.Name, nameW, false), nameW, false), st.Change), " "))
+		out = append(out, strings.TrimRight(fmt.Sprintf(" %3d %s  %s", i+1, pad(termtext.Fit(st.Name, nameW, false), nameW, false), st.Change), " "))
 	}
 	return out
 }

@@ -9,7 +9,7 @@
 // drive them without a terminal.
 //
 // The explorer joins and judges nothing itself: it reads one judged
-// diff.Report and formats its cells through diff.View.
+// diff.Report and formats its cells through report.View.
 package tui
 
 import (
@@ -20,6 +20,7 @@ import (
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/report"
 )
 
 // Input is what the explorer shows.
@@ -104,7 +105,7 @@ type screen struct {
 // Model is the explorer's state.
 type Model struct {
 	in    Input
-	view  *diff.View
+	view  *report.View
 	total bool
 	stack []screen
 	// tabs keeps each tab's screen while another tab is shown.
@@ -127,7 +128,7 @@ type Model struct {
 
 // New returns the explorer's model, opening on the packages.
 func New(in Input) Model {
-	return Model{in: in, view: diff.NewView(in.Report), total: in.Sort == diff.MetricTotal,
+	return Model{in: in, view: report.NewView(in.Report), total: in.Sort == diff.MetricTotal,
 		stack: []screen{{kind: kindPackages, sortCol: -1}}, tabs: map[kind]screen{},
 		width: 80, height: 24, keys: newKeyMap(), src: &sourceCache{files: map[string][]string{}}}
 }

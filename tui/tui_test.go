@@ -14,6 +14,7 @@ import (
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/units"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -110,7 +111,7 @@ func TestViewsGolden(t *testing.T) {
 	}
 }
 
-func itoa(i int) string { return diff.Count(int64(i)) }
+func itoa(i int) string { return units.Count(int64(i)) }
 
 func TestKeys(t *testing.T) {
 	m := sized(New(routerInput(t)), 120, 40)

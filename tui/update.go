@@ -10,7 +10,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/report"
 )
 
 // Update handles a message and returns the new model.
@@ -250,10 +251,10 @@ func (m *Model) writeHTML() {
 	}
 	p, err := m.in.WriteHTML()
 	if err != nil {
-		m.status = "HTML report: " + diff.Clean(err.Error())
+		m.status = "HTML report: " + termtext.Clean(err.Error())
 		return
 	}
-	m.status = "wrote the HTML report to " + diff.Clean(p)
+	m.status = "wrote the HTML report to " + termtext.Clean(p)
 }
 
 // narrowBy compares again with the selected row's function, package or
@@ -291,13 +292,13 @@ func (m *Model) narrowBy(flag string) {
 func (m *Model) renarrow(flags []string) {
 	rep, err := m.in.Narrow(flags)
 	if err != nil {
-		m.status = "narrowing: " + diff.Clean(err.Error())
+		m.status = "narrowing: " + termtext.Clean(err.Error())
 		return
 	}
 	tab := m.stack[0].kind
-	m.in.Report, m.view, m.narrowed = rep, diff.NewView(rep), flags
+	m.in.Report, m.view, m.narrowed = rep, report.NewView(rep), flags
 	m.stack, m.tabs = []screen{{kind: tab, sortCol: -1}}, map[kind]screen{}
-	m.status = "narrowed: " + diff.Clean(strings.Join(flags, " ")) + " (u undoes)"
+	m.status = "narrowed: " + termtext.Clean(strings.Join(flags, " ")) + " (u undoes)"
 	if len(flags) == 0 {
 		m.status = "no narrowing by the explorer"
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/flamegraph"
+	"github.com/profdiff/profdiff/report"
 )
 
 // level is how far a fixture is prepared: each stage needs the one before
@@ -131,13 +132,13 @@ func stages(tb testing.TB) []stage {
 		{name: "Compare/one", needs: levelTables, run: compare(1)},
 		{name: "Compare/two", needs: levelTables, both: true, run: compare(2)},
 		{name: "Render/text", needs: levelReport, both: true, run: func(fx *fixture) error {
-			return diff.WriteText(io.Discard, fx.report, diff.TextOptions{Top: 20})
+			return report.WriteText(io.Discard, fx.report, report.TextOptions{Top: 20})
 		}},
 		{name: "Render/markdown", needs: levelReport, both: true, run: func(fx *fixture) error {
-			return diff.WriteMarkdown(io.Discard, fx.report, diff.MarkdownOptions{})
+			return report.WriteMarkdown(io.Discard, fx.report, report.MarkdownOptions{})
 		}},
 		{name: "Render/json", needs: levelReport, both: true, run: func(fx *fixture) error {
-			return diff.WriteJSON(io.Discard, fx.report)
+			return report.WriteJSON(io.Discard, fx.report)
 		}},
 		{name: "Render/html", needs: levelReport, both: true, run: func(fx *fixture) error {
 			return flamegraph.Write(io.Discard, fx.report, flamegraph.Options{Title: "x"})

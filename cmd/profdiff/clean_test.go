@@ -94,7 +94,7 @@ func hostileInputs(t *testing.T) (cpuprofile, trace, pprof string) {
 
 // TestNoEscapeReachesTheTerminal runs every output (text, markdown, json,
 // the speedscope and folded exports, --list, -o with warnings on stderr, errors that quote the input) on
-// hostile names: what profdiff writes passes through diff.Clean (or JSON's
+// hostile names: what profdiff writes passes through termtext.Clean (or JSON's
 // and markdown's escaping), so none of their controls is written raw.
 func TestNoEscapeReachesTheTerminal(t *testing.T) {
 	cpu, trace, pp := hostileInputs(t)

@@ -15,28 +15,37 @@ import (
 const module = "github.com/profdiff/profdiff"
 
 // allowed lists, for each package of the module, the packages outside the
-// standard library it may import. Imports run one way: cmd -> diff ->
-// analyze, cmd -> tui -> diff, and cmd -> symbolicate -> analyze and
-// sourcemap; analyze and sourcemap import no other profdiff package but
-// internal/jsonscan, which imports none (nor do internal/jsonwrite, the
-// JSON writer of diff and flamegraph, and stats, the statistics); symbolicate and diff never import
-// each other, only tui imports the Charm libraries, and only analyze/pprof.go
-// imports github.com/google/pprof/profile to read, and export/pprof.go to
-// write (the library checks the profile it writes). diff measures the display width
-// of cells with displaywidth, which the Charm libraries use too.
+// standard library it may import. Imports run one way: cmd -> report ->
+// diff -> analyze, cmd -> tui -> report, and cmd -> symbolicate -> analyze
+// and sourcemap; report (the renderers of a comparison) reads diff (the
+// comparison), and diff never imports report, nor any renderer; analyze
+// and sourcemap import no other profdiff package but internal/jsonscan,
+// which imports none (nor does internal/jsonwrite, the JSON writer of
+// report and flamegraph); symbolicate and diff never import each other,
+// only tui imports the Charm libraries, and only analyze/pprof.go imports
+// github.com/google/pprof/profile to read, and export/pprof.go to write
+// (the library checks the profile it writes). internal/termtext measures
+// the display width of cells with displaywidth, which the Charm libraries
+// use too; it, internal/units and stats (the statistics) import no
+// profdiff package.
+// internal/difftest builds tables for tests only.
 var allowed = map[string][]string{
 	"internal/jsonscan":  {},
 	"internal/jsonwrite": {},
+	"internal/termtext":  {"github.com/clipperhouse/displaywidth"},
+	"internal/units":     {},
+	"internal/difftest":  {module + "/analyze"},
 	"analyze":            {module + "/internal/jsonscan", "github.com/google/pprof/profile", "google.golang.org/protobuf/encoding/protowire"},
-	"diff":               {module + "/analyze", module + "/internal/jsonwrite", module + "/stats", "github.com/clipperhouse/displaywidth"},
+	"diff":               {module + "/analyze", module + "/internal/units", module + "/stats"},
+	"report":             {module + "/analyze", module + "/diff", module + "/internal/jsonwrite", module + "/internal/termtext", module + "/internal/units"},
 	"sourcemap":          {module + "/internal/jsonscan"},
 	"symbolicate":        {module + "/analyze", module + "/sourcemap"},
-	"tui":                {module + "/analyze", module + "/diff", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
-	"export":             {module + "/analyze", module + "/diff", "github.com/google/pprof/profile"},
-	"flamegraph":         {module + "/diff", module + "/internal/jsonwrite"},
+	"tui":                {module + "/analyze", module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/units", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
+	"export":             {module + "/analyze", module + "/diff", module + "/internal/termtext", "github.com/google/pprof/profile"},
+	"flamegraph":         {module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/jsonwrite"},
 	"narrow":             {module + "/analyze"},
 	"stats":              {},
-	"cmd/profdiff":       {module + "/analyze", module + "/diff", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup"},
+	"cmd/profdiff":       {module + "/analyze", module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup"},
 }
 
 // forbiddenStd are standard packages no profdiff package may import:

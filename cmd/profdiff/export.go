@@ -9,6 +9,7 @@ import (
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/export"
+	"github.com/profdiff/profdiff/report"
 )
 
 // writeExport writes the sides in an export format.
@@ -31,7 +32,7 @@ func writeExport(w io.Writer, format string, ds []diff.Side, profiles [][]*analy
 		if err := export.WriteSpeedscope(&b, sides, "profdiff "+version()); err != nil {
 			return err
 		}
-		_, err := w.Write(diff.EscapeJSON(b.Bytes()))
+		_, err := w.Write(report.EscapeJSON(b.Bytes()))
 		return err
 	}
 	return export.WriteFolded(w, sides)

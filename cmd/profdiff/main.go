@@ -25,6 +25,7 @@ import (
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/narrow"
 	"github.com/profdiff/profdiff/symbolicate"
 )
@@ -169,7 +170,7 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, d := range ds[1:] {
 		if a, b := ds[0].Tables[0], d.Tables[0]; a.Format != b.Format && !o.allowMixed {
 			return usageError(stderr, "%s is %s but %s is %s: the sides' names, packages and times do not compare (--allow-mixed-formats if that is intended)",
-				diff.Clean(a.File), a.Format.Describe(), diff.Clean(b.File), b.Format.Describe())
+				termtext.Clean(a.File), a.Format.Describe(), termtext.Clean(b.File), b.Format.Describe())
 		}
 	}
 	rep, err := diff.Compare(ds, dopts)
@@ -270,14 +271,14 @@ func failed(stderr io.Writer, err error) int {
 	return exitUsage
 }
 
-// usageError writes a one-line error, through diff.Clean, and returns
+// usageError writes a one-line error, through termtext.Clean, and returns
 // exit status 2.
 func usageError(stderr io.Writer, format string, args ...any) int {
-	fmt.Fprintf(stderr, "profdiff: %s\n", diff.Clean(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(stderr, "profdiff: %s\n", termtext.Clean(fmt.Sprintf(format, args...)))
 	return exitUsage
 }
 
-// errorText returns an error as profdiff prints it: through diff.Clean,
+// errorText returns an error as profdiff prints it: through termtext.Clean,
 // since errors quote their input (file names, thread names, sample types,
 // flag values) and no control character or bidi override from it may reach
 // the terminal (Clean also keeps it to one line); with the flag that lifts
@@ -285,13 +286,13 @@ func usageError(stderr io.Writer, format string, args ...any) int {
 func errorText(err error) string {
 	var pe *os.PathError
 	if errors.As(err, &pe) && !errors.As(err, new(*analyze.Error)) {
-		return diff.Clean(fmt.Sprintf("%s: %v", pe.Path, pe.Err))
+		return termtext.Clean(fmt.Sprintf("%s: %v", pe.Path, pe.Err))
 	}
 	msg := err.Error()
 	if errors.Is(err, analyze.ErrTooLarge) {
 		msg += " (see --max-input-size)"
 	}
-	return diff.Clean(msg)
+	return termtext.Clean(msg)
 }
 
 // writeMemProfile writes the allocations profdiff made (a heap profile read

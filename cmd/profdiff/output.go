@@ -12,6 +12,9 @@ import (
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/flamegraph"
+	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/internal/units"
+	"github.com/profdiff/profdiff/report"
 	"github.com/profdiff/profdiff/symbolicate"
 	"github.com/profdiff/profdiff/tui"
 )
@@ -45,7 +48,7 @@ func writeJSONFile(path string, rep *diff.Report) error {
 	if err != nil {
 		return err
 	}
-	err = diff.WriteJSON(out, rep)
+	err = report.WriteJSON(out, rep)
 	if cerr := closeOut(); err == nil {
 		err = cerr
 	}
@@ -118,9 +121,9 @@ func list(out io.Writer, file string, stdin io.Reader, popts analyze.ParseOption
 		if !in.Thread.IsZero() {
 			desc = in.Thread.String()
 		}
-		fmt.Fprintf(out, "%s %s: %s samples, %s on-CPU", mark, diff.Clean(desc), diff.Count(in.Samples), diff.Duration(float64(in.OnCPUNs)))
+		fmt.Fprintf(out, "%s %s: %s samples, %s on-CPU", mark, termtext.Clean(desc), units.Count(in.Samples), units.Duration(float64(in.OnCPUNs)))
 		if len(in.SampleTypes) > 0 {
-			fmt.Fprintf(out, ", sample types %s", diff.Clean(strings.Join(in.SampleTypes, ", ")))
+			fmt.Fprintf(out, ", sample types %s", termtext.Clean(strings.Join(in.SampleTypes, ", ")))
 		}
 		fmt.Fprintln(out)
 	}
@@ -150,7 +153,7 @@ func writeReport(o options, rep, pair *diff.Report, ds []diff.Side, profiles [][
 		// The report goes to a file, a pipe or /dev/null, where nobody may
 		// read it: its warnings are said here too.
 		for _, w := range rep.Warnings {
-			fmt.Fprintf(stderr, "profdiff: warning: %s\n", diff.Clean(w.String()))
+			fmt.Fprintf(stderr, "profdiff: warning: %s\n", termtext.Clean(w.String()))
 		}
 	}
 	return finish(stderr, o.output, stdout, func(out io.Writer) error {
@@ -161,7 +164,7 @@ func writeReport(o options, rep, pair *diff.Report, ds []diff.Side, profiles [][
 		}
 		switch o.format {
 		case "json":
-			return diff.WriteJSON(out, rep)
+			return report.WriteJSON(out, rep)
 		case "html":
 			return flamegraph.Write(out, pair, flamegraph.Options{Title: htmlTitle(pair, sides)})
 		case "pprof", "speedscope", "folded":
@@ -170,8 +173,8 @@ func writeReport(o options, rep, pair *diff.Report, ds []diff.Side, profiles [][
 			}
 			return writeExport(out, o.format, ds, profiles)
 		case "markdown", "md":
-			return diff.WriteMarkdown(out, rep, diff.MarkdownOptions{Files: o.by == "file", Sort: o.sortMetric()})
+			return report.WriteMarkdown(out, rep, report.MarkdownOptions{Files: o.by == "file", Sort: o.sortMetric()})
 		}
-		return diff.WriteText(out, rep, diff.TextOptions{Top: o.top, Color: color, Files: o.by == "file", Sort: o.sortMetric()})
+		return report.WriteText(out, rep, report.TextOptions{Top: o.top, Color: color, Files: o.by == "file", Sort: o.sortMetric()})
 	}, rep.Broken())
 }

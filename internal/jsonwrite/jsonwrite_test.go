@@ -181,7 +181,7 @@ func TestSlices(t *testing.T) {
 }
 
 // escapeAfter is the escape as a pass over what json.Marshal wrote, as
-// diff.EscapeJSON does it, for runes up to U+FFFF.
+// report.EscapeJSON does it, for runes up to U+FFFF.
 func escapeAfter(b []byte, escape func(rune) bool) []byte {
 	var out []byte
 	for len(b) > 0 {

@@ -1,4 +1,4 @@
-package diff
+package report
 
 import (
 	"cmp"
@@ -6,9 +6,13 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/internal/units"
 )
 
-// This file writes a report of a base and several variants (Report.Pairs)
+// This file writes a report of a base and several variants (diff.Report.Pairs)
 // as text and markdown: a headline table with a row per side, then the
 // packages and functions that changed in any variant, one compact column
 // per side.
@@ -27,9 +31,9 @@ func (v *View) sideRows() (head []string, rows [][]string, real [][]bool) {
 	if !one {
 		head = append(head, "vs base", "verdict", "spread vs base")
 	}
-	judged := r.judgedHeadline()
+	judged := r.JudgedHeadline()
 	for si, s := range r.Sides {
-		row := []string{s.Name, Count(int64(s.Runs)), sigma(&r.Headline.OnCPU, si)}
+		row := []string{s.Name, units.Count(int64(s.Runs)), sigma(&r.Headline.OnCPU, si)}
 		if r.PerWork {
 			row = append(row, sigma(&r.Headline.PerWork, si))
 		}
@@ -41,7 +45,7 @@ func (v *View) sideRows() (head []string, rows [][]string, real [][]bool) {
 		default:
 			c := changeOf(judged, si)
 			cell, verdict := v.spreadCell(judged, si)
-			row = append(row, SignedPct(c.DeltaPct)+" "+FormatPShort(c.P), c.Verdict.String(), cell)
+			row = append(row, units.SignedPct(c.DeltaPct)+" "+FormatPShort(c.P), c.Verdict.String(), cell)
 			n := len(row)
 			marks[n-3], marks[n-2], marks[n-1] = c.Verdict.Real(), c.Verdict.Real(), verdict.Real()
 		}
@@ -55,7 +59,7 @@ func (v *View) sideRows() (head []string, rows [][]string, real [][]bool) {
 // when given), by how much against the base, and whether that is real.
 func (v *View) fastest(esc func(string) string) string {
 	r := v.r
-	m := r.judgedHeadline()
+	m := r.JudgedHeadline()
 	best := r.Base
 	for si, x := range m.Mean {
 		if x < m.Mean[best] {
@@ -64,30 +68,30 @@ func (v *View) fastest(esc func(string) string) string {
 	}
 	name := esc(r.Sides[best].Name)
 	if best == r.Base {
-		return fmt.Sprintf("%s, the base, takes the least on-CPU time: %s %s; no variant takes less.", name, Duration(m.Mean[best]), v.Per())
+		return fmt.Sprintf("%s, the base, takes the least on-CPU time: %s %s; no variant takes less.", name, units.Duration(m.Mean[best]), v.Per())
 	}
 	c := changeOf(m, best)
 	how := "a real change"
 	if !c.Verdict.Real() {
 		how = "not distinguishable from noise"
 	}
-	return fmt.Sprintf("%s takes the least on-CPU time: %s %s, %s against %s (%s, %s).", name, Duration(m.Mean[best]), v.Per(), SignedPct(c.DeltaPct), esc(r.Sides[r.Base].Name), c.Verdict, how)
+	return fmt.Sprintf("%s takes the least on-CPU time: %s %s, %s against %s (%s, %s).", name, units.Duration(m.Mean[best]), v.Per(), units.SignedPct(c.DeltaPct), esc(r.Sides[r.Base].Name), c.Verdict, how)
 }
 
 // sigma writes a side's mean with its standard deviation over runs:
 // "6.59 ms ±0.20 ms" (no ± with one run).
-func sigma(m *Measure, side int) string {
-	s := Duration(m.Mean[side])
+func sigma(m *diff.Measure, side int) string {
+	s := units.Duration(m.Mean[side])
 	if sp := m.Spread[side]; !math.IsNaN(sp) {
-		s += " ±" + Duration(sp)
+		s += " ±" + units.Duration(sp)
 	}
 	return s
 }
 
 // spreadCell compares a side's spread over runs with the base's: "σ ×4.7
 // noisier (p=0.012)", "σ ×0.73 ~", "σ ×1.2, too few runs".
-func (v *View) spreadCell(m *Measure, side int) (string, SpreadVerdict) {
-	var sc *SpreadChange
+func (v *View) spreadCell(m *diff.Measure, side int) (string, diff.SpreadVerdict) {
+	var sc *diff.SpreadChange
 	for i := range v.r.Headline.Spreads {
 		if v.r.Headline.Spreads[i].Side == side {
 			sc = &v.r.Headline.Spreads[i]
@@ -97,25 +101,25 @@ func (v *View) spreadCell(m *Measure, side int) (string, SpreadVerdict) {
 	var s string
 	switch {
 	case math.IsNaN(base) || math.IsNaN(own):
-		return "one run", SpreadUntested
+		return "one run", diff.SpreadUntested
 	case base == 0:
-		s = "σ " + Duration(own)
+		s = "σ " + units.Duration(own)
 	default:
 		s = fmt.Sprintf("σ ×%.2g", own/base)
 	}
 	switch {
 	case sc == nil:
-	case sc.Verdict == SpreadUntested:
+	case sc.Verdict == diff.SpreadUntested:
 		if sc.Why != "" {
 			s += ", " + sc.Why
 		}
-	case sc.Verdict == SpreadSame:
+	case sc.Verdict == diff.SpreadSame:
 		s += " ~"
 	default:
 		s += " " + sc.Verdict.String() + " " + FormatPShort(sc.P)
 	}
 	if sc == nil {
-		return s, SpreadUntested
+		return s, diff.SpreadUntested
 	}
 	return s, sc.Verdict
 }
@@ -126,7 +130,7 @@ func FormatPShort(p float64) string {
 	if math.IsNaN(p) {
 		return ""
 	}
-	s := FormatP(p)
+	s := units.FormatP(p)
 	if !strings.HasPrefix(s, "<") {
 		s = "=" + s
 	}
@@ -134,29 +138,29 @@ func FormatPShort(p float64) string {
 }
 
 // changeOf returns a measure's change for side si against the base.
-func changeOf(m *Measure, si int) Change {
+func changeOf(m *diff.Measure, si int) diff.Change {
 	for _, c := range m.Changes() {
 		if c.Side == si {
 			return c
 		}
 	}
-	return Change{DeltaPP: math.NaN(), DeltaPct: math.NaN(), P: math.NaN()}
+	return diff.Change{DeltaPP: math.NaN(), DeltaPct: math.NaN(), P: math.NaN()}
 }
 
 // changedLine is one row of a several-sides change table: a key's self or
 // total time on every side.
 type changedLine struct {
-	row    *Row
-	metric Metric
+	row    *diff.Row
+	metric diff.Metric
 	size   float64 // the largest |Δpp| over the variants, for the order
 }
 
 // changedLines lists the rows whose self or total time changed for real
 // in any variant, the largest change first.
-func changedLines(rows []Row, r *Report) []changedLine {
+func changedLines(rows []diff.Row, r *diff.Report) []changedLine {
 	var out []changedLine
 	for i := range rows {
-		for _, metric := range []Metric{MetricSelf, MetricTotal} {
+		for _, metric := range []diff.Metric{diff.MetricSelf, diff.MetricTotal} {
 			m := metric.Of(&rows[i])
 			size, real := 0.0, false
 			for _, c := range m.Changes() {
@@ -180,26 +184,26 @@ func changedLines(rows []Row, r *Report) []changedLine {
 
 // sideCell is a key's time on one side, with its change against the base:
 // "0.36 ms −62.1% better".
-func sideCell(m *Measure, si, base int) (string, Verdict) {
+func sideCell(m *diff.Measure, si, base int) (string, diff.Verdict) {
 	if si == base {
-		return Duration(m.Mean[si]), VerdictNone
+		return units.Duration(m.Mean[si]), diff.VerdictNone
 	}
 	c := changeOf(m, si)
 	switch {
-	case c.Verdict == VerdictNew:
-		return Duration(m.Mean[si]) + " new", c.Verdict
-	case c.Verdict == VerdictGone:
+	case c.Verdict == diff.VerdictNew:
+		return units.Duration(m.Mean[si]) + " new", c.Verdict
+	case c.Verdict == diff.VerdictGone:
 		return "gone", c.Verdict
 	case math.IsNaN(c.DeltaPct): // none on the base
-		return Duration(m.Mean[si]) + " " + c.Verdict.String(), c.Verdict
+		return units.Duration(m.Mean[si]) + " " + c.Verdict.String(), c.Verdict
 	}
-	return Duration(m.Mean[si]) + " " + SignedPct(c.DeltaPct) + " " + c.Verdict.String(), c.Verdict
+	return units.Duration(m.Mean[si]) + " " + units.SignedPct(c.DeltaPct) + " " + c.Verdict.String(), c.Verdict
 }
 
 // severalTable is one change table of a several-sides report.
 type severalTable struct {
 	title string
-	name  func(*Row) string
+	name  func(*diff.Row) string
 	lines []changedLine
 }
 
@@ -208,19 +212,19 @@ type severalTable struct {
 func (v *View) severalTables(files bool) []severalTable {
 	r := v.r
 	ts := []severalTable{
-		{"packages", func(x *Row) string { return x.Key.Package }, changedLines(r.Packages, r)},
-		{"functions", func(x *Row) string {
-			return v.RowName(x) + " (" + Clean(x.Key.Package) + ", " + v.Location(x.Key) + ")"
+		{"packages", func(x *diff.Row) string { return x.Key.Package }, changedLines(r.Packages, r)},
+		{"functions", func(x *diff.Row) string {
+			return v.RowName(x) + " (" + termtext.Clean(x.Key.Package) + ", " + v.Location(x.Key) + ")"
 		}, changedLines(r.Functions, r)},
 	}
 	if files {
-		ts = append(ts, severalTable{"files", func(x *Row) string { return v.File(x.Key) }, changedLines(r.Files, r)})
+		ts = append(ts, severalTable{"files", func(x *diff.Row) string { return v.File(x.Key) }, changedLines(r.Files, r)})
 	}
 	return ts
 }
 
 // severalTitle heads a several-sides report.
-func severalTitle(r *Report) string {
+func severalTitle(r *diff.Report) string {
 	var names []string
 	for i, s := range r.Sides {
 		if i != r.Base {
@@ -232,7 +236,7 @@ func severalTitle(r *Report) string {
 
 // severalLegend says how to read a several-sides report; name writes the
 // base's name (escaped for markdown there).
-func severalLegend(r *Report, v *View, name func(string) string) string {
+func severalLegend(r *diff.Report, v *View, name func(string) string) string {
 	return fmt.Sprintf("Times are %s, the mean over runs; ±σ is the standard deviation over runs. "+
 		"Each variant is judged against %s, the base: better/worse/new/gone is real at α=%g after Holm correction over the rows and Bonferroni over the %d variants, and exceeds %gpp of on-CPU and %g%%; ~ is within noise. "+
 		"σ ×N is the variant's spread over runs against the base's.",
@@ -245,18 +249,18 @@ func writeTextSeveral(tw *textWriter, v *View, opts TextOptions) {
 	for _, p := range r.Pairs {
 		for _, res := range p.Rules {
 			if res.Broken {
-				tw.printf("FAILED (%s): %s: %s\n", Clean(p.Sides[1].Name), Clean(res.Rule.Text), Clean(strings.Join(res.Offenders, "; ")))
+				tw.printf("FAILED (%s): %s: %s\n", termtext.Clean(p.Sides[1].Name), termtext.Clean(res.Rule.Text), termtext.Clean(strings.Join(v.Offenders(res), "; ")))
 			}
 		}
 	}
-	tw.printf("%s\n\n", Clean(severalTitle(r)))
+	tw.printf("%s\n\n", termtext.Clean(severalTitle(r)))
 	for _, s := range r.Sides {
-		tw.printf("  %s: %s\n", Clean(s.Name), SideLine(s))
+		tw.printf("  %s: %s\n", termtext.Clean(s.Name), SideLine(s))
 	}
 	tw.printf("\n")
 	head, rows, _ := v.sideRows()
 	writeAligned(tw, head, rows)
-	tw.printf("\n%s\n", v.fastest(Clean))
+	tw.printf("\n%s\n", v.fastest(termtext.Clean))
 	writeTextPhases(tw, r)
 	for _, t := range v.severalTables(opts.Files) {
 		lines := t.lines
@@ -275,7 +279,7 @@ func writeTextSeveral(tw *textWriter, v *View, opts TextOptions) {
 		var cells [][]string
 		for _, l := range lines {
 			m := l.metric.Of(l.row)
-			row := []string{Fit(t.name(l.row), 60, false), l.metric.String()}
+			row := []string{termtext.Fit(t.name(l.row), 60, false), l.metric.String()}
 			for si := range r.Sides {
 				c, _ := sideCell(m, si, r.Base)
 				row = append(row, c)
@@ -284,7 +288,7 @@ func writeTextSeveral(tw *textWriter, v *View, opts TextOptions) {
 		}
 		writeAligned(tw, h, cells)
 	}
-	tw.printf("\n%s\n", severalLegend(r, v, Clean))
+	tw.printf("\n%s\n", severalLegend(r, v, termtext.Clean))
 }
 
 // writeAligned writes a header and rows as left-aligned columns.
@@ -292,13 +296,13 @@ func writeAligned(tw *textWriter, head []string, rows [][]string) {
 	width := make([]int, len(head))
 	for _, row := range append([][]string{head}, rows...) {
 		for i, c := range row {
-			width[i] = max(width[i], Width(Clean(c)))
+			width[i] = max(width[i], termtext.Width(termtext.Clean(c)))
 		}
 	}
 	for _, row := range append([][]string{head}, rows...) {
 		var b strings.Builder
 		for i, c := range row {
-			b.WriteString(Pad(Clean(c), width[i], false))
+			b.WriteString(termtext.Pad(termtext.Clean(c), width[i], false))
 			b.WriteString("  ")
 		}
 		tw.printf("  %s\n", strings.TrimRight(b.String(), " "))
@@ -306,12 +310,12 @@ func writeAligned(tw *textWriter, head []string, rows [][]string) {
 }
 
 // markdownSeveral writes a several-sides report as markdown.
-func markdownSeveral(r *Report, v *View, opts MarkdownOptions) string {
+func markdownSeveral(r *diff.Report, v *View, opts MarkdownOptions) string {
 	var b strings.Builder
 	for _, p := range r.Pairs {
 		for _, res := range p.Rules {
 			if res.Broken {
-				fmt.Fprintf(&b, "> **Failed** (%s): `%s` — %s\n\n", EscapeMarkdown(p.Sides[1].Name), strings.ReplaceAll(res.Rule.Text, "`", "'"), EscapeMarkdown(strings.Join(res.Offenders, "; ")))
+				fmt.Fprintf(&b, "> **Failed** (%s): `%s` — %s\n\n", EscapeMarkdown(p.Sides[1].Name), strings.ReplaceAll(res.Rule.Text, "`", "'"), EscapeMarkdown(strings.Join(v.Offenders(res), "; ")))
 			}
 		}
 	}
@@ -343,7 +347,7 @@ func markdownSeveral(r *Report, v *View, opts MarkdownOptions) string {
 		b.WriteString("|" + strings.Repeat("---|", len(h)) + "\n")
 		for _, l := range lines {
 			m := l.metric.Of(l.row)
-			cells := []string{EscapeMarkdown(Fit(t.name(l.row), markdownNameWidth+30, false)), l.metric.String()}
+			cells := []string{EscapeMarkdown(termtext.Fit(t.name(l.row), markdownNameWidth+30, false)), l.metric.String()}
 			marks := []bool{false, false}
 			for si := range r.Sides {
 				c, vd := sideCell(m, si, r.Base)
@@ -386,7 +390,7 @@ func markdownSides(v *View) string {
 }
 
 // markdownPhases is a block per --phase: its table of the sides.
-func markdownPhases(r *Report) string {
+func markdownPhases(r *diff.Report) string {
 	var b strings.Builder
 	for _, ph := range r.Phases {
 		fmt.Fprintf(&b, "\n#### Phase %s (%s)\n\n", EscapeMarkdown(ph.Name), EscapeMarkdown(ph.Window))
@@ -396,9 +400,9 @@ func markdownPhases(r *Report) string {
 }
 
 // writeTextPhases writes a block per --phase: its table of the sides.
-func writeTextPhases(tw *textWriter, r *Report) {
+func writeTextPhases(tw *textWriter, r *diff.Report) {
 	for _, ph := range r.Phases {
-		tw.printf("\nPhase %s (%s):\n", Clean(ph.Name), Clean(ph.Window))
+		tw.printf("\nPhase %s (%s):\n", termtext.Clean(ph.Name), termtext.Clean(ph.Window))
 		head, rows, _ := NewView(ph.Report).sideRows()
 		writeAligned(tw, head, rows)
 	}

@@ -1,4 +1,4 @@
-package diff
+package report
 
 import (
 	"bytes"
@@ -6,29 +6,44 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/difftest"
+	"github.com/profdiff/profdiff/internal/units"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// report reads a shared fixture and builds its one-sided report.
-func report(t *testing.T, name string) *Report {
+// compared builds the comparison of shared fixtures, one run a side: a
+// profile alone ("profile"), or before and after.
+func compared(t *testing.T, opts diff.Options, fixtures ...string) *diff.Report {
 	t.Helper()
-	path := filepath.Join("..", "testdata", name)
-	p, err := analyze.ParseFile(path, analyze.ParseOptions{})
-	if err != nil {
-		t.Fatal(err)
+	names := []string{"before", "after"}
+	if len(fixtures) == 1 {
+		names = []string{"profile"}
 	}
-	tab := analyze.Aggregate(p, analyze.AggregateOptions{Edges: true, Lines: true, Tree: true})
-	tab.File = name // goldens name the fixture, not the path from this package
-	r, err := Compare([]Side{{Name: "profile", Tables: []*analyze.Table{tab}}}, DefaultOptions())
+	var sides []diff.Side
+	for i, f := range fixtures {
+		sides = append(sides, diff.Side{Name: names[i], Tables: []*analyze.Table{difftest.Table(t, f)}})
+	}
+	r, err := diff.Compare(sides, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// report is a shared fixture's one-sided report.
+func report(t *testing.T, name string) *diff.Report { return compared(t, diff.DefaultOptions(), name) }
+
+// routerPair is the unbundled router workload, before and after bucketed
+// routing: one run each side.
+func routerPair(t *testing.T, opts diff.Options) *diff.Report {
+	return compared(t, opts, "node-router-unbundled-before.cpuprofile", "node-router-unbundled-after.cpuprofile")
 }
 
 func golden(t *testing.T, name string, got []byte) {
@@ -42,10 +57,10 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./diff -update to create it)", err)
+		t.Fatalf("%v (run go test ./report -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (go test ./diff -update rewrites it):\n%s", path, firstDiff(string(want), string(got)))
+		t.Errorf("output differs from %s (go test ./report -update rewrites it):\n%s", path, firstDiff(string(want), string(got)))
 	}
 }
 
@@ -66,7 +81,7 @@ func firstDiff(want, got string) string {
 	return ""
 }
 
-func itoa(i int) string { return Count(int64(i)) }
+func itoa(i int) string { return units.Count(int64(i)) }
 
 var goldenFixtures = []struct{ fixture, golden string }{
 	{"node-router-unbundled-before.cpuprofile", "node-router-unbundled-before"},
@@ -123,12 +138,12 @@ func TestJSONGolden(t *testing.T) {
 // TestComparedGolden pins the two-sided text, markdown and JSON of the
 // unbundled router pair.
 func TestComparedGolden(t *testing.T) {
-	rule, err := ParseRule("package:*>+5%")
+	rule, err := diff.ParseRule("package:*>+5%")
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := DefaultOptions()
-	opts.Rules = []Rule{rule}
+	opts := diff.DefaultOptions()
+	opts.Rules = []diff.Rule{rule}
 	r := routerPair(t, opts)
 	var txt, md, js bytes.Buffer
 	if err := WriteText(&txt, r, TextOptions{Top: 12, Files: true}); err != nil {
@@ -216,47 +231,6 @@ func TestTopByTotalShowsEntryPoints(t *testing.T) {
 	}
 }
 
-func TestDuration(t *testing.T) {
-	cases := map[float64]string{0: "0", 1.5: "1.50 ns", 999: "999 ns", 999.6: "1.00 µs", 1500: "1.50 µs", 1870: "1.87 µs", 18_700: "18.7 µs",
-		2_340_000: "2.34 ms", 123_400_000: "123 ms", 6_810_000_000: "6.81 s", 1234e9: "1234 s", -2_000_000: "-2.00 ms"}
-	for ns, want := range cases {
-		if got := Duration(ns); got != want {
-			t.Errorf("Duration(%v) = %q, want %q", ns, got, want)
-		}
-	}
-	if got := Count(1234567); got != "1,234,567" {
-		t.Errorf("Count = %q", got)
-	}
-	if got := Plural(1, "package", "packages") + ", " + Plural(2, "package", "packages"); got != "1 package, 2 packages" {
-		t.Errorf("Plural: %q", got)
-	}
-}
-
-func TestFitAndClean(t *testing.T) {
-	if got := Fit(strings.Repeat("a", 30)+strings.Repeat("b", 30), 48, false); Width(got) != 48 || !strings.Contains(got, "…") {
-		t.Errorf("Fit = %q", got)
-	}
-	if got := Fit("/very/long/"+strings.Repeat("x/", 40)+"file.js:12", 40, true); !strings.HasSuffix(got, "file.js:12") || Width(got) > 40 {
-		t.Errorf("Fit lost the tail: %q", got)
-	}
-	// Wide characters take two cells each; a cut never splits one.
-	if got := Fit(strings.Repeat("漢", 30), 21, false); Width(got) > 21 || !strings.Contains(got, "…") {
-		t.Errorf("Fit of CJK = %q (%d cells)", got, Width(got))
-	}
-	for in, want := range map[string]string{
-		"RegExp: a\nb":       `RegExp: a\nb`,
-		"Main\x1b]0;pwned\a": `Main\x1b]0;pwned\x07`,
-		"x\u009b2J":          `x\u009b2J`,
-		"\u202egnp.exe":      `\u202egnp.exe`,
-		"nul\x00":            `nul\x00`,
-		"plain 名前 ✓":         "plain 名前 ✓",
-	} {
-		if got := Clean(in); got != want {
-			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestElideShapes(t *testing.T) {
 	cases := map[string]string{
 		"slices.SortFunc[go.shape.[]example.com/x.E,go.shape.struct { A []string }]":     "slices.SortFunc[...]",
@@ -267,5 +241,39 @@ func TestElideShapes(t *testing.T) {
 		if got := elideShapes(in); got != want {
 			t.Errorf("elideShapes(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestTextColorsVerdicts: with colour, exactly the cells that show a
+// verdict are coloured, by that verdict (the headline's change is not);
+// without it, the text is the same but for the colours.
+func TestTextColorsVerdicts(t *testing.T) {
+	r := routerPair(t, diff.DefaultOptions())
+	var plain, colored bytes.Buffer
+	if err := WriteText(&plain, r, TextOptions{Top: 12}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteText(&colored, r, TextOptions{Top: 12, Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	esc := regexp.MustCompile(`\x1b\[(32|31|2)m([^\x1b]*)\x1b\[0m`)
+	if got := esc.ReplaceAllString(colored.String(), "$2"); got != plain.String() {
+		t.Errorf("colour changed the text:\n%s", firstDiff(plain.String(), got))
+	}
+	want := map[string]string{"32": "better gone", "31": "worse new", "2": "~"}
+	seen := map[string]int{}
+	for _, m := range esc.FindAllStringSubmatch(colored.String(), -1) {
+		v := strings.TrimSuffix(strings.TrimSpace(m[2]), "*")
+		if !strings.Contains(want[m[1]], v) {
+			t.Errorf("%q coloured %s", m[2], m[1])
+		}
+		seen[m[1]]++
+	}
+	if seen["32"] == 0 || seen["2"] == 0 {
+		t.Errorf("coloured cells: %v", seen)
+	}
+	head, _, _ := strings.Cut(colored.String(), "Where it changed")
+	if strings.Contains(head, "\x1b") {
+		t.Errorf("the headline is coloured:\n%s", head)
 	}
 }

@@ -1,9 +1,11 @@
-package diff
+package report
 
 import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/difftest"
 )
 
 // FuzzJSONNames puts an arbitrary name in every string a report holds
@@ -19,25 +21,25 @@ func FuzzJSONNames(f *testing.F) {
 		mk := func(run string, calleeSelf int64) *analyze.Table {
 			callee := analyze.Key{Package: name, Function: name, File: "/src/" + name + ".js", Line: 3, Column: 9}
 			min := analyze.Key{Package: "app", Function: "m" + name, File: name, Line: 1, Column: 500}
-			tab := synthetic(6, callee, 100, 100, calleeSelf, min, 30)
+			tab := difftest.Synthetic(6, callee, 100, 100, calleeSelf, min, 30)
 			tab.File = run + name
 			tab.Warnings = []analyze.Warning{{Message: name}}
 			tab.Symbolication = &analyze.Symbolication{Scripts: 1, Missing: []string{name}, Minified: []string{name}, UnmappedMinifiedNs: 1}
 			return tab
 		}
-		rule, err := ParseRule("package:*>+5%")
+		rule, err := diff.ParseRule("package:*>+5%")
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts := DefaultOptions()
-		opts.Rules = []Rule{rule}
+		opts := diff.DefaultOptions()
+		opts.Rules = []diff.Rule{rule}
 		opts.Narrowing = []string{"--focus", name}
 		opts.WorkUnit = name
-		for _, sides := range [][]Side{
+		for _, sides := range [][]diff.Side{
 			{{Name: name, Tables: []*analyze.Table{mk("a", self)}}},
 			{{Name: "before", Tables: []*analyze.Table{mk("b1", 800), mk("b2", 810)}, Work: 2}, {Name: name, Tables: []*analyze.Table{mk("a1", self), mk("a2", self+5)}, Work: 2}},
 		} {
-			r, err := Compare(sides, opts)
+			r, err := diff.Compare(sides, opts)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,9 +1,12 @@
-package diff
+package report
 
 import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/termtext"
 )
 
 // TextOptions tune the text renderer.
@@ -16,7 +19,7 @@ type TextOptions struct {
 	// Files adds the table by file.
 	Files bool
 	// Sort is the metric the detail tables rank by.
-	Sort Metric
+	Sort diff.Metric
 }
 
 // Widths of name columns in text tables: a column is as wide as its
@@ -34,7 +37,7 @@ const (
 // the call tree it changed, the top changes by package and function judged
 // on self and total time, then the detail tables. Percentages are of
 // on-CPU time.
-func WriteText(w io.Writer, r *Report, opts TextOptions) error {
+func WriteText(w io.Writer, r *diff.Report, opts TextOptions) error {
 	v := NewView(r)
 	tw := &textWriter{w: w, color: opts.Color}
 	switch {
@@ -50,7 +53,7 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	if len(r.Warnings) > 0 {
 		tw.printf("\nWarnings:\n")
 		for _, wn := range r.Warnings {
-			tw.printf("  - %s\n", Clean(wn.String()))
+			tw.printf("  - %s\n", termtext.Clean(wn.String()))
 		}
 	}
 	return tw.err
@@ -59,32 +62,34 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 func writeTextOne(tw *textWriter, v *View, opts TextOptions) {
 	r := v.r
 	s := r.Sides[0]
-	tw.printf("%s (%s)\n", Clean(strings.Join(s.Files, ", ")), s.Format.Describe())
+	tw.printf("%s (%s)\n", termtext.Clean(strings.Join(s.Files, ", ")), s.Format.Describe())
 	if s.Runs > 1 {
 		tw.printf("%d runs: every figure is the mean per run\n", s.Runs)
 	}
 	for _, th := range s.Threads {
-		tw.printf("thread: %s\n", Clean(th.String()))
+		tw.printf("thread: %s\n", termtext.Clean(th.String()))
 	}
 	if s.SampleType != "" {
-		tw.printf("sample type: %s\n", Clean(s.SampleType))
+		tw.printf("sample type: %s\n", termtext.Clean(s.SampleType))
 	}
 	if v.Root() != "" {
-		tw.printf("locations are relative to %s\n", Clean(v.Root()))
+		tw.printf("locations are relative to %s\n", termtext.Clean(v.Root()))
 	}
 	tw.printf("\n")
 	for _, l := range v.HeadlineRows() {
-		tw.printf("%s\n", strings.TrimRight(fmt.Sprintf("  %-8s %10s  %s", l[0], l[1], l[2]), " "))
+		tw.printf("%s\n", strings.TrimRight(fmt.Sprintf("  %-8s %10s  %s", l[0].Text, l[1].Text, l[2].Text), " "))
 	}
-	fnCells := func(x *Row) []string { return []string{v.Name(x.Key), Clean(x.Key.Package), v.Location(x.Key)} }
+	fnCells := func(x *diff.Row) []string {
+		return []string{v.Name(x.Key), termtext.Clean(x.Key.Package), v.Location(x.Key)}
+	}
 	fnHead := []string{"function", "package", "location"}
 	tables := []rowTable{
-		{"packages", r.Packages, MetricSelf, []string{"package"}, func(x *Row) []string { return []string{Clean(x.Key.Package)} }},
-		{"functions", r.Functions, MetricSelf, fnHead, fnCells},
-		{"functions", r.Functions, MetricTotal, fnHead, fnCells},
+		{"packages", r.Packages, diff.MetricSelf, []string{"package"}, func(x *diff.Row) []string { return []string{termtext.Clean(x.Key.Package)} }},
+		{"functions", r.Functions, diff.MetricSelf, fnHead, fnCells},
+		{"functions", r.Functions, diff.MetricTotal, fnHead, fnCells},
 	}
 	if opts.Files {
-		tables = append(tables, rowTable{"files", r.Files, MetricSelf, []string{"file", "package"}, func(x *Row) []string { return []string{v.File(x.Key), Clean(x.Key.Package)} }})
+		tables = append(tables, rowTable{"files", r.Files, diff.MetricSelf, []string{"file", "package"}, func(x *diff.Row) []string { return []string{v.File(x.Key), termtext.Clean(x.Key.Package)} }})
 	}
 	for _, t := range tables {
 		rows := clip(v.Sorted(t.rows, t.by), opts.Top)
@@ -94,16 +99,16 @@ func writeTextOne(tw *textWriter, v *View, opts TextOptions) {
 			continue
 		}
 		head := OneSideHeaders
-		if t.by == MetricTotal {
+		if t.by == diff.MetricTotal {
 			head = []string{"total", "total%", "self", "self%"}
 		}
-		var body [][]string
+		var body [][]Cell
 		for i := range rows {
 			c := v.OneSideCells(&rows[i])
-			if t.by == MetricTotal {
-				c = []string{c[2], c[3], c[0], c[1]}
+			if t.by == diff.MetricTotal {
+				c = []Cell{c[2], c[3], c[0], c[1]}
 			}
-			body = append(body, append(c, t.names(&rows[i])...))
+			body = append(body, append(c, cells(t.names(&rows[i])...)...))
 		}
 		tw.table(append(head, t.head...), body, 4, false)
 	}
@@ -113,13 +118,13 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 	r := v.r
 	for _, res := range r.Rules {
 		if res.Broken {
-			tw.printf("FAILED %s: %s\n", Clean(res.Rule.Text), Clean(strings.Join(res.Offenders, "; ")))
+			tw.printf("FAILED %s: %s\n", termtext.Clean(res.Rule.Text), termtext.Clean(strings.Join(v.Offenders(res), "; ")))
 		}
 	}
 	tw.printf("before: %s\n", SideLine(r.Sides[0]))
 	tw.printf("after:  %s\n", SideLine(r.Sides[1]))
 	if v.Root() != "" {
-		tw.printf("locations are relative to %s\n", Clean(v.Root()))
+		tw.printf("locations are relative to %s\n", termtext.Clean(v.Root()))
 	}
 	tw.printf("\n")
 	tw.table([]string{"", "before", "after", "change"}, v.HeadlineRows(), 3, true)
@@ -132,8 +137,10 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 		tw.printf("  %d. %s\n", i+1, v.PathText(p))
 	}
 
-	pkgNames := func(x *Row) []string { return []string{Clean(x.Key.Package)} }
-	fnNames := func(x *Row) []string { return []string{v.RowName(x), Clean(x.Key.Package), v.Location(x.Key)} }
+	pkgNames := func(x *diff.Row) []string { return []string{termtext.Clean(x.Key.Package)} }
+	fnNames := func(x *diff.Row) []string {
+		return []string{v.RowName(x), termtext.Clean(x.Key.Package), v.Location(x.Key)}
+	}
 	top := opts.Top
 	if top <= 0 || top > 10 {
 		top = 10
@@ -145,23 +152,23 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 	for _, t := range tables {
 		rows := v.TopChanges(t.rows, top)
 		tw.printf("\nTop %s changes (%s; judged on self and on total time, * marks the one that makes the change real)\n", strings.TrimSuffix(t.what, "s"), v.Per())
-		var body [][]string
+		var body [][]Cell
 		for i := range rows {
-			body = append(body, append(TopCells(&rows[i]), t.names(&rows[i])...))
+			body = append(body, append(TopCells(&rows[i]), cells(t.names(&rows[i])...)...))
 		}
 		tw.table(append(append([]string{}, TopHeaders...), t.head...), body, len(TopHeaders), false)
 	}
 
 	if opts.Files {
-		tables = append(tables, rowTable{"files", r.Files, opts.Sort, []string{"file", "package"}, func(x *Row) []string { return []string{v.File(x.Key), Clean(x.Key.Package)} }})
+		tables = append(tables, rowTable{"files", r.Files, opts.Sort, []string{"file", "package"}, func(x *diff.Row) []string { return []string{v.File(x.Key), termtext.Clean(x.Key.Package)} }})
 	}
 	for _, t := range tables {
 		sorted := v.Sorted(t.rows, opts.Sort)
 		rows := clip(sorted, opts.Top)
 		tw.printf("\n%s by change in %s time (%s, ±σ over runs; %s)\n", capitalize(count(len(rows), len(sorted), t.what)), opts.Sort, v.Per(), legendShort)
-		var body [][]string
+		var body [][]Cell
 		for i := range rows {
-			body = append(body, append(ChangeCells(opts.Sort.Of(&rows[i])), t.names(&rows[i])...))
+			body = append(body, append(ChangeCells(opts.Sort.Of(&rows[i])), cells(t.names(&rows[i])...)...))
 		}
 		tw.table(append(append([]string{}, ChangeHeaders...), t.head...), body, len(ChangeHeaders), false)
 	}
@@ -172,10 +179,10 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 // name each row.
 type rowTable struct {
 	what  string // "packages", "functions", "files"
-	rows  []Row
-	by    Metric
-	head  []string            // the name columns' headers
-	names func(*Row) []string // the name cells of a row
+	rows  []diff.Row
+	by    diff.Metric
+	head  []string                 // the name columns' headers
+	names func(*diff.Row) []string // the name cells of a row
 }
 
 const legendShort = "Δshare: change in share of on-CPU time, in points; verdicts after Holm correction; ~ = within noise"
@@ -198,7 +205,7 @@ func count(shown, all int, what string) string {
 	return fmt.Sprintf("%d %s", all, what)
 }
 
-func clip(rows []Row, top int) []Row {
+func clip(rows []diff.Row, top int) []diff.Row {
 	if top > 0 && len(rows) > top {
 		return rows[:top]
 	}
@@ -218,20 +225,20 @@ func (t *textWriter) printf(format string, args ...any) {
 }
 
 // table writes an aligned table: the first numeric columns align right
-// (but for a first column of labels), the name columns after them are as
-// wide as their content up to a limit, and verdicts are coloured when
-// asked.
-func (t *textWriter) table(header []string, rows [][]string, numeric int, labels bool) {
+// (but for a first column of labels in the headline), the name columns
+// after them are as wide as their content up to a limit, and cells that
+// show a verdict are coloured when asked, but for the headline's change,
+// which is a sentence, not a verdict column.
+func (t *textWriter) table(header []string, rows [][]Cell, numeric int, headline bool) {
 	if len(rows) == 0 {
 		t.printf("  (no rows)\n")
 		return
 	}
-	rows = fitNames(header, rows, numeric)
-	all := append([][]string{header}, rows...)
+	all := append([][]string{header}, fitNames(header, rows, numeric)...)
 	width := make([]int, len(header))
 	for _, line := range all {
 		for i, c := range line {
-			width[i] = max(width[i], Width(c))
+			width[i] = max(width[i], termtext.Width(c))
 		}
 	}
 	for li, line := range all {
@@ -239,12 +246,12 @@ func (t *textWriter) table(header []string, rows [][]string, numeric int, labels
 		b.WriteString(" ")
 		for i, c := range line {
 			b.WriteString(" ")
-			cell := Pad(c, width[i], i < numeric && !(labels && i == 0))
+			cell := termtext.Pad(c, width[i], i < numeric && !(headline && i == 0))
 			if i == len(line)-1 {
 				cell = strings.TrimRight(cell, " ")
 			}
-			if t.color && li > 0 && isVerdictCell(header[i], c) {
-				cell = colorVerdict(cell)
+			if t.color && li > 0 && !headline {
+				cell = colorVerdict(cell, rows[li-1][i].Verdict)
 			}
 			b.WriteString(cell)
 		}
@@ -252,22 +259,22 @@ func (t *textWriter) table(header []string, rows [][]string, numeric int, labels
 	}
 }
 
-// fitNames cuts the name columns of a table (those after the numeric
-// ones): regular expressions first, then any name or location past its
-// column's limit.
-func fitNames(header []string, rows [][]string, numeric int) [][]string {
+// fitNames returns the texts of a table's rows with the name columns (those
+// after the numeric ones) cut: regular expressions first, then any name or
+// location past its column's limit.
+func fitNames(header []string, rows [][]Cell, numeric int) [][]string {
 	out := make([][]string, len(rows))
 	for i, line := range rows {
-		out[i] = append([]string(nil), line...)
+		out[i] = Texts(line)
 		for j := numeric; j < len(line); j++ {
-			c := line[j]
+			c := out[i][j]
 			switch h := header[j]; {
 			case h == "location" || h == "file":
-				c = Fit(c, pathWidth, true)
+				c = termtext.Fit(c, pathWidth, true)
 			case strings.HasPrefix(c, "RegExp: ") || strings.HasPrefix(c, "/"):
-				c = Fit(c, regexpWidth, false)
+				c = termtext.Fit(c, regexpWidth, false)
 			default:
-				c = Fit(c, nameWidth, false)
+				c = termtext.Fit(c, nameWidth, false)
 			}
 			out[i][j] = c
 		}
@@ -275,25 +282,15 @@ func fitNames(header []string, rows [][]string, numeric int) [][]string {
 	return out
 }
 
-func isVerdictCell(header, cell string) bool {
-	if header != "verdict" && header != "self" && header != "total" {
-		return false
-	}
-	switch strings.TrimSuffix(cell, "*") {
-	case "better", "worse", "new", "gone", "~":
-		return true
-	}
-	return false
-}
-
-func colorVerdict(cell string) string {
-	v := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(cell), "*"))
+// colorVerdict colours a cell by the verdict it shows: green for less
+// time, red for more, dim for noise.
+func colorVerdict(cell string, v diff.Verdict) string {
 	switch v {
-	case "better", "gone":
+	case diff.VerdictBetter, diff.VerdictGone:
 		return "\x1b[32m" + cell + "\x1b[0m"
-	case "worse", "new":
+	case diff.VerdictWorse, diff.VerdictNew:
 		return "\x1b[31m" + cell + "\x1b[0m"
-	case "~":
+	case diff.VerdictSame:
 		return "\x1b[2m" + cell + "\x1b[0m"
 	}
 	return cell

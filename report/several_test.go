@@ -1,22 +1,44 @@
-package diff
+package report
 
 import (
 	"bytes"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/difftest"
 )
+
+// threeSides is the unbundled router workload: before as the base, after
+// (bucketed routing), and before again as a variant that changed nothing.
+func threeSides(t *testing.T, opts diff.Options) (*diff.Report, []diff.Side) {
+	t.Helper()
+	before := difftest.Table(t, "node-router-unbundled-before.cpuprofile")
+	after := difftest.Table(t, "node-router-unbundled-after.cpuprofile")
+	sides := []diff.Side{
+		{Name: "base", Tables: []*analyze.Table{before}},
+		{Name: "bucketed", Tables: []*analyze.Table{after}},
+		{Name: "again", Tables: []*analyze.Table{before}},
+	}
+	r, err := diff.Compare(sides, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, sides
+}
 
 // The report of three sides, as text, markdown and JSON: pinned by
 // goldens, and the markdown stays readable on a pull request: no table
 // wider than 7 columns, even per unit of work, and no stray escapes.
 func TestSeveralGolden(t *testing.T) {
-	rule, err := ParseRule("package:path-to-regexp<-10%")
+	rule, err := diff.ParseRule("package:path-to-regexp<-10%")
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := DefaultOptions()
-	opts.Rules = []Rule{rule}
+	opts := diff.DefaultOptions()
+	opts.Rules = []diff.Rule{rule}
 	r, _ := threeSides(t, opts)
 	var txt, md, js bytes.Buffer
 	if err := WriteText(&txt, r, TextOptions{Top: 12}); err != nil {
@@ -40,13 +62,13 @@ func TestSeveralGolden(t *testing.T) {
 		t.Error("the base's own profile broke a rule")
 	}
 
-	perWork := make([]Side, 3)
+	perWork := make([]diff.Side, 3)
 	_, sides := threeSides(t, opts)
 	for i, s := range sides {
 		s.Work = 1000
 		perWork[i] = s
 	}
-	rw, err := Compare(perWork, opts)
+	rw, err := diff.Compare(perWork, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

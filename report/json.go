@@ -1,4 +1,4 @@
-package diff
+package report
 
 import (
 	"bytes"
@@ -8,7 +8,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/jsonwrite"
+	"github.com/profdiff/profdiff/internal/termtext"
 )
 
 // JSONVersion is the version of the JSON shape WriteJSON writes. Version 2
@@ -31,7 +33,7 @@ const MaxJSONCalls = 5000
 // The comments at each member below are the schema. "Absent when" marks
 // the members left out in some reports; every other member is always
 // there, and a list is [] when empty unless it says null.
-func WriteJSON(w io.Writer, r *Report) error {
+func WriteJSON(w io.Writer, r *diff.Report) error {
 	j := jsonReport{Writer: jsonwrite.New(w, jsonwrite.Options{Indent: true, Escape: jsonUnsafe}), r: r}
 	v := NewView(r)
 	j.BeginObject()
@@ -88,7 +90,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 	// with side, the variant's name; absent without rules.
 	type sideRule struct {
 		side string
-		res  RuleResult
+		res  diff.RuleResult
 	}
 	var rules []sideRule
 	for _, res := range r.Rules {
@@ -113,7 +115,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 			j.Key("broken")
 			j.Bool(sr.res.Broken)
 			j.Key("offenders")
-			j.list(sr.res.Offenders)
+			j.list(v.Offenders(sr.res))
 			j.EndObject()
 		}
 		j.EndArray()
@@ -147,12 +149,12 @@ func WriteJSON(w io.Writer, r *Report) error {
 // jsonReport writes a report's JSON.
 type jsonReport struct {
 	*jsonwrite.Writer
-	r *Report
+	r *diff.Report
 }
 
 // side writes a side's headline; with several runs, each number is the
 // mean per run.
-func (j *jsonReport) side(s *SideSummary) {
+func (j *jsonReport) side(s *diff.SideSummary) {
 	j.BeginObject()
 	j.Key("name")
 	j.String(s.Name)
@@ -246,9 +248,9 @@ func (j *jsonReport) headline() {
 		j.measure(&r.Headline.PerWork)
 	}
 	j.Key("busy")
-	j.perSide(SideSummary.Busy)
+	j.perSide(diff.SideSummary.Busy)
 	j.Key("gc_share")
-	j.perSide(SideSummary.GCShare)
+	j.perSide(diff.SideSummary.GCShare)
 	// runs_needed: runs per side that would settle a change one run
 	// cannot; absent when there is none.
 	if r.Headline.RunsNeeded != 0 {
@@ -294,7 +296,7 @@ func (j *jsonReport) headline() {
 }
 
 // perSide writes f of each side, null for no side.
-func (j *jsonReport) perSide(f func(SideSummary) float64) {
+func (j *jsonReport) perSide(f func(diff.SideSummary) float64) {
 	if len(j.r.Sides) == 0 {
 		j.Null()
 		return
@@ -326,7 +328,7 @@ func (j *jsonReport) paths(v *View) {
 				k := r.TreeFunction(n)
 				j.BeginObject()
 				j.Key("function")
-				j.String(FunctionName(k))
+				j.String(diff.FunctionName(k))
 				j.Key("package")
 				j.String(k.Package)
 				j.Key("file")
@@ -397,7 +399,7 @@ func (j *jsonReport) rows() {
 		k := row.Key
 		j.BeginObject()
 		j.Key("function")
-		j.String(FunctionName(k))
+		j.String(diff.FunctionName(k))
 		// renamed is the after side's name of a minified function
 		// renamed between builds at the same position; absent otherwise.
 		if row.Renamed != "" {
@@ -456,7 +458,7 @@ func (j *jsonReport) rows() {
 }
 
 // selfTotal writes a row's self and total measures.
-func (j *jsonReport) selfTotal(row *Row) {
+func (j *jsonReport) selfTotal(row *diff.Row) {
 	j.Key("self")
 	j.measure(&row.Self)
 	j.Key("total")
@@ -465,7 +467,7 @@ func (j *jsonReport) selfTotal(row *Row) {
 
 // measure writes a Measure: one entry per side; the change members only
 // when two sides are compared.
-func (j *jsonReport) measure(m *Measure) {
+func (j *jsonReport) measure(m *diff.Measure) {
 	j.BeginObject()
 	// ns: each side's mean over its runs.
 	j.Key("ns")
@@ -527,7 +529,7 @@ func (j *jsonReport) measure(m *Measure) {
 }
 
 // change writes one side's judged change against the base.
-func (j *jsonReport) change(c *Change) {
+func (j *jsonReport) change(c *diff.Change) {
 	j.BeginObject()
 	j.Key("side")
 	j.String(j.r.Sides[c.Side].Name)
@@ -565,12 +567,13 @@ func (j *jsonReport) list(xs []string) {
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// jsonUnsafe reports the characters above ASCII that Clean would not show
-// and encoding/json leaves raw, which the JSON escapes (see EscapeJSON).
-func jsonUnsafe(r rune) bool { return r >= 0x80 && unsafeRune(r) }
+// jsonUnsafe reports the characters above ASCII that termtext.Clean
+// escapes and encoding/json leaves raw, which the JSON escapes (see
+// EscapeJSON).
+func jsonUnsafe(r rune) bool { return r >= 0x80 && termtext.Escapes(r) }
 
 // EscapeJSON rewrites, in JSON that encoding/json wrote, as \uXXXX
-// escapes the characters above ASCII that Clean would not show (C1
+// escapes the characters above ASCII that termtext.Clean escapes (C1
 // controls such as U+009B, a CSI on some terminals, and bidirectional
 // overrides), which encoding/json leaves raw: a name from a profile then
 // cannot act on a terminal that shows the JSON. They occur only inside

@@ -1,4 +1,4 @@
-package diff
+package report
 
 // This file keeps, as the reference the streaming WriteJSON is held to,
 // the JSON writer as it was before it streamed: the report built as a tree
@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
 )
 
 type refJSONReport struct {
@@ -205,7 +206,7 @@ func refNum(v float64) *float64 {
 	return &v
 }
 
-func refMeasureJSON(r *Report, m *Measure) refJSONMeasure {
+func refMeasureJSON(r *diff.Report, m *diff.Measure) refJSONMeasure {
 	j := refJSONMeasure{Ns: m.Mean, RunsNs: m.Runs, SpreadNs: make([]*float64, len(m.Spread))}
 	for i, s := range m.Spread {
 		j.SpreadNs[i] = refNum(s)
@@ -225,7 +226,7 @@ func refMeasureJSON(r *Report, m *Measure) refJSONMeasure {
 
 // writeJSONReference writes the whole report (every row, not only the top) as JSON,
 // version 2 (see the README for the schema).
-func writeJSONReference(w io.Writer, r *Report) error {
+func writeJSONReference(w io.Writer, r *diff.Report) error {
 	v := NewView(r)
 	out := refJSONReport{
 		Version:   JSONVersion,
@@ -262,7 +263,7 @@ func writeJSONReference(w io.Writer, r *Report) error {
 	out.addRows(r)
 	out.addPaths(r, v)
 	for _, res := range r.Rules {
-		out.Rules = append(out.Rules, refJSONRule{Rule: res.Rule.Text, Broken: res.Broken, Offenders: append([]string{}, res.Offenders...)})
+		out.Rules = append(out.Rules, refJSONRule{Rule: res.Rule.Text, Broken: res.Broken, Offenders: append([]string{}, v.Offenders(res)...)})
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
@@ -275,7 +276,7 @@ func writeJSONReference(w io.Writer, r *Report) error {
 
 // addSides adds each side's summary, the busy and GC shares of the
 // headline and the symbolication counts of all sides together.
-func (j *refJSONReport) addSides(r *Report) {
+func (j *refJSONReport) addSides(r *diff.Report) {
 	for _, s := range r.Sides {
 		j.Sides = append(j.Sides, refJSONSide{
 			Name: s.Name, Files: s.Files, Runs: s.Runs, Work: s.Work, Format: s.Format.String(), Threads: strs(s.Threads), SampleType: s.SampleType,
@@ -300,7 +301,7 @@ func (j *refJSONReport) addSides(r *Report) {
 
 // addRows adds every package, function and file row, and the calls (those
 // past MaxJSONCalls only when judged real).
-func (j *refJSONReport) addRows(r *Report) {
+func (j *refJSONReport) addRows(r *diff.Report) {
 	for i := range r.Packages {
 		row := &r.Packages[i]
 		j.Packages = append(j.Packages, refJSONPackage{Package: row.Key.Package, Self: refMeasureJSON(r, &row.Self), Total: refMeasureJSON(r, &row.Total)})
@@ -308,7 +309,7 @@ func (j *refJSONReport) addRows(r *Report) {
 	for i := range r.Functions {
 		row := &r.Functions[i]
 		k := row.Key
-		j.Functions = append(j.Functions, refJSONFunc{Function: FunctionName(k), Renamed: row.Renamed, Aliases: row.Aliases, File: k.File, Line: k.Line, Column: k.Column, Package: k.Package,
+		j.Functions = append(j.Functions, refJSONFunc{Function: diff.FunctionName(k), Renamed: row.Renamed, Aliases: row.Aliases, File: k.File, Line: k.Line, Column: k.Column, Package: k.Package,
 			Self: refMeasureJSON(r, &row.Self), Total: refMeasureJSON(r, &row.Total)})
 	}
 	for i := range r.Files {
@@ -326,14 +327,14 @@ func (j *refJSONReport) addRows(r *Report) {
 
 // addPaths adds the call paths that carry the change, step by step, and
 // what share of the change they cover.
-func (j *refJSONReport) addPaths(r *Report, v *View) {
+func (j *refJSONReport) addPaths(r *diff.Report, v *View) {
 	onDelta := r.OnCPU(len(r.Sides)-1) - r.OnCPU(0)
 	for _, p := range r.Paths {
 		jp := refJSONPath{End: p.End.String(), DeltaNs: p.Delta, SharePct: refNum(100 * p.Delta / onDelta), Text: v.PathText(p)}
 		for _, n := range p.Nodes {
 			t := &r.Tree[n]
 			k := r.TreeFunction(n)
-			jp.Steps = append(jp.Steps, refJSONStep{Function: FunctionName(k), Package: k.Package, File: k.File, Line: k.Line, Column: k.Column, Index: t.Function,
+			jp.Steps = append(jp.Steps, refJSONStep{Function: diff.FunctionName(k), Package: k.Package, File: k.File, Line: k.Line, Column: k.Column, Index: t.Function,
 				Self: refMeasureJSON(r, &t.Self), Total: refMeasureJSON(r, &t.Total)})
 		}
 		j.Paths = append(j.Paths, jp)
@@ -408,10 +409,7 @@ func strs[T fmt.Stringer](xs []T) []string {
 // BenchmarkWriteJSONReference is BenchmarkWrite's json case through the
 // reference writer, to compare the two in one run.
 func BenchmarkWriteJSONReference(b *testing.B) {
-	r, err := Compare(corpusTables(b), DefaultOptions())
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := corpusReport(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := writeJSONReference(io.Discard, r); err != nil {

@@ -1,9 +1,12 @@
-package diff
+package report
 
 import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/termtext"
 )
 
 // MarkdownLimit is the size a markdown report stays under (GitHub refuses
@@ -21,7 +24,7 @@ type MarkdownOptions struct {
 	// Files adds the table by file.
 	Files bool
 	// Sort is the metric the detail tables rank by.
-	Sort Metric
+	Sort diff.Metric
 }
 
 // WriteMarkdown writes the report as GitHub-flavoured markdown for a pull
@@ -31,7 +34,7 @@ type MarkdownOptions struct {
 // Every name and path from a profile is escaped (see EscapeMarkdown) and
 // the whole stays under MarkdownLimit characters, cutting rows from the
 // detail tables with a note.
-func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
+func WriteMarkdown(w io.Writer, r *diff.Report, opts MarkdownOptions) error {
 	if opts.Top <= 0 {
 		opts.Top = 10
 	}
@@ -41,11 +44,11 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 	}
 	m := markdown{r: r, v: NewView(r), opts: opts}
 	m.tables = []rowTable{
-		{"packages", r.Packages, opts.Sort, []string{"package"}, func(x *Row) []string { return []string{x.Key.Package} }},
-		{"functions", r.Functions, opts.Sort, []string{"function", "package", "location"}, func(x *Row) []string { return []string{m.v.RowName(x), x.Key.Package, m.v.Location(x.Key)} }},
+		{"packages", r.Packages, opts.Sort, []string{"package"}, func(x *diff.Row) []string { return []string{x.Key.Package} }},
+		{"functions", r.Functions, opts.Sort, []string{"function", "package", "location"}, func(x *diff.Row) []string { return []string{m.v.RowName(x), x.Key.Package, m.v.Location(x.Key)} }},
 	}
 	if opts.Files {
-		m.tables = append(m.tables, rowTable{"files", r.Files, opts.Sort, []string{"file", "package"}, func(x *Row) []string { return []string{m.v.File(x.Key), x.Key.Package} }})
+		m.tables = append(m.tables, rowTable{"files", r.Files, opts.Sort, []string{"file", "package"}, func(x *diff.Row) []string { return []string{m.v.File(x.Key), x.Key.Package} }})
 	}
 	head, top := m.head()+markdownPhases(r), m.top()
 	legend := "\n" + markdownLegend(m.v, opts.Sort) + "\n"
@@ -58,7 +61,7 @@ func WriteMarkdown(w io.Writer, r *Report, opts MarkdownOptions) error {
 // markdown is one markdown report being written: the report, its view and
 // the tables it lists.
 type markdown struct {
-	r      *Report
+	r      *diff.Report
 	v      *View
 	opts   MarkdownOptions
 	tables []rowTable
@@ -71,14 +74,14 @@ func (m *markdown) head() string {
 	var head strings.Builder
 	for _, res := range r.Rules {
 		if res.Broken {
-			fmt.Fprintf(&head, "> **Failed:** `%s` — %s\n\n", strings.ReplaceAll(res.Rule.Text, "`", "'"), EscapeMarkdown(strings.Join(res.Offenders, "; ")))
+			fmt.Fprintf(&head, "> **Failed:** `%s` — %s\n\n", strings.ReplaceAll(res.Rule.Text, "`", "'"), EscapeMarkdown(strings.Join(v.Offenders(res), "; ")))
 		}
 	}
 	if r.Compared() {
 		fmt.Fprintf(&head, "### profdiff: %s → %s\n\n", EscapeMarkdown(sideName(r.Sides[0])), EscapeMarkdown(sideName(r.Sides[1])))
 		head.WriteString("| | before | after | change |\n|---|---:|---:|---|\n")
 		for _, l := range v.HeadlineRows() {
-			fmt.Fprintf(&head, "| %s | %s | %s | %s |\n", EscapeMarkdown(l[0]), EscapeMarkdown(l[1]), EscapeMarkdown(l[2]), emphasizeVerdict(EscapeMarkdown(l[3])))
+			fmt.Fprintf(&head, "| %s | %s | %s | %s |\n", EscapeMarkdown(l[0].Text), EscapeMarkdown(l[1].Text), EscapeMarkdown(l[2].Text), emphasize(EscapeMarkdown(l[3].Text), l[3].Verdict))
 		}
 		if note := v.RunsNote(); note != "" {
 			fmt.Fprintf(&head, "\n_%s_\n", EscapeMarkdown(note))
@@ -92,7 +95,7 @@ func (m *markdown) head() string {
 		fmt.Fprintf(&head, "### profdiff: %s\n\n", EscapeMarkdown(sideName(s)))
 		head.WriteString("| measure | value | detail |\n|---|---:|---|\n")
 		for _, l := range v.HeadlineRows() {
-			fmt.Fprintf(&head, "| %s | %s | %s |\n", EscapeMarkdown(l[0]), EscapeMarkdown(l[1]), EscapeMarkdown(l[2]))
+			fmt.Fprintf(&head, "| %s | %s | %s |\n", EscapeMarkdown(l[0].Text), EscapeMarkdown(l[1].Text), EscapeMarkdown(l[2].Text))
 		}
 	}
 	if v.Root() != "" {
@@ -121,7 +124,7 @@ func (m *markdown) top() string {
 	top.WriteString("\n#### Top by self time\n\n")
 	for _, t := range m.tables[:2] {
 		fmt.Fprintf(&top, "**%s**\n\n%s", capitalize(t.what), mdHeader(OneSideHeaders, t.head))
-		rows := clip(v.Sorted(t.rows, MetricSelf), m.opts.Top)
+		rows := clip(v.Sorted(t.rows, diff.MetricSelf), m.opts.Top)
 		for i := range rows {
 			top.WriteString(t.markdownLine(v.OneSideCells(&rows[i]), &rows[i]))
 		}
@@ -136,7 +139,7 @@ func (m *markdown) details(room int) string {
 	detailCols, cellsOf := OneSideHeaders, m.v.OneSideCells
 	if m.r.Compared() {
 		detailCols = ChangeHeaders
-		cellsOf = func(x *Row) []string { return ChangeCells(m.opts.Sort.Of(x)) }
+		cellsOf = func(x *diff.Row) []Cell { return ChangeCells(m.opts.Sort.Of(x)) }
 	}
 	var details strings.Builder
 	for _, t := range m.tables {
@@ -195,35 +198,36 @@ func mdHeader(numeric, names []string) string {
 
 // markdownLine is one row of the table: its value cells (verdicts emphasized),
 // then its names, escaped and cut to markdownNameWidth.
-func (t rowTable) markdownLine(cells []string, row *Row) string {
-	for i, c := range cells {
-		cells[i] = emphasizeVerdict(strings.ReplaceAll(c, "*", `\*`))
+func (t rowTable) markdownLine(cells []Cell, row *diff.Row) string {
+	texts := make([]string, 0, len(cells)+3)
+	for _, c := range cells {
+		texts = append(texts, emphasize(strings.ReplaceAll(c.Text, "*", `\*`), c.Verdict))
 	}
 	for _, n := range t.names(row) {
-		cells = append(cells, EscapeMarkdown(Fit(n, markdownNameWidth, false)))
+		texts = append(texts, EscapeMarkdown(termtext.Fit(n, markdownNameWidth, false)))
 	}
-	return "| " + strings.Join(cells, " | ") + " |\n"
+	return "| " + strings.Join(texts, " | ") + " |\n"
 }
 
 // sideName names a side in a title: its one file, or its name and runs.
-func sideName(s SideSummary) string {
+func sideName(s diff.SideSummary) string {
 	if len(s.Files) == 1 {
 		return s.Files[0]
 	}
 	return fmt.Sprintf("%s (%d runs)", s.Name, s.Runs)
 }
 
-// emphasizeVerdict puts a cell that says a change is real in bold.
-func emphasizeVerdict(s string) string {
-	switch {
-	case strings.Contains(s, "worse"), strings.Contains(s, "better"), strings.Contains(s, "new"), strings.Contains(s, "gone"):
-		return "**" + s + "**"
+// emphasize puts the text of a cell whose verdict says a change is real
+// in bold.
+func emphasize(text string, v diff.Verdict) string {
+	if v.Real() {
+		return "**" + text + "**"
 	}
-	return s
+	return text
 }
 
 // markdownLegend is the one-line legend under the tables.
-func markdownLegend(v *View, sort Metric) string {
+func markdownLegend(v *View, sort diff.Metric) string {
 	r := v.r
 	if !r.Compared() {
 		return "_Percentages are of on-CPU time (all but (idle) and (program))._"
@@ -238,10 +242,10 @@ func markdownLegend(v *View, sort Metric) string {
 // markdown: it cannot break a table cell or start HTML, a link, an
 // autolink, a mention (@user), an issue reference (#123), a code span,
 // emphasis or math. Control characters, line breaks and bidirectional
-// controls are first shown as escapes by Clean (\x1b, \n, \u202e), as the
-// text output shows them.
+// controls are first shown as escapes by termtext.Clean (\x1b, \n,
+// \u202e), as the text output shows them.
 func EscapeMarkdown(s string) string {
-	s = Clean(s) // controls and bidi overrides as visible escapes, as in text
+	s = termtext.Clean(s) // controls and bidi overrides as visible escapes, as in text
 	var b strings.Builder
 	for i, r := range s {
 		switch {

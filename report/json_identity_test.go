@@ -1,4 +1,4 @@
-package diff
+package report
 
 import (
 	"bytes"
@@ -11,6 +11,9 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/difftest"
+	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/narrow"
 )
 
@@ -67,20 +70,20 @@ func corpus(name string) string {
 // reference on: every fixture alone, pairs and sets of runs, per unit of
 // work, rules, narrowing, symbolication counts, warnings, hostile names,
 // renamed and aliased functions, NaN spreads and changes, no paths.
-func identityReports(t *testing.T) map[string]*Report {
+func identityReports(t *testing.T) map[string]*diff.Report {
 	t.Helper()
-	reports := map[string]*Report{}
-	cmp := func(name string, opts Options, sides ...Side) {
+	reports := map[string]*diff.Report{}
+	cmp := func(name string, opts diff.Options, sides ...diff.Side) {
 		t.Helper()
-		r, err := Compare(sides, opts)
+		r, err := diff.Compare(sides, opts)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		reports[name] = r
 	}
 	td := func(name string) string { return filepath.Join("..", "testdata", name) }
-	side := func(name string, work float64, tabs ...*analyze.Table) Side {
-		return Side{Name: name, Tables: tabs, Work: work}
+	side := func(name string, work float64, tabs ...*analyze.Table) diff.Side {
+		return diff.Side{Name: name, Tables: tabs, Work: work}
 	}
 	fixtures, _ := filepath.Glob(td("*.*"))
 	folded, _ := filepath.Glob(td("folded/*.folded"))
@@ -89,18 +92,18 @@ func identityReports(t *testing.T) map[string]*Report {
 		if strings.HasSuffix(f, ".md") {
 			continue
 		}
-		cmp("one "+filepath.Base(f), DefaultOptions(), side("profile", 0, parsed(t, f, false, nil)))
+		cmp("one "+filepath.Base(f), diff.DefaultOptions(), side("profile", 0, parsed(t, f, false, nil)))
 	}
 	before, after := td("node-router-unbundled-before.cpuprofile"), td("node-router-unbundled-after.cpuprofile")
 	b, a := parsed(t, before, false, nil), parsed(t, after, false, nil)
-	cmp("router pair", DefaultOptions(), side("before", 0, b), side("after", 0, a))
-	cmp("router reversed", DefaultOptions(), side("before", 0, a), side("after", 0, b))
-	cmp("router against itself", DefaultOptions(), side("before", 0, b), side("after", 0, b))
-	cmp("router one side two runs", DefaultOptions(), side("before", 0, b, a))
+	cmp("router pair", diff.DefaultOptions(), side("before", 0, b), side("after", 0, a))
+	cmp("router reversed", diff.DefaultOptions(), side("before", 0, a), side("after", 0, b))
+	cmp("router against itself", diff.DefaultOptions(), side("before", 0, b), side("after", 0, b))
+	cmp("router one side two runs", diff.DefaultOptions(), side("before", 0, b, a))
 
-	opts := DefaultOptions()
+	opts := diff.DefaultOptions()
 	for _, text := range []string{"package:*>+5%", "package:path-to-regexp<-50%", "function-total:match>+5%", "on-cpu>+50%", "file:index.js>+1pp"} {
-		rule, err := ParseRule(text)
+		rule, err := diff.ParseRule(text)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,26 +112,26 @@ func identityReports(t *testing.T) map[string]*Report {
 	cmp("router rules", opts, side("before", 0, b), side("after", 0, a))
 	cmp("router rules reversed", opts, side("before", 0, a), side("after", 0, b))
 
-	opts = DefaultOptions()
+	opts = diff.DefaultOptions()
 	opts.WorkUnit = "request"
 	cmp("router per request", opts, side("before", 40000, b), side("after", 40000, a))
 	opts.WorkUnit = ""
 	cmp("router per unnamed unit", opts, side("before", 3, b), side("after", 7.5, a))
-	cmp("router work one side only", DefaultOptions(), side("before", 3, b), side("after", 0, a))
+	cmp("router work one side only", diff.DefaultOptions(), side("before", 3, b), side("after", 0, a))
 
-	opts = DefaultOptions()
+	opts = diff.DefaultOptions()
 	opts.MaxPaths = -1
 	opts.TreeMinShare = -1
 	cmp("router no paths whole tree", opts, side("before", 0, b), side("after", 0, a))
-	opts = DefaultOptions()
+	opts = diff.DefaultOptions()
 	opts.MinDeltaPP, opts.MinDeltaPct, opts.Alpha = 0, 0, 0.5
 	cmp("router lenient", opts, side("before", 0, b), side("after", 0, a))
 
 	hb, ha := parsed(t, before, true, nil), parsed(t, after, true, nil)
-	cmp("router hostile", DefaultOptions(), side("before", 0, hb), side("after", 0, ha))
-	cmp("router hostile one side", DefaultOptions(), side(hostile, 0, hb))
+	cmp("router hostile", diff.DefaultOptions(), side("before", 0, hb), side("after", 0, ha))
+	cmp("router hostile one side", diff.DefaultOptions(), side(hostile, 0, hb))
 
-	opts = DefaultOptions()
+	opts = diff.DefaultOptions()
 	filters := &narrow.Filters{Focus: regexp.MustCompile(`handle|match`), Hide: regexp.MustCompile(`^next$`)}
 	opts.Narrowing = append(filters.Describe(), hostile)
 	cmp("router narrowed", opts, side("before", 0, parsed(t, before, false, filters)), side("after", 0, parsed(t, after, false, filters)))
@@ -137,7 +140,7 @@ func identityReports(t *testing.T) map[string]*Report {
 	// Symbolication counts and warnings, on synthetic runs whose minified
 	// function was renamed between builds.
 	mk := func(file string, self int64, callee analyze.Key, minified analyze.Key, warnings ...string) *analyze.Table {
-		tab := synthetic(6, callee, 100, 100, self, minified, 300)
+		tab := difftest.Synthetic(6, callee, 100, 100, self, minified, 300)
 		tab.File = file
 		for _, w := range warnings {
 			tab.Warnings = append(tab.Warnings, analyze.Warning{Message: w})
@@ -150,15 +153,15 @@ func identityReports(t *testing.T) map[string]*Report {
 	d3 := f3
 	d3.Function = "d3"
 	const noMap = "no source map for /srv/dist/app.min.js"
-	cmp("synthetic symbolication", DefaultOptions(),
-		side("before", 0, mk("b1", 800, fn("parse", 20), f3, noMap), mk("b2", 820, fn("parse", 20), f3, noMap, "1 negative time deltas were clamped to 0")),
-		side("after", 0, mk("a1", 60, fn("lookup", 30), d3, noMap), mk("a2", 55, fn("lookup", 30), d3, noMap, hostile)))
-	bare := synthetic(6, fn("parse", 20), 100, 100, 800, analyze.Key{}, 0)
-	cmp("synthetic mixed symbolication", DefaultOptions(), side("before", 0, bare), side("after", 0, mk("a1", 60, fn("lookup", 30), d3)))
+	cmp("synthetic symbolication", diff.DefaultOptions(),
+		side("before", 0, mk("b1", 800, difftest.Fn("parse", 20), f3, noMap), mk("b2", 820, difftest.Fn("parse", 20), f3, noMap, "1 negative time deltas were clamped to 0")),
+		side("after", 0, mk("a1", 60, difftest.Fn("lookup", 30), d3, noMap), mk("a2", 55, difftest.Fn("lookup", 30), d3, noMap, hostile)))
+	bare := difftest.Synthetic(6, difftest.Fn("parse", 20), 100, 100, 800, analyze.Key{}, 0)
+	cmp("synthetic mixed symbolication", diff.DefaultOptions(), side("before", 0, bare), side("after", 0, mk("a1", 60, difftest.Fn("lookup", 30), d3)))
 	// A function that is new (before 0: Δ% NaN) and empty runs.
-	empty := synthetic(6, fn("parse", 20), 0, 0, 0, analyze.Key{}, 0)
-	cmp("synthetic empty before", DefaultOptions(), side("before", 0, empty), side("after", 0, bare))
-	cmp("synthetic empty", DefaultOptions(), side("only", 0, empty))
+	empty := difftest.Synthetic(6, difftest.Fn("parse", 20), 0, 0, 0, analyze.Key{}, 0)
+	cmp("synthetic empty before", diff.DefaultOptions(), side("before", 0, empty), side("after", 0, bare))
+	cmp("synthetic empty", diff.DefaultOptions(), side("only", 0, empty))
 
 	// Sets of runs from the corpus: bundled (aliases of renamed
 	// positions), unbundled, Go's pprof with a sample type.
@@ -170,19 +173,19 @@ func identityReports(t *testing.T) map[string]*Report {
 		if dir == "" {
 			continue
 		}
-		var sides []Side
+		var sides []diff.Side
 		for _, name := range []string{"before", "after"} {
-			s := Side{Name: name}
+			s := diff.Side{Name: name}
 			for i := 1; i <= set.runs; i++ {
 				s.Tables = append(s.Tables, parsed(t, filepath.Join(dir, fmt.Sprintf("%s-r%d.%s", name, i, set.ext)), false, nil))
 			}
 			sides = append(sides, s)
 		}
-		cmp(set.name, DefaultOptions(), sides...)
-		cmp(set.name+" first runs", DefaultOptions(), Side{Name: "before", Tables: sides[0].Tables[:1]}, Side{Name: "after", Tables: sides[1].Tables[:1]})
+		cmp(set.name, diff.DefaultOptions(), sides...)
+		cmp(set.name+" first runs", diff.DefaultOptions(), diff.Side{Name: "before", Tables: sides[0].Tables[:1]}, diff.Side{Name: "after", Tables: sides[1].Tables[:1]})
 	}
 	if dir := corpus("node-router-ab-unbundled"); dir != "" {
-		cmp("corpus unbundled", DefaultOptions(), side("before", 0, parsed(t, filepath.Join(dir, "before.cpuprofile"), true, nil)),
+		cmp("corpus unbundled", diff.DefaultOptions(), side("before", 0, parsed(t, filepath.Join(dir, "before.cpuprofile"), true, nil)),
 			side("after", 0, parsed(t, filepath.Join(dir, "after.cpuprofile"), true, nil)))
 	}
 	return reports
@@ -199,7 +202,7 @@ func TestWriteJSONMatchesReference(t *testing.T) {
 	}
 	if p := corpus("large/tsc-effect-unbundled.cpuprofile"); p != "" && !testing.Short() {
 		tab := parsed(t, p, false, nil)
-		r, err := Compare([]Side{{Name: "before", Tables: []*analyze.Table{tab}}, {Name: "after", Tables: []*analyze.Table{tab}}}, DefaultOptions())
+		r, err := diff.Compare([]diff.Side{{Name: "before", Tables: []*analyze.Table{tab}}, {Name: "after", Tables: []*analyze.Table{tab}}}, diff.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,7 +210,7 @@ func TestWriteJSONMatchesReference(t *testing.T) {
 			t.Errorf("the large profile has %d calls", len(r.Calls))
 		}
 		reports["large against itself"] = r
-		reports["large alone"], err = Compare([]Side{{Name: "only", Tables: []*analyze.Table{tab}}}, DefaultOptions())
+		reports["large alone"], err = diff.Compare([]diff.Side{{Name: "only", Tables: []*analyze.Table{tab}}}, diff.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -219,7 +222,7 @@ func TestWriteJSONMatchesReference(t *testing.T) {
 
 // sameJSON checks that WriteJSON and the reference write the same bytes
 // for r.
-func sameJSON(t testing.TB, r *Report) {
+func sameJSON(t testing.TB, r *diff.Report) {
 	t.Helper()
 	var got, want bytes.Buffer
 	if err := writeJSONReference(&want, r); err != nil {
@@ -236,7 +239,7 @@ func sameJSON(t testing.TB, r *Report) {
 // TestWriteJSONNotANumber: a number JSON cannot hold where the schema has
 // no null is an error, as json.Marshal's was.
 func TestWriteJSONNotANumber(t *testing.T) {
-	r, err := Compare([]Side{{Name: "a", Tables: []*analyze.Table{synthetic(6, fn("parse", 20), 100, 100, 800, analyze.Key{}, 0)}}}, DefaultOptions())
+	r, err := diff.Compare([]diff.Side{{Name: "a", Tables: []*analyze.Table{difftest.Synthetic(6, difftest.Fn("parse", 20), 100, 100, 800, analyze.Key{}, 0)}}}, diff.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +265,7 @@ func TestEscapeJSON(t *testing.T) {
 		t.Errorf("EscapeJSON of plain JSON = %s", got)
 	}
 	for r := rune(0x80); r <= 0xffff; r++ {
-		if jsonUnsafe(r) != unsafeRune(r) {
+		if jsonUnsafe(r) != termtext.Escapes(r) {
 			t.Fatalf("jsonUnsafe(%U) = %v", r, jsonUnsafe(r))
 		}
 	}

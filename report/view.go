@@ -1,4 +1,4 @@
-package diff
+package report
 
 import (
 	"cmp"
@@ -9,9 +9,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/clipperhouse/displaywidth"
-
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/internal/units"
 )
 
 // This file is the view-model every renderer of a report formats its cells
@@ -22,7 +23,7 @@ import (
 // View formats one report's cells. It knows the report's common root of
 // files, so that locations are shown relative to it.
 type View struct {
-	r *Report
+	r *diff.Report
 	// root is the directory every absolute file of the report shares,
 	// with its trailing slash; "" when none is worth cutting.
 	root string
@@ -32,10 +33,10 @@ type View struct {
 }
 
 // NewView returns the view of a report.
-func NewView(r *Report) *View {
+func NewView(r *diff.Report) *View {
 	v := &View{r: r, goFiles: len(r.Sides) > 0 && r.Sides[0].Format == analyze.FormatPprof}
 	var files []string
-	for _, rows := range [][]Row{r.Functions, r.Files} {
+	for _, rows := range [][]diff.Row{r.Functions, r.Files} {
 		for i := range rows {
 			if f := rows[i].Key.File; f != "" && !strings.Contains(f, "/node_modules/") && !strings.HasPrefix(f, "node:") {
 				files = append(files, f)
@@ -47,7 +48,7 @@ func NewView(r *Report) *View {
 }
 
 // Report returns the report the view formats.
-func (v *View) Report() *Report { return v.r }
+func (v *View) Report() *diff.Report { return v.r }
 
 // commonDir returns the longest directory prefix (ending in "/") shared by
 // every file, or "" when the files share none beyond the root.
@@ -83,17 +84,17 @@ func (v *View) Root() string { return v.root }
 
 // Name returns a function's name as shown: "(anonymous)" for none, Go's
 // generic shapes elided, control characters escaped.
-func (v *View) Name(k analyze.Key) string { return Clean(elideShapes(FunctionName(k))) }
+func (v *View) Name(k analyze.Key) string { return termtext.Clean(elideShapes(diff.FunctionName(k))) }
 
 // RowName is Name for a row, with the after side's name when a minified
 // function was renamed between builds ("f3 → d3").
-func (v *View) RowName(r *Row) string {
+func (v *View) RowName(r *diff.Row) string {
 	name := v.Name(r.Key)
 	if r.Renamed != "" {
-		name += " → " + Clean(r.Renamed)
+		name += " → " + termtext.Clean(r.Renamed)
 	}
 	if len(r.Aliases) > 0 {
-		name += " (also " + Clean(strings.Join(r.Aliases, ", ")) + ")"
+		name += " (also " + termtext.Clean(strings.Join(r.Aliases, ", ")) + ")"
 	}
 	return name
 }
@@ -105,7 +106,7 @@ func (v *View) File(k analyze.Key) string {
 	f := k.File
 	switch {
 	case f == "":
-		return Clean(k.Package)
+		return termtext.Clean(k.Package)
 	case strings.Contains(f, "/node_modules/"):
 		f = f[strings.LastIndex(f, "/node_modules/")+len("/node_modules/"):]
 	case v.goFiles && (strings.HasSuffix(f, ".go") || strings.HasSuffix(f, ".s")) && k.Package != "" && !strings.HasPrefix(k.Package, "("):
@@ -113,7 +114,7 @@ func (v *View) File(k analyze.Key) string {
 	case v.root != "" && strings.HasPrefix(f, v.root):
 		f = f[len(v.root):]
 	}
-	return Clean(f)
+	return termtext.Clean(f)
 }
 
 // Location returns "file:line:column" as shown, leaving out what is
@@ -130,14 +131,6 @@ func (v *View) Location(k analyze.Key) string {
 		}
 	}
 	return loc
-}
-
-// FunctionName returns a function key's name, "(anonymous)" for none.
-func FunctionName(k analyze.Key) string {
-	if k.Function == "" {
-		return "(anonymous)"
-	}
-	return k.Function
 }
 
 // FileName returns a file key's full name: "(native)" and the like for
@@ -196,249 +189,59 @@ func elideShapes(s string) string {
 	return b.String()
 }
 
-// Clean makes text from a profile safe to show on a terminal: control
-// characters (C0 with ESC and NUL, DEL, C1), bidirectional overrides and
-// isolates, and other invisible format characters become visible escapes
-// (\x1b, \u202e), so that a name cannot move the cursor, set a title, or
-// read as another name.
-func Clean(s string) string {
-	if !strings.ContainsFunc(s, unsafeRune) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case unsafeRune(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func unsafeRune(r rune) bool {
-	switch {
-	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
-		return true // bidirectional controls
-	case r == 0x200b, r == 0x2028, r == 0x2029, r == 0xfeff, r == 0xfffe, r == 0xffff, r == 0xfff9, r == 0xfffa, r == 0xfffb:
-		return true
-	case r == 0xfffd: // the replacement character stands for invalid UTF-8
-		return false
-	}
-	return false
-}
-
-// Width returns the number of terminal cells s takes (CJK and emoji take
-// two).
-func Width(s string) int { return displaywidth.String(s) }
-
-// Fit shortens s to at most width cells, cutting the middle ("…"); keepTail
-// keeps more of the end, for paths, whose file name is there.
-func Fit(s string, width int, keepTail bool) string {
-	if width <= 0 || Width(s) <= width {
-		return s
-	}
-	if width == 1 {
-		return "…"
-	}
-	var gs []string
-	g := displaywidth.StringGraphemes(s)
-	for g.Next() {
-		gs = append(gs, g.Value())
-	}
-	head := (width - 1) / 2
-	if keepTail {
-		head = (width - 1) / 4
-	}
-	var b strings.Builder
-	w := 0
-	i := 0
-	for ; i < len(gs) && w+Width(gs[i]) <= head; i++ {
-		b.WriteString(gs[i])
-		w += Width(gs[i])
-	}
-	b.WriteString("…")
-	w++
-	var tail []string
-	for j := len(gs) - 1; j >= i; j-- {
-		if w+Width(gs[j]) > width {
-			break
-		}
-		tail = append(tail, gs[j])
-		w += Width(gs[j])
-	}
-	slices.Reverse(tail)
-	b.WriteString(strings.Join(tail, ""))
-	return b.String()
-}
-
-// Pad pads s with spaces to width cells, on the left when right is set.
-func Pad(s string, width int, right bool) string {
-	n := width - Width(s)
-	if n <= 0 {
-		return s
-	}
-	if right {
-		return strings.Repeat(" ", n) + s
-	}
-	return s + strings.Repeat(" ", n)
-}
-
-// Duration formats nanoseconds with three significant digits at every unit:
-// "1.23 s", "45.6 ms", "789 µs", "1.87 µs", "187 ns"; "0" for zero.
-func Duration(ns float64) string {
-	neg := ""
-	if ns < 0 {
-		neg, ns = "-", -ns
-	}
-	if ns == 0 || math.IsNaN(ns) {
-		return "0"
-	}
-	unit, div := "ns", 1.0
-	switch {
-	case ns >= 999.5e6:
-		unit, div = "s", 1e9
-	case ns >= 999.5e3:
-		unit, div = "ms", 1e6
-	case ns >= 999.5:
-		unit, div = "µs", 1e3
-	}
-	return neg + sig3(ns/div) + " " + unit
-}
-
-// sig3 writes a positive number with three significant digits (more for
-// numbers of four digits and more: 1234 s stays 1234).
-func sig3(x float64) string {
-	switch {
-	case x >= 99.95:
-		return strconv.FormatFloat(x, 'f', 0, 64)
-	case x >= 9.995:
-		return strconv.FormatFloat(x, 'f', 1, 64)
-	}
-	return strconv.FormatFloat(x, 'f', 2, 64)
-}
-
-// SignedDuration is Duration with a sign: "+1.23 ms", "-456 µs".
-func SignedDuration(ns float64) string {
-	if ns > 0 {
-		return "+" + Duration(ns)
-	}
-	return Duration(ns)
-}
-
-// Count formats an integer with thousands separators: 14,305.
-func Count(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-// Plural writes a count with its noun: "1 package", "3 packages".
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return Count(int64(n)) + " " + many
-}
-
-// Share formats part/whole as a percentage, "-" when whole is 0.
-func Share(part, whole float64) string {
-	if whole == 0 {
-		return "-"
-	}
-	return strconv.FormatFloat(100*part/whole, 'f', 1, 64) + "%"
-}
-
-// SignedPct formats a relative change: "+12.3%", "-92.0%"; "-" for NaN.
-func SignedPct(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "-"
-	}
-	return fmt.Sprintf("%+.1f%%", v)
-}
-
-// SignedPP formats a change in percentage points: "+1.2", "-" for NaN.
-func SignedPP(v float64) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	return fmt.Sprintf("%+.2f", v)
-}
-
-// FormatP writes a p-value: "0.003", "<0.001", "-" when no test ran.
-func FormatP(p float64) string {
-	switch {
-	case math.IsNaN(p):
-		return "-"
-	case p < 0.001:
-		return "<0.001"
-	}
-	return strconv.FormatFloat(p, 'f', 3, 64)
-}
-
 // ValueSpread formats a side's mean with its spread: "12.3 ms ±4%"; the
 // spread is left out with one run.
-func ValueSpread(m *Measure, side int) string {
-	s := Duration(m.Mean[side])
+func ValueSpread(m *diff.Measure, side int) string {
+	s := units.Duration(m.Mean[side])
 	if sp := m.Spread[side]; !math.IsNaN(sp) && m.Mean[side] > 0 {
 		s += fmt.Sprintf(" ±%.0f%%", 100*sp/m.Mean[side])
 	}
 	return s
 }
 
-// Metric names the time a view ranks or shows rows by.
-type Metric uint8
-
-// The metrics.
-const (
-	MetricSelf Metric = iota
-	MetricTotal
-)
-
-// String returns "self" or "total".
-func (m Metric) String() string {
-	if m == MetricTotal {
-		return "total"
-	}
-	return "self"
+// Cell is one cell of a table as the renderers show it: its text, and
+// the verdict it shows, so that a renderer marks a verdict by testing it
+// rather than by reading the text (as pprof's TextItem keeps Flat beside
+// FlatFormat).
+type Cell struct {
+	// Text is the cell as shown.
+	Text string
+	// Verdict is the judged change the cell shows: a verdict column's
+	// verdict, or the headline change's; VerdictNone in every other cell.
+	Verdict diff.Verdict
 }
 
-// Of returns the row's measure of the metric.
-func (m Metric) Of(r *Row) *Measure {
-	if m == MetricTotal {
-		return &r.Total
+// cells are cells of texts that show no verdict.
+func cells(texts ...string) []Cell {
+	out := make([]Cell, len(texts))
+	for i, t := range texts {
+		out[i] = Cell{Text: t}
 	}
-	return &r.Self
+	return out
 }
+
+// Texts returns the cells' texts.
+func Texts(cells []Cell) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = c.Text
+	}
+	return out
+}
+
+// verdictCell is the cell of a verdict, with mark after its text ("*" for
+// the one that makes a row's change real).
+func verdictCell(v diff.Verdict, mark string) Cell { return Cell{Text: v.String() + mark, Verdict: v} }
 
 // ChangeHeaders name the cells ChangeCells returns.
 var ChangeHeaders = []string{"before", "after", "delta", "Δshare", "Δ%", "verdict", "p"}
 
 // ChangeCells are a measure's before and after (with spread), delta,
 // change in share of on-CPU time, relative change, verdict and p.
-func ChangeCells(m *Measure) []string {
+func ChangeCells(m *diff.Measure) []Cell {
 	c := m.Change
-	return []string{ValueSpread(m, 0), ValueSpread(m, 1), SignedDuration(c.Delta), SignedPP(c.DeltaPP), SignedPct(c.DeltaPct), c.Verdict.String(), FormatP(c.P)}
+	return append(cells(ValueSpread(m, 0), ValueSpread(m, 1), units.SignedDuration(c.Delta), units.SignedPP(c.DeltaPP), units.SignedPct(c.DeltaPct)),
+		verdictCell(c.Verdict, ""), Cell{Text: units.FormatP(c.P)})
 }
 
 // OneSideHeaders name the cells OneSideCells returns.
@@ -446,18 +249,18 @@ var OneSideHeaders = []string{"self", "self%", "total", "total%"}
 
 // OneSideCells are a one-sided row's self, self%, total and total% (of
 // on-CPU time).
-func (v *View) OneSideCells(r *Row) []string {
+func (v *View) OneSideCells(r *diff.Row) []Cell {
 	on := v.r.OnCPU(0)
-	return []string{Duration(r.Self.Mean[0]), Share(r.Self.Mean[0], on), Duration(r.Total.Mean[0]), Share(r.Total.Mean[0], on)}
+	return cells(units.Duration(r.Self.Mean[0]), units.Share(r.Self.Mean[0], on), units.Duration(r.Total.Mean[0]), units.Share(r.Total.Mean[0], on))
 }
 
 // Sorted returns the rows ordered for a table by the metric: by the size of
 // the change with two sides, by the time with one; then by the other
 // metric and the key. Rows with none of the metric's time on any side are
 // left out.
-func (v *View) Sorted(rows []Row, by Metric) []Row {
+func (v *View) Sorted(rows []diff.Row, by diff.Metric) []diff.Row {
 	idx := v.Order(rows, by)
-	out := make([]Row, len(idx))
+	out := make([]diff.Row, len(idx))
 	for i, j := range idx {
 		out[i] = rows[j]
 	}
@@ -465,7 +268,7 @@ func (v *View) Sorted(rows []Row, by Metric) []Row {
 }
 
 // Order is Sorted as indices into rows.
-func (v *View) Order(rows []Row, by Metric) []int {
+func (v *View) Order(rows []diff.Row, by diff.Metric) []int {
 	out := make([]int, 0, len(rows))
 	for i := range rows {
 		if slices.ContainsFunc(by.Of(&rows[i]).Mean, func(x float64) bool { return x != 0 }) {
@@ -494,7 +297,7 @@ func (v *View) Order(rows []Row, by Metric) []int {
 	return out
 }
 
-func zeroRow(r *Row) bool {
+func zeroRow(r *diff.Row) bool {
 	for _, v := range r.Total.Mean {
 		if v != 0 {
 			return false
@@ -511,7 +314,7 @@ func zeroRow(r *Row) bool {
 // TopChanges returns up to n rows for a "top changes" table: rows judged
 // real by self or total time first, by the larger of their real changes,
 // then the others by their larger change; rows with no time are left out.
-func (v *View) TopChanges(rows []Row, n int) []Row {
+func (v *View) TopChanges(rows []diff.Row, n int) []diff.Row {
 	// Each row's size once, and indices sorted: a Row is hundreds of
 	// bytes, and a page or report sorts thousands of them.
 	type sized struct {
@@ -526,7 +329,7 @@ func (v *View) TopChanges(rows []Row, n int) []Row {
 			continue
 		}
 		s := sized{row: i}
-		for _, m := range []*Measure{&r.Self, &r.Total} {
+		for _, m := range []*diff.Measure{&r.Self, &r.Total} {
 			if m.Change.Verdict.Real() {
 				if !s.real {
 					s.real, s.d = true, 0
@@ -553,7 +356,7 @@ func (v *View) TopChanges(rows []Row, n int) []Row {
 	if n > 0 && len(order) > n {
 		order = order[:n]
 	}
-	out := make([]Row, len(order))
+	out := make([]diff.Row, len(order))
 	for i, s := range order {
 		out[i] = rows[s.row]
 	}
@@ -562,20 +365,20 @@ func (v *View) TopChanges(rows []Row, n int) []Row {
 
 // Deciding returns the metric whose change makes a row's change real (the
 // larger one when both are), or false when neither is.
-func Deciding(r *Row) (Metric, bool) {
+func Deciding(r *diff.Row) (diff.Metric, bool) {
 	s, t := r.Self.Change, r.Total.Change
 	switch {
 	case s.Verdict.Real() && t.Verdict.Real():
 		if math.Abs(s.Delta) >= math.Abs(t.Delta) {
-			return MetricSelf, true
+			return diff.MetricSelf, true
 		}
-		return MetricTotal, true
+		return diff.MetricTotal, true
 	case s.Verdict.Real():
-		return MetricSelf, true
+		return diff.MetricSelf, true
 	case t.Verdict.Real():
-		return MetricTotal, true
+		return diff.MetricTotal, true
 	}
-	return MetricSelf, false
+	return diff.MetricSelf, false
 }
 
 // TopHeaders name the cells TopCells returns.
@@ -585,26 +388,26 @@ var TopHeaders = []string{"self before", "after", "Δ%", "self", "total before",
 // Δ% and verdict; total before, after, Δ% and verdict; then the change in
 // share of on-CPU time and the p-value of the metric that decides (self
 // when neither is real). The deciding verdict is marked with "*".
-func TopCells(r *Row) []string {
+func TopCells(r *diff.Row) []Cell {
 	by, real := Deciding(r)
-	verdict := func(m Metric) string {
-		v := m.Of(r).Change.Verdict.String()
+	verdict := func(m diff.Metric) Cell {
 		if real && m == by {
-			v += "*"
+			return verdictCell(m.Of(r).Change.Verdict, "*")
 		}
-		return v
+		return verdictCell(m.Of(r).Change.Verdict, "")
 	}
 	d := by.Of(r).Change
-	return []string{
-		Duration(r.Self.Mean[0]), Duration(r.Self.Mean[1]), SignedPct(r.Self.Change.DeltaPct), verdict(MetricSelf),
-		Duration(r.Total.Mean[0]), Duration(r.Total.Mean[1]), SignedPct(r.Total.Change.DeltaPct), verdict(MetricTotal),
-		SignedPP(d.DeltaPP), FormatP(d.P),
-	}
+	out := cells(units.Duration(r.Self.Mean[0]), units.Duration(r.Self.Mean[1]), units.SignedPct(r.Self.Change.DeltaPct))
+	out = append(out, verdict(diff.MetricSelf))
+	out = append(out, cells(units.Duration(r.Total.Mean[0]), units.Duration(r.Total.Mean[1]), units.SignedPct(r.Total.Change.DeltaPct))...)
+	out = append(out, verdict(diff.MetricTotal))
+	return append(out, cells(units.SignedPP(d.DeltaPP), units.FormatP(d.P))...)
 }
 
 // HeadlineRows are the headline as label and cells: label, before, after
-// and change for two sides; label, value and note for one.
-func (v *View) HeadlineRows() [][]string {
+// and change for two sides (the on-CPU changes with their verdicts);
+// label, value and note for one.
+func (v *View) HeadlineRows() [][]Cell {
 	r := v.r
 	if !r.Compared() {
 		return v.oneSideHeadline()
@@ -616,43 +419,43 @@ func (v *View) HeadlineRows() [][]string {
 		}
 		return fmt.Sprintf("%+.1fpp", 100*(float64(pb)/float64(wb)-float64(pa)/float64(wa)))
 	}
-	rows := [][]string{
-		{"runs", Count(int64(a.Runs)), Count(int64(b.Runs)), ""},
-		{"wall / run", Duration(float64(a.WallNs)), Duration(float64(b.WallNs)), ""},
-		{"on-CPU / run", ValueSpread(&r.Headline.OnCPU, 0), ValueSpread(&r.Headline.OnCPU, 1), HeadlineChange(r.Headline.OnCPU.Change)},
+	rows := [][]Cell{
+		cells("runs", units.Count(int64(a.Runs)), units.Count(int64(b.Runs)), ""),
+		cells("wall / run", units.Duration(float64(a.WallNs)), units.Duration(float64(b.WallNs)), ""),
+		append(cells("on-CPU / run", ValueSpread(&r.Headline.OnCPU, 0), ValueSpread(&r.Headline.OnCPU, 1)), headlineChange(r.Headline.OnCPU.Change)),
 	}
 	if r.PerWork {
-		rows = append(rows, []string{"on-CPU / " + r.Options.WorkUnit, ValueSpread(&r.Headline.PerWork, 0), ValueSpread(&r.Headline.PerWork, 1), HeadlineChange(r.Headline.PerWork.Change)})
+		rows = append(rows, append(cells("on-CPU / "+r.Options.WorkUnit, ValueSpread(&r.Headline.PerWork, 0), ValueSpread(&r.Headline.PerWork, 1)), headlineChange(r.Headline.PerWork.Change)))
 	}
 	if a.Format != analyze.FormatPprof || b.Format != analyze.FormatPprof {
-		rows = append(rows, []string{"busy", Share(float64(a.OnCPUNs), float64(a.SampledNs)), Share(float64(b.OnCPUNs), float64(b.SampledNs)), ppDelta(a.OnCPUNs, a.SampledNs, b.OnCPUNs, b.SampledNs)})
+		rows = append(rows, cells("busy", units.Share(float64(a.OnCPUNs), float64(a.SampledNs)), units.Share(float64(b.OnCPUNs), float64(b.SampledNs)), ppDelta(a.OnCPUNs, a.SampledNs, b.OnCPUNs, b.SampledNs)))
 	} else {
-		rows = append(rows, []string{"CPU / wall", Share(float64(a.OnCPUNs), float64(a.WallNs)), Share(float64(b.OnCPUNs), float64(b.WallNs)), ""})
+		rows = append(rows, cells("CPU / wall", units.Share(float64(a.OnCPUNs), float64(a.WallNs)), units.Share(float64(b.OnCPUNs), float64(b.WallNs)), ""))
 	}
 	rows = append(rows,
-		[]string{"GC share", Share(float64(a.GCNs), float64(a.OnCPUNs)), Share(float64(b.GCNs), float64(b.OnCPUNs)), ppDelta(a.GCNs, a.OnCPUNs, b.GCNs, b.OnCPUNs)},
-		[]string{"samples / run", Count(a.Samples), Count(b.Samples), ""},
-		[]string{"mean interval", Duration(float64(a.IntervalNs)), Duration(float64(b.IntervalNs)), ""},
+		cells("GC share", units.Share(float64(a.GCNs), float64(a.OnCPUNs)), units.Share(float64(b.GCNs), float64(b.OnCPUNs)), ppDelta(a.GCNs, a.OnCPUNs, b.GCNs, b.OnCPUNs)),
+		cells("samples / run", units.Count(a.Samples), units.Count(b.Samples), ""),
+		cells("mean interval", units.Duration(float64(a.IntervalNs)), units.Duration(float64(b.IntervalNs)), ""),
 	)
 	switch {
 	case noneMapped(a) && noneMapped(b) && (unmapped(a) > 0 || unmapped(b) > 0):
-		rows = append(rows, []string{"maps", "-", "-", "no script mapped (code as written)"})
+		rows = append(rows, cells("maps", "-", "-", "no script mapped (code as written)"))
 	case needsMaps(a.Symbolication) || needsMaps(b.Symbolication):
-		rows = append(rows, []string{"maps", coverage(a.Symbolication), coverage(b.Symbolication), ""})
+		rows = append(rows, cells("maps", coverage(a.Symbolication), coverage(b.Symbolication), ""))
 	}
 	if unmapped(a) > 0 || unmapped(b) > 0 {
-		rows = append(rows, []string{"unmapped", Share(unmapped(a), readOnCPU(a)), Share(unmapped(b), readOnCPU(b)),
-			"minified, no map: " + minifiedNames(a, b)})
+		rows = append(rows, cells("unmapped", units.Share(unmapped(a), readOnCPU(a)), units.Share(unmapped(b), readOnCPU(b)),
+			"minified, no map: "+minifiedNames(a, b)))
 	}
 	if len(r.Options.Narrowing) > 0 {
-		rows = append(rows, []string{"narrowed", narrowedOf(a), narrowedOf(b), strings.Join(CleanAll(r.Options.Narrowing), " ")})
+		rows = append(rows, cells("narrowed", narrowedOf(a), narrowedOf(b), strings.Join(termtext.CleanAll(r.Options.Narrowing), " ")))
 	}
 	return rows
 }
 
 // unmapped is a side's on-CPU time per run in minified scripts without a
 // map.
-func unmapped(s SideSummary) float64 {
+func unmapped(s diff.SideSummary) float64 {
 	if s.Symbolication == nil {
 		return 0
 	}
@@ -661,13 +464,13 @@ func unmapped(s SideSummary) float64 {
 
 // noneMapped reports whether symbolication ran on a side and mapped no
 // script.
-func noneMapped(s SideSummary) bool {
+func noneMapped(s diff.SideSummary) bool {
 	return s.Symbolication != nil && s.Symbolication.MappedScripts == 0
 }
 
 // readOnCPU is a side's on-CPU time as read, before any narrowing: what
 // symbolication's figures are shares of.
-func readOnCPU(s SideSummary) float64 {
+func readOnCPU(s diff.SideSummary) float64 {
 	if s.NarrowedFromNs > 0 {
 		return float64(s.NarrowedFromNs)
 	}
@@ -676,7 +479,7 @@ func readOnCPU(s SideSummary) float64 {
 
 // minifiedNames names the minified scripts without a map of the sides by
 // their file names, the busiest first, up to three.
-func minifiedNames(sides ...SideSummary) string {
+func minifiedNames(sides ...diff.SideSummary) string {
 	var names []string
 	for _, s := range sides {
 		if s.Symbolication == nil {
@@ -689,61 +492,52 @@ func minifiedNames(sides ...SideSummary) string {
 		}
 	}
 	if len(names) > 3 {
-		return strings.Join(CleanAll(names[:3]), ", ") + fmt.Sprintf(" and %d more", len(names)-3)
+		return strings.Join(termtext.CleanAll(names[:3]), ", ") + fmt.Sprintf(" and %d more", len(names)-3)
 	}
-	return strings.Join(CleanAll(names), ", ")
+	return strings.Join(termtext.CleanAll(names), ", ")
 }
 
 // narrowedOf says how much of a side's on-CPU time narrowing kept, as
 // pprof's "Showing nodes accounting for X of Y".
-func narrowedOf(s SideSummary) string {
+func narrowedOf(s diff.SideSummary) string {
 	if s.NarrowedFromNs <= 0 {
 		return "-"
 	}
-	return Duration(float64(s.OnCPUNs)) + " of " + Duration(float64(s.NarrowedFromNs)) + " (" + Share(float64(s.OnCPUNs), float64(s.NarrowedFromNs)) + ")"
+	return units.Duration(float64(s.OnCPUNs)) + " of " + units.Duration(float64(s.NarrowedFromNs)) + " (" + units.Share(float64(s.OnCPUNs), float64(s.NarrowedFromNs)) + ")"
 }
 
-// CleanAll returns each string cleaned (Clean).
-func CleanAll(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = Clean(s)
-	}
-	return out
-}
-
-func (v *View) oneSideHeadline() [][]string {
+func (v *View) oneSideHeadline() [][]Cell {
 	s := v.r.Sides[0]
-	rows := [][]string{{"wall", Duration(float64(s.WallNs)), ""}}
+	rows := [][]Cell{cells("wall", units.Duration(float64(s.WallNs)), "")}
 	if s.Format == analyze.FormatPprof {
 		// pprof knows no idle time: CPU time against wall, as pprof prints it.
-		rows = append(rows, []string{"on-CPU", Duration(float64(s.OnCPUNs)), Share(float64(s.OnCPUNs), float64(s.WallNs)) + " of wall"})
+		rows = append(rows, cells("on-CPU", units.Duration(float64(s.OnCPUNs)), units.Share(float64(s.OnCPUNs), float64(s.WallNs))+" of wall"))
 	} else {
 		rows = append(rows,
-			[]string{"sampled", Duration(float64(s.SampledNs)), ""},
-			[]string{"on-CPU", Duration(float64(s.OnCPUNs)), Share(float64(s.OnCPUNs), float64(s.SampledNs)) + " busy"},
-			[]string{"idle", Duration(float64(s.IdleNs)), Share(float64(s.IdleNs), float64(s.SampledNs)) + " of sampled"},
-			[]string{"program", Duration(float64(s.ProgramNs)), Share(float64(s.ProgramNs), float64(s.SampledNs)) + " of sampled" + programNote(s.Format)})
+			cells("sampled", units.Duration(float64(s.SampledNs)), ""),
+			cells("on-CPU", units.Duration(float64(s.OnCPUNs)), units.Share(float64(s.OnCPUNs), float64(s.SampledNs))+" busy"),
+			cells("idle", units.Duration(float64(s.IdleNs)), units.Share(float64(s.IdleNs), float64(s.SampledNs))+" of sampled"),
+			cells("program", units.Duration(float64(s.ProgramNs)), units.Share(float64(s.ProgramNs), float64(s.SampledNs))+" of sampled"+programNote(s.Format)))
 	}
 	rows = append(rows,
-		[]string{"GC", Duration(float64(s.GCNs)), Share(float64(s.GCNs), float64(s.OnCPUNs)) + " of on-CPU"},
-		[]string{"samples", Count(s.Samples), "mean interval " + Duration(float64(s.IntervalNs))})
+		cells("GC", units.Duration(float64(s.GCNs)), units.Share(float64(s.GCNs), float64(s.OnCPUNs))+" of on-CPU"),
+		cells("samples", units.Count(s.Samples), "mean interval "+units.Duration(float64(s.IntervalNs))))
 	if s.NarrowedFromNs > 0 || len(v.r.Options.Narrowing) > 0 {
-		rows = append(rows, []string{"narrowed", narrowedOf(s), strings.Join(CleanAll(v.r.Options.Narrowing), " ")})
+		rows = append(rows, cells("narrowed", narrowedOf(s), strings.Join(termtext.CleanAll(v.r.Options.Narrowing), " ")))
 	}
 	if u := unmapped(s); u > 0 {
-		rows = append(rows, []string{"unmapped", Share(u, readOnCPU(s)), "of on-CPU time in minified code without a map: " + minifiedNames(s)})
+		rows = append(rows, cells("unmapped", units.Share(u, readOnCPU(s)), "of on-CPU time in minified code without a map: "+minifiedNames(s)))
 	}
 	if sy := s.Symbolication; sy != nil && sy.Scripts > 0 {
 		switch {
 		case noneMapped(s) && sy.UnmappedMinifiedNs > 0:
-			rows = append(rows, []string{"maps", "-", "no script mapped: the code is as written, but for the minified above"})
+			rows = append(rows, cells("maps", "-", "no script mapped: the code is as written, but for the minified above"))
 		case !needsMaps(sy):
-			rows = append(rows, []string{"maps", "-", "no bundles: no script needed a map"})
+			rows = append(rows, cells("maps", "-", "no bundles: no script needed a map"))
 		case sy.OnCPUJSNs == 0:
-			rows = append(rows, []string{"maps", "-", fmt.Sprintf("no JavaScript on-CPU time (%d of %d scripts mapped)", sy.MappedScripts, sy.Scripts)})
+			rows = append(rows, cells("maps", "-", fmt.Sprintf("no JavaScript on-CPU time (%d of %d scripts mapped)", sy.MappedScripts, sy.Scripts)))
 		default:
-			rows = append(rows, []string{"maps", coverage(sy), fmt.Sprintf("of JavaScript on-CPU time mapped to sources (%d of %s mapped)", sy.MappedScripts, Plural(sy.Scripts, "script", "scripts"))})
+			rows = append(rows, cells("maps", coverage(sy), fmt.Sprintf("of JavaScript on-CPU time mapped to sources (%d of %s mapped)", sy.MappedScripts, units.Plural(sy.Scripts, "script", "scripts"))))
 		}
 	}
 	return rows
@@ -768,13 +562,16 @@ func coverage(s *analyze.Symbolication) string {
 	if s == nil || s.OnCPUJSNs == 0 {
 		return "-"
 	}
-	return Share(float64(s.OnCPUMappedNs), float64(s.OnCPUJSNs))
+	return units.Share(float64(s.OnCPUMappedNs), float64(s.OnCPUJSNs))
 }
 
+// headlineChange is the cell of a headline change, with its verdict.
+func headlineChange(c diff.Change) Cell { return Cell{Text: HeadlineChange(c), Verdict: c.Verdict} }
+
 // HeadlineChange writes a headline change: "-1.71 s -28.2% better p<0.001".
-func HeadlineChange(c Change) string {
-	s := SignedDuration(c.Delta) + " " + SignedPct(c.DeltaPct)
-	p := FormatP(c.P)
+func HeadlineChange(c diff.Change) string {
+	s := units.SignedDuration(c.Delta) + " " + units.SignedPct(c.DeltaPct)
+	p := units.FormatP(c.P)
 	if !strings.HasPrefix(p, "<") {
 		p = "=" + p
 	}
@@ -792,8 +589,51 @@ func (v *View) RunsNote() string {
 		100*v.r.Options.RunNoise, n)
 }
 
+// Offenders names the changes that broke a rule, as the reports list
+// them: the row (a function with its location) and its change, as in
+// "path-to-regexp +338.7% (+7.5pp), worse, p=<0.001"; or why the rule
+// could not be judged.
+func (v *View) Offenders(res diff.RuleResult) []string {
+	if res.NoWork {
+		return []string{"no work given (--work): the rule cannot be judged"}
+	}
+	var out []string
+	for _, o := range res.Offenders {
+		var name string
+		switch res.Rule.Target {
+		case "on-cpu":
+			name = "on-CPU"
+		case "on-cpu/work":
+			name = "on-CPU per " + v.r.Options.WorkUnit
+		case "package":
+			name = o.Key.Package
+		case "function":
+			name = diff.FunctionName(o.Key) + " (" + Location(o.Key) + ")"
+		case "file":
+			name = FileName(o.Key)
+		}
+		out = append(out, name+" "+formatChange(o.Change))
+	}
+	return out
+}
+
+// formatChange writes a change for people: "+12.3% (+1.2pp), worse, p=0.001".
+func formatChange(c diff.Change) string {
+	var b strings.Builder
+	if math.IsNaN(c.DeltaPct) {
+		b.WriteString("new")
+	} else {
+		fmt.Fprintf(&b, "%+.1f%%", c.DeltaPct)
+	}
+	if !math.IsNaN(c.DeltaPP) {
+		fmt.Fprintf(&b, " (%+.1fpp)", c.DeltaPP)
+	}
+	fmt.Fprintf(&b, ", %s, p=%s", c.Verdict, units.FormatP(c.P))
+	return b.String()
+}
+
 // SideLine describes a side: its files, format, runs and thread.
-func SideLine(s SideSummary) string {
+func SideLine(s diff.SideSummary) string {
 	files := s.Files
 	if len(files) > 3 {
 		files = append(files[:2:2], fmt.Sprintf("… %d more", len(s.Files)-2))
@@ -805,7 +645,7 @@ func SideLine(s SideSummary) string {
 	if len(s.Threads) > 0 {
 		d += ", " + s.Threads[0].String()
 	}
-	return Clean(d + ")")
+	return termtext.Clean(d + ")")
 }
 
 // Per names the unit of the report's values: "per run" or "per request".
@@ -818,7 +658,9 @@ func (v *View) Per() string {
 
 // PathStep is one step of a path as shown.
 type PathStep struct {
+	// Node is the step's node of the report's tree.
 	Node int32
+	// Name is the step's function as shown.
 	Name string
 	// Change is what the step shows: the total change where the change
 	// enters the path, and on the last step the change the path explains
@@ -829,7 +671,7 @@ type PathStep struct {
 
 // Steps returns a path's steps as shown. The change enters at the first
 // step whose relative change is at least half the last step's.
-func (v *View) Steps(p Path) []PathStep {
+func (v *View) Steps(p diff.Path) []PathStep {
 	lastNode := p.Nodes[len(p.Nodes)-1]
 	last := v.r.Tree[lastNode].Total.Change
 	enter := len(p.Nodes) - 1
@@ -842,22 +684,22 @@ func (v *View) Steps(p Path) []PathStep {
 	}
 	withPct := func(d, pct float64) string {
 		if math.IsNaN(pct) {
-			return SignedDuration(d)
+			return units.SignedDuration(d)
 		}
-		return SignedDuration(d) + " (" + SignedPct(pct) + ")"
+		return units.SignedDuration(d) + " (" + units.SignedPct(pct) + ")"
 	}
 	out := make([]PathStep, len(p.Nodes))
 	for i, n := range p.Nodes {
 		s := PathStep{Node: n, Name: v.Name(v.r.TreeFunction(n))}
 		t := v.r.Tree[n]
 		switch {
-		case i == len(p.Nodes)-1 && p.End == EndSelf:
+		case i == len(p.Nodes)-1 && p.End == diff.EndSelf:
 			s.Change = "self " + withPct(t.Self.Change.Delta, t.Self.Change.DeltaPct)
 			if i == enter && math.Abs(t.Total.Change.Delta-t.Self.Change.Delta) > 0.05*math.Abs(t.Total.Change.Delta) {
 				s.Change = withPct(t.Total.Change.Delta, t.Total.Change.DeltaPct) + ", " + s.Change
 			}
-		case i == len(p.Nodes)-1 && p.End == EndSplit && math.Abs(p.Delta-t.Total.Change.Delta) > 0.05*math.Abs(t.Total.Change.Delta):
-			s.Change = withPct(t.Total.Change.Delta, t.Total.Change.DeltaPct) + ", " + SignedDuration(p.Delta) + " of it in no single callee"
+		case i == len(p.Nodes)-1 && p.End == diff.EndSplit && math.Abs(p.Delta-t.Total.Change.Delta) > 0.05*math.Abs(t.Total.Change.Delta):
+			s.Change = withPct(t.Total.Change.Delta, t.Total.Change.DeltaPct) + ", " + units.SignedDuration(p.Delta) + " of it in no single callee"
 		case i >= enter:
 			s.Change = withPct(t.Total.Change.Delta, t.Total.Change.DeltaPct)
 		}
@@ -871,7 +713,7 @@ func (v *View) Steps(p Path) []PathStep {
 // chains above where the change enters, and of runs of frames that only
 // pass the same change on (a framework's module loader between the entry
 // point and the code that changed); JSON keeps every step.
-func (v *View) PathText(p Path) string {
+func (v *View) PathText(p diff.Path) string {
 	steps := v.Steps(p)
 	first := len(steps) - 1
 	for i, s := range steps {
@@ -910,13 +752,13 @@ func (v *View) PathText(p Path) string {
 	}
 	text := strings.Join(parts, " → ")
 	switch p.End {
-	case EndSplit:
+	case diff.EndSplit:
 		if !strings.HasSuffix(text, "no single callee") {
 			text += " [spread over its callees]"
 		}
-	case EndNew:
+	case diff.EndNew:
 		text += " [new]"
-	case EndGone:
+	case diff.EndGone:
 		text += " [gone]"
 	}
 	return text
@@ -929,6 +771,6 @@ func (v *View) PathsSummary() string {
 	if len(r.Paths) == 0 {
 		return "no call path carries a change judged real"
 	}
-	return fmt.Sprintf("%s explain %s of the on-CPU change (%s of %s %s)", Plural(len(r.Paths), "path", "paths"),
-		Share(r.PathsDelta, d), SignedDuration(r.PathsDelta), SignedDuration(d), v.Per())
+	return fmt.Sprintf("%s explain %s of the on-CPU change (%s of %s %s)", units.Plural(len(r.Paths), "path", "paths"),
+		units.Share(r.PathsDelta, d), units.SignedDuration(r.PathsDelta), units.SignedDuration(d), v.Per())
 }

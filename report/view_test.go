@@ -1,0 +1,78 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/difftest"
+)
+
+// minifiedRun is a synthetic run in which share of the on-CPU time is in
+// the minified script lib, which had no map, among scripts.
+func minifiedRun(lib string, scripts int, share int64) *analyze.Table {
+	tab := difftest.Synthetic(6, difftest.Fn("parse", 20), 100, 100, 800, analyze.Key{}, 0)
+	tab.Symbolication = &analyze.Symbolication{Scripts: scripts, OnCPUJSNs: tab.Summary.OnCPUNs, Missing: []string{lib},
+		Minified: []string{lib}, UnmappedMinifiedNs: tab.Summary.OnCPUNs / share}
+	return tab
+}
+
+// headlineRow returns the headline row of label, nil when there is none.
+func headlineRow(t *testing.T, sides []diff.Side, label string) []string {
+	t.Helper()
+	r, err := diff.Compare(sides, diff.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range NewView(r).HeadlineRows() {
+		if h[0].Text == label {
+			return Texts(h)
+		}
+	}
+	return nil
+}
+
+// TestHeadlineUnmapped: time in minified code without a map is a
+// headline row with its share and the script's name.
+func TestHeadlineUnmapped(t *testing.T) {
+	run := func() *analyze.Table { return minifiedRun("/srv/dist/app.min.js", 1, 2) }
+	row := headlineRow(t, []diff.Side{{Name: "before", Tables: []*analyze.Table{run(), run()}}, {Name: "after", Tables: []*analyze.Table{run(), run()}}}, "unmapped")
+	if row == nil || row[1] != "50.0%" || !strings.Contains(row[3], "app.min.js") || strings.Contains(row[3], "/srv") {
+		t.Errorf("unmapped row %q", row)
+	}
+}
+
+// TestComparedNoBundles: two sides where no script was mapped and only a
+// minified library lacks a map say so, instead of "maps 0.0% 0.0%".
+func TestComparedNoBundles(t *testing.T) {
+	run := func() *analyze.Table { return minifiedRun("/x/lib.min.js", 3, 10) }
+	row := headlineRow(t, []diff.Side{{Name: "before", Tables: []*analyze.Table{run()}}, {Name: "after", Tables: []*analyze.Table{run()}}}, "maps")
+	if row == nil || row[1] != "-" || !strings.Contains(row[3], "no script mapped") {
+		t.Errorf("maps row %q", row)
+	}
+}
+
+// TestPathTextElidesPassingFrames: in the cache change (2 + 2 runs), the
+// module loader's frames between the entry point and main pass the same
+// change on: the first path's text elides them.
+func TestPathTextElidesPassingFrames(t *testing.T) {
+	side := func(name string, files ...string) diff.Side {
+		s := diff.Side{Name: name}
+		for _, f := range files {
+			s.Tables = append(s.Tables, difftest.Table(t, "cache/"+f))
+		}
+		return s
+	}
+	r, err := diff.Compare([]diff.Side{side("before", "before-r1.cpuprofile", "before-r2.cpuprofile"),
+		side("after", "after-r1.cpuprofile", "after-r2.cpuprofile")}, diff.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Paths) == 0 {
+		t.Fatal("no path")
+	}
+	if text := NewView(r).PathText(r.Paths[0]); !strings.Contains(text, "… 6 …") || strings.Contains(text, "Module.load") {
+		t.Errorf("first path not elided: %s", text)
+	}
+}
