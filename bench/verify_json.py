@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reproduce every number of profdiff's JSON report (version 2) for V8
+"""Reproduce every number of profdiff's JSON report (version 3) for V8
 .cpuprofile runs from the raw files, independently of profdiff's code:
 each side's on-CPU time, every package and function row's self and total
 time per run, their means, spreads, deltas, shares, p-values after Holm's
@@ -112,10 +112,10 @@ def read(path):
 
 
 def spread(runs):
+    """The standard deviation over runs (σ), as spread_ns holds it."""
     if len(runs) < 2:
         return None
-    t = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228][len(runs) - 2]
-    return t * statistics.stdev(runs) / math.sqrt(len(runs))
+    return statistics.stdev(runs)
 
 
 def stats(runs, interval, prior):
@@ -184,6 +184,9 @@ def check_measure(m, runs, what, prior):
             close(m['runs_ns'][s][i], v, f'{what} run {s}/{i}')
         close(m['spread_ns'][s], spread(runs[s]), f'{what} spread[{s}]')
     close(m['delta_ns'], means[1] - means[0], f'{what} delta')
+    vb = m.get('vs_base') or [{}]
+    if len(m.get('vs_base') or []) != 1 or any(vb[0].get(k) != m.get(k) for k in ('delta_ns', 'delta_pp', 'delta_pct', 'verdict', 'p')):
+        bad.append(f'{what}: vs_base {vb} differs from the two-side change')
     close(m['delta_pct'], 100 * (means[1] - means[0]) / means[0] if means[0] else None, f'{what} delta_pct')
     if m['delta_pp'] is not None:
         close(m['delta_pp'] * 1e6, 1e6 * 100 * (means[1] / on_mean[1] - means[0] / on_mean[0]), f'{what} delta_pp')
