@@ -150,6 +150,8 @@ func WriteJSON(w io.Writer, r *diff.Report) error {
 type jsonReport struct {
 	*jsonwrite.Writer
 	r *diff.Report
+	// nums are a change's numbers, formatted once (formatChange).
+	nums [4][]byte
 }
 
 // side writes a side's headline; with several runs, each number is the
@@ -493,18 +495,19 @@ func (j *jsonReport) measure(m *diff.Measure) {
 	j.EndArray()
 	if j.r.Compared() {
 		c := &m.Change
+		j.formatChange(c)
 		// delta_ns: after - before; absent when not a number.
 		if finite(c.Delta) {
 			j.Key("delta_ns")
-			j.Float(c.Delta)
+			j.Number(j.nums[0])
 		}
 		// delta_pp: the change in points of on-CPU share; null where a
 		// share has no meaning (on-CPU itself).
 		j.Key("delta_pp")
-		j.num(c.DeltaPP)
+		j.Number(j.nums[1])
 		// delta_pct: the relative change; null when before is 0.
 		j.Key("delta_pct")
-		j.num(c.DeltaPct)
+		j.Number(j.nums[2])
 		// verdict: "better", "worse", "new", "gone" or "~".
 		if s := c.Verdict.String(); s != "" {
 			j.Key("verdict")
@@ -512,39 +515,58 @@ func (j *jsonReport) measure(m *diff.Measure) {
 		}
 		// p: the corrected p-value; null when no test ran.
 		j.Key("p")
-		j.num(c.P)
-	}
-	// vs_base: one judged change per side other than the base, in side
-	// order, each with the members above and side, the side's name;
-	// absent for one side.
-	if cs := m.Changes(); len(cs) > 0 {
+		j.Number(j.nums[3])
+		// vs_base: one judged change per side other than the base, in
+		// side order, each with the members above and side, the side's
+		// name; absent for one side. A pair's one entry is its change
+		// above, its numbers formatted once.
 		j.Key("vs_base")
 		j.BeginArray()
-		for i := range cs {
-			j.change(&cs[i])
+		j.change(c, 1)
+		j.EndArray()
+	} else if len(m.VsBase) > 0 {
+		j.Key("vs_base")
+		j.BeginArray()
+		for i := range m.VsBase {
+			c := &m.VsBase[i]
+			j.formatChange(c)
+			j.change(c, c.Side)
 		}
 		j.EndArray()
 	}
 	j.EndObject()
 }
 
-// change writes one side's judged change against the base.
-func (j *jsonReport) change(c *diff.Change) {
+// formatChange formats a change's numbers into j.nums (delta, points,
+// percent, p; "null" where not a number).
+func (j *jsonReport) formatChange(c *diff.Change) {
+	for i, v := range [4]float64{c.Delta, c.DeltaPP, c.DeltaPct, c.P} {
+		if finite(v) {
+			j.nums[i] = j.AppendFloat(j.nums[i][:0], v)
+		} else {
+			j.nums[i] = append(j.nums[i][:0], "null"...)
+		}
+	}
+}
+
+// change writes one side's judged change against the base, whose numbers
+// formatChange has formatted.
+func (j *jsonReport) change(c *diff.Change, side int) {
 	j.BeginObject()
 	j.Key("side")
-	j.String(j.r.Sides[c.Side].Name)
+	j.String(j.r.Sides[side].Name)
 	if finite(c.Delta) {
 		j.Key("delta_ns")
-		j.Float(c.Delta)
+		j.Number(j.nums[0])
 	}
 	j.Key("delta_pp")
-	j.num(c.DeltaPP)
+	j.Number(j.nums[1])
 	j.Key("delta_pct")
-	j.num(c.DeltaPct)
+	j.Number(j.nums[2])
 	j.Key("verdict")
 	j.String(c.Verdict.String())
 	j.Key("p")
-	j.num(c.P)
+	j.Number(j.nums[3])
 	j.EndObject()
 }
 

@@ -157,6 +157,17 @@ func (w *Writer) Float(f float64) {
 	w.comma = true
 }
 
+// AppendFloat appends f formatted as Float writes it, for a number written
+// more than once (Number), formatted once.
+func (w *Writer) AppendFloat(b []byte, f float64) []byte { return w.appendFloat(b, f) }
+
+// Number writes a number AppendFloat formatted.
+func (w *Writer) Number(b []byte) {
+	w.value()
+	w.buf = append(w.buf, b...)
+	w.comma = true
+}
+
 // Int writes an integer.
 func (w *Writer) Int(i int64) {
 	w.value()
