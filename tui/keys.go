@@ -9,6 +9,7 @@ type keyMap struct {
 	Filter, Sort, Reverse, Total, Noise     key.Binding
 	NextHot, PrevHot, Warnings, HTML, Help  key.Binding
 	Focus, Ignore, Hide, Undo               key.Binding
+	Variant, Base                           key.Binding
 	Quit                                    key.Binding
 }
 
@@ -40,6 +41,8 @@ func newKeyMap() keyMap {
 		Ignore:   b([]string{"i"}, "i", "ignore row"),
 		Hide:     b([]string{"x"}, "x", "hide row frames"),
 		Undo:     b([]string{"u"}, "u", "undo f/i/x"),
+		Variant:  b([]string{"v"}, "v", "next variant"),
+		Base:     b([]string{"b"}, "b", "next base"),
 		Help:     b([]string{"?"}, "?", "help"),
 		Quit:     b([]string{"q", "ctrl+c"}, "q", "quit"),
 	}
@@ -50,5 +53,5 @@ func (k keyMap) all() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom,
 		k.NextTab, k.PrevTab, k.Enter, k.Back,
 		k.Filter, k.Sort, k.Reverse, k.Total, k.Noise,
-		k.NextHot, k.PrevHot, k.Warnings, k.HTML, k.Help, k.Quit, k.Focus, k.Ignore, k.Hide, k.Undo}
+		k.NextHot, k.PrevHot, k.Warnings, k.HTML, k.Help, k.Quit, k.Focus, k.Ignore, k.Hide, k.Undo, k.Variant, k.Base}
 }

@@ -339,7 +339,12 @@ func (m Model) headerLines() []string {
 		if compact {
 			out = append(out, m.compactHeadline())
 		} else {
-			out = append(out, "before: "+report.SideLine(r.Sides[0]), "after:  "+report.SideLine(r.Sides[1]))
+			if m.in.Several != nil { // the sides by name: the base, the variant shown
+				out = append(out, "base "+termtext.Clean(r.Sides[0].Name)+": "+report.SideLine(r.Sides[0]),
+					"variant "+termtext.Clean(r.Sides[1].Name)+": "+report.SideLine(r.Sides[1]))
+			} else {
+				out = append(out, "before: "+report.SideLine(r.Sides[0]), "after:  "+report.SideLine(r.Sides[1]))
+			}
 			for _, row := range hl {
 				l := report.Texts(row)
 				switch {

@@ -41,7 +41,7 @@ func (m Model) columns() []string {
 		return []string{"time", "share"}
 	}
 	if r.Compared() {
-		return report.ChangeHeaders
+		return append(append([]string{}, report.ChangeHeaders...), m.variantHeaders()...)
 	}
 	return report.OneSideHeaders
 }
@@ -73,7 +73,11 @@ func (m Model) dropOrder() []any {
 	case m.top().kind == kindCalls && !m.report().Compared():
 		return []any{"location", 1, "package"}
 	case m.report().Compared():
-		return []any{"location", 3, 6, "package", 4}
+		var drop []any
+		for i := range m.otherVariants() {
+			drop = append(drop, len(report.ChangeHeaders)+i) // the other variants' columns first
+		}
+		return append(drop, "location", 3, 6, "package", 4)
 	}
 	return []any{"location", 1, 3, "package"}
 }
@@ -145,6 +149,8 @@ func (m Model) rows() []line {
 		}
 		if r.Compared() {
 			l.sort = changeSort(ms)
+			cells, sort := m.variantCells(row.Key)
+			l.cells, l.sort = append(l.cells, cells...), append(l.sort, sort...)
 		} else {
 			l.sort = []float64{row.Self.Mean[0], row.Self.Mean[0], row.Total.Mean[0], row.Total.Mean[0]}
 		}

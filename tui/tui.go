@@ -47,6 +47,15 @@ type Input struct {
 	// WriteHTML writes the HTML report of what the explorer shows and
 	// returns the file's path; nil when this build cannot write one.
 	WriteHTML func() (path string, err error)
+	// Several, for a base and several variants, is the whole report:
+	// Report is then its pair Pairs[Variant], and each row shows the other
+	// variants' changes in a column each; v shows the next variant. Nil
+	// otherwise.
+	Several *diff.Report
+	Variant int
+	// Rebase, when set, compares the sides of Several again with the side
+	// base as the base (b).
+	Rebase func(base int) (*diff.Report, error)
 }
 
 // kind is what a screen lists.
@@ -124,13 +133,19 @@ type Model struct {
 	narrowed []string
 	keys     keyMap
 	src      *sourceCache
+	// sides finds rows in Input.Several; nil without it.
+	sides *sidesIndex
 }
 
 // New returns the explorer's model, opening on the packages.
 func New(in Input) Model {
-	return Model{in: in, view: report.NewView(in.Report), total: in.Sort == diff.MetricTotal,
+	m := Model{in: in, view: report.NewView(in.Report), total: in.Sort == diff.MetricTotal,
 		stack: []screen{{kind: kindPackages, sortCol: -1}}, tabs: map[kind]screen{},
 		width: 80, height: 24, keys: newKeyMap(), src: &sourceCache{files: map[string][]string{}}}
+	if in.Several != nil && len(in.Several.Pairs) > 0 {
+		m.showSides(in.Several, in.Variant)
+	}
+	return m
 }
 
 // Run runs the explorer on a terminal until the user quits. A width and

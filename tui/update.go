@@ -110,6 +110,10 @@ func (m *Model) commandKey(msg tea.KeyPressMsg) bool {
 		m.narrowBy("--ignore")
 	case key.Matches(msg, m.keys.Hide):
 		m.narrowBy("--hide")
+	case key.Matches(msg, m.keys.Variant):
+		m.nextVariant()
+	case key.Matches(msg, m.keys.Base):
+		m.nextBase()
 	case key.Matches(msg, m.keys.Undo):
 		if len(m.narrowed) < 2 {
 			m.status = "nothing to undo: f, i and x narrow by the selected row"
@@ -295,9 +299,14 @@ func (m *Model) renarrow(flags []string) {
 		m.status = "narrowing: " + termtext.Clean(err.Error())
 		return
 	}
-	tab := m.stack[0].kind
-	m.in.Report, m.view, m.narrowed = rep, report.NewView(rep), flags
-	m.stack, m.tabs = []screen{{kind: tab, sortCol: -1}}, map[kind]screen{}
+	m.narrowed = flags
+	if rep.Several() {
+		m.showSides(rep, m.in.Variant)
+	} else {
+		tab := m.stack[0].kind
+		m.in.Report, m.view = rep, report.NewView(rep)
+		m.stack, m.tabs = []screen{{kind: tab, sortCol: -1}}, map[kind]screen{}
+	}
 	m.status = "narrowed: " + termtext.Clean(strings.Join(flags, " ")) + " (u undoes)"
 	if len(flags) == 0 {
 		m.status = "no narrowing by the explorer"

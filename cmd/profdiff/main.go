@@ -28,6 +28,7 @@ import (
 	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/narrow"
 	"github.com/profdiff/profdiff/symbolicate"
+	"github.com/profdiff/profdiff/tui"
 )
 
 // Exit statuses.
@@ -187,11 +188,21 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 			dirs = append(dirs, f.dirs...)
 		}
 		dirs = append(append(dirs, o.sourceDirsBefore...), append(o.sourceDirsAfter, scriptDirs...)...)
-		shown, syms := inv.pair(rep), inv.syms
+		last := &compared{ds, dopts}
+		in := tui.Input{Report: inv.pair(rep), Sort: o.sortMetric(), Narrow: inv.renarrow(stdin, dopts, last)}
 		if rep.Several() {
-			syms = []*symbolicate.Symbolicator{syms[rep.Base], syms[inv.variant]}
+			in.Several, in.Variant = rep, slices.Index(rep.Pairs, in.Report)
+			in.Rebase = func(base int) (*diff.Report, error) {
+				opts := last.opts
+				opts.Base = base
+				r, err := diff.Compare(last.sides, opts)
+				if err == nil {
+					last.opts = opts // narrowing again keeps this base
+				}
+				return r, err
+			}
 		}
-		return explore(shown, o.sortMetric(), syms, newSourceFiles(dirs), inv.renarrow(stdin, dopts), stderr)
+		return explore(in, inv.syms, newSourceFiles(dirs), stderr)
 	}
 	return writeReport(o, rep, inv.pair(rep), ds, profiles, inv.sides, stdout, stderr)
 }
@@ -235,9 +246,17 @@ func (inv *invocation) pair(rep *diff.Report) *diff.Report {
 	return rep.Pairs[k]
 }
 
+// compared is what the explorer shows was compared from: the sides read
+// and the options, which its b key compares again with another base.
+type compared struct {
+	sides []diff.Side
+	opts  diff.Options
+}
+
 // renarrow returns what the explorer's f, i and x keys run: the whole
-// comparison again, narrowed by their flags after the command's own.
-func (inv *invocation) renarrow(stdin io.Reader, dopts diff.Options) func([]string) (*diff.Report, error) {
+// comparison again, narrowed by their flags after the command's own; last
+// receives what it compared.
+func (inv *invocation) renarrow(stdin io.Reader, dopts diff.Options, last *compared) func([]string) (*diff.Report, error) {
 	return func(flags []string) (*diff.Report, error) {
 		extra, err := explorerFilters(flags)
 		if err != nil {
@@ -255,13 +274,14 @@ func (inv *invocation) renarrow(stdin io.Reader, dopts diff.Options) func([]stri
 			return nil, errors.New(errorText(err))
 		}
 		opts := dopts
-		opts.Narrowing = f.Describe()
+		opts.Narrowing, opts.Base = f.Describe(), last.opts.Base
 		rep, err := diff.Compare(ds, opts)
 		if err != nil {
 			return nil, err
 		}
+		*last = compared{ds, opts}
 		advise(rep.Warnings)
-		return inv.pair(rep), nil
+		return rep, nil // with several variants, the explorer keeps the one it shows
 	}
 }
 

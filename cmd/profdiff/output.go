@@ -63,8 +63,9 @@ func isTerminal(f any) bool {
 }
 
 // explore runs the interactive explorer on the terminal.
-func explore(rep *diff.Report, sort diff.Metric, syms []*symbolicate.Symbolicator, disk *sourceFiles, renarrow func([]string) (*diff.Report, error), stderr io.Writer) int {
-	in := tui.Input{Report: rep, Sort: sort, Color: os.Getenv("NO_COLOR") == "", Narrow: renarrow}
+func explore(in tui.Input, syms []*symbolicate.Symbolicator, disk *sourceFiles, stderr io.Writer) int {
+	rep := in.Report
+	in.Color = os.Getenv("NO_COLOR") == ""
 	in.Source = func(file string) (string, bool) {
 		for i := len(syms) - 1; i >= 0; i-- { // the AFTER side's maps first: the newer source
 			if syms[i] != nil {
@@ -100,7 +101,7 @@ func explore(rep *diff.Report, sort diff.Metric, syms []*symbolicate.Symbolicato
 	if err := tui.Run(in, os.Stdin, os.Stdout, 0, 0); err != nil {
 		return failed(stderr, err)
 	}
-	if rep.Broken() {
+	if rep.Broken() || (in.Several != nil && in.Several.Broken()) {
 		return exitRule
 	}
 	return exitOK
