@@ -89,12 +89,12 @@ type Change struct {
 	DeltaPP float64
 	// DeltaPct is the relative change in percent (NaN when before is 0).
 	DeltaPct float64
-	Verdict  Verdict
 	// P is the p-value after correction for the number of rows tested
 	// (and of variants judged against the same base), NaN when no test ran.
 	P float64
 	// Side is the index of the side judged against the base.
-	Side int
+	Side    int32
+	Verdict Verdict
 }
 
 // Measure is one quantity (a row's self or total time, on-CPU time) on
@@ -105,9 +105,6 @@ type Measure struct {
 	Mean []float64
 	// Runs holds each side's value in each run.
 	Runs [][]float64
-	// Spread is each side's standard deviation over its runs (σ, as users
-	// write "3.13s ±0.18s"); NaN with a single run.
-	Spread []float64
 	// Change compares the two sides of a pair; its Verdict is VerdictNone
 	// for one side, and for three sides or more, where VsBase holds the
 	// changes.
@@ -117,6 +114,11 @@ type Measure struct {
 	// Change alone. Nil for one side.
 	VsBase []Change
 }
+
+// Spread returns a side's standard deviation over its runs (σ, as users
+// write "3.13s ±0.18s"); NaN with a single run. It is computed when asked
+// for: a report holds hundreds of thousands of measures, few of them shown.
+func (m *Measure) Spread(side int) float64 { return spread(m.Runs[side]) }
 
 // Row is one key's self and total time, each judged.
 type Row struct {
@@ -479,7 +481,7 @@ type comparison struct {
 // newMeasure returns a measure with zeroed runs.
 func (c *comparison) newMeasure() Measure {
 	n := len(c.sides)
-	m := Measure{Mean: make([]float64, n), Runs: make([][]float64, n), Spread: make([]float64, n)}
+	m := Measure{Mean: make([]float64, n), Runs: make([][]float64, n)}
 	for i, s := range c.sides {
 		m.Runs[i] = make([]float64, len(s.Tables))
 	}
@@ -499,12 +501,11 @@ func (c *comparison) measure(v func(side, run int) float64) Measure {
 	return m
 }
 
-// finish fills a measure's means and spreads from its runs (already scaled)
-// and marks it uncompared.
+// finish fills a measure's means from its runs (already scaled) and marks
+// it uncompared.
 func (c *comparison) finish(m *Measure) {
 	for si, runs := range m.Runs {
 		m.Mean[si] = mean(runs)
-		m.Spread[si] = spread(runs)
 	}
 	m.Change = Change{DeltaPP: math.NaN(), DeltaPct: math.NaN(), P: math.NaN()}
 }
@@ -766,15 +767,15 @@ func newMeasureBlocks(c *comparison) *measureBlocks {
 func (mb *measureBlocks) next() Measure {
 	const block = 512
 	n := len(mb.sides)
-	per := 2*n + mb.runs // means and spreads, then runs
+	per := n + mb.runs // means, then runs
 	if len(mb.f) < per {
 		mb.f = make([]float64, per*block)
 	}
 	if len(mb.ff) < n {
 		mb.ff = make([][]float64, n*block)
 	}
-	m := Measure{Mean: mb.f[:n:n], Spread: mb.f[n : 2*n : 2*n], Runs: mb.ff[:n:n]}
-	f := mb.f[2*n:]
+	m := Measure{Mean: mb.f[:n:n], Runs: mb.ff[:n:n]}
+	f := mb.f[n:]
 	for i, k := range mb.sides {
 		m.Runs[i] = f[:k:k]
 		f = f[k:]

@@ -95,7 +95,7 @@ func (m *merger) each(of func(*Report) *Measure) []*Measure {
 // measure of every side, with one change per variant.
 func (m *merger) measure(ms []*Measure) Measure {
 	n := len(m.sides)
-	out := Measure{Mean: make([]float64, n), Runs: make([][]float64, n), Spread: make([]float64, n),
+	out := Measure{Mean: make([]float64, n), Runs: make([][]float64, n),
 		Change: Change{DeltaPP: math.NaN(), DeltaPct: math.NaN(), P: math.NaN()}, VsBase: make([]Change, len(m.variants))}
 	for si, s := range m.sides {
 		out.Runs[si] = make([]float64, len(s.Tables))
@@ -103,17 +103,16 @@ func (m *merger) measure(ms []*Measure) Measure {
 	for k, v := range m.variants {
 		pm := ms[k]
 		if pm == nil {
-			out.VsBase[k] = Change{DeltaPP: 0, DeltaPct: math.NaN(), P: math.NaN(), Verdict: VerdictSame, Side: v}
+			out.VsBase[k] = Change{DeltaPP: 0, DeltaPct: math.NaN(), P: math.NaN(), Verdict: VerdictSame, Side: int32(v)}
 			continue
 		}
 		copy(out.Runs[m.base], pm.Runs[0])
 		copy(out.Runs[v], pm.Runs[1])
 		out.VsBase[k] = pm.Change
-		out.VsBase[k].Side = v
+		out.VsBase[k].Side = int32(v)
 	}
 	for si, runs := range out.Runs {
 		out.Mean[si] = mean(runs)
-		out.Spread[si] = spread(runs)
 	}
 	return out
 }

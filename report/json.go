@@ -489,8 +489,8 @@ func (j *jsonReport) measure(m *diff.Measure) {
 	// with a single run.
 	j.Key("spread_ns")
 	j.BeginArray()
-	for _, s := range m.Spread {
-		j.num(s)
+	for si := range m.Runs {
+		j.num(m.Spread(si))
 	}
 	j.EndArray()
 	if j.r.Compared() {
@@ -530,7 +530,7 @@ func (j *jsonReport) measure(m *diff.Measure) {
 		for i := range m.VsBase {
 			c := &m.VsBase[i]
 			j.formatChange(c)
-			j.change(c, c.Side)
+			j.change(c, int(c.Side))
 		}
 		j.EndArray()
 	}

@@ -207,9 +207,9 @@ func refNum(v float64) *float64 {
 }
 
 func refMeasureJSON(r *diff.Report, m *diff.Measure) refJSONMeasure {
-	j := refJSONMeasure{Ns: m.Mean, RunsNs: m.Runs, SpreadNs: make([]*float64, len(m.Spread))}
-	for i, s := range m.Spread {
-		j.SpreadNs[i] = refNum(s)
+	j := refJSONMeasure{Ns: m.Mean, RunsNs: m.Runs, SpreadNs: make([]*float64, len(m.Runs))}
+	for i := range m.Runs {
+		j.SpreadNs[i] = refNum(m.Spread(i))
 	}
 	if r.Compared() {
 		c := m.Change

@@ -82,7 +82,7 @@ func (v *View) fastest(esc func(string) string) string {
 // "6.59 ms ±0.20 ms" (no ± with one run).
 func sigma(m *diff.Measure, side int) string {
 	s := units.Duration(m.Mean[side])
-	if sp := m.Spread[side]; !math.IsNaN(sp) {
+	if sp := m.Spread(side); !math.IsNaN(sp) {
 		s += " ±" + units.Duration(sp)
 	}
 	return s
@@ -97,7 +97,7 @@ func (v *View) spreadCell(m *diff.Measure, side int) (string, diff.SpreadVerdict
 			sc = &v.r.Headline.Spreads[i]
 		}
 	}
-	base, own := m.Spread[v.r.Base], m.Spread[side]
+	base, own := m.Spread(v.r.Base), m.Spread(side)
 	var s string
 	switch {
 	case math.IsNaN(base) || math.IsNaN(own):
@@ -140,7 +140,7 @@ func FormatPShort(p float64) string {
 // changeOf returns a measure's change for side si against the base.
 func changeOf(m *diff.Measure, si int) diff.Change {
 	for _, c := range m.Changes() {
-		if c.Side == si {
+		if int(c.Side) == si {
 			return c
 		}
 	}

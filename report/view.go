@@ -193,7 +193,7 @@ func elideShapes(s string) string {
 // spread is left out with one run.
 func ValueSpread(m *diff.Measure, side int) string {
 	s := units.Duration(m.Mean[side])
-	if sp := m.Spread[side]; !math.IsNaN(sp) && m.Mean[side] > 0 {
+	if sp := m.Spread(side); !math.IsNaN(sp) && m.Mean[side] > 0 {
 		s += fmt.Sprintf(" ±%.0f%%", 100*sp/m.Mean[side])
 	}
 	return s

@@ -98,7 +98,7 @@ func (m Model) variantCells(key analyze.Key) (cells []string, sort []float64) {
 			continue
 		}
 		for _, c := range m.metric().Of(row).VsBase {
-			if c.Side != si {
+			if int(c.Side) != si {
 				continue
 			}
 			text := units.SignedPct(c.DeltaPct) + " " + c.Verdict.String()
