@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"github.com/profdiff/profdiff/stats"
 	"math"
 	"slices"
 )
@@ -241,18 +242,7 @@ func (c *comparison) family(p float64) float64 {
 
 // spread returns the standard deviation of runs (NaN with fewer than two):
 // the ± users write beside a mean.
-func spread(runs []float64) float64 {
-	n := len(runs)
-	if n < 2 {
-		return math.NaN()
-	}
-	m := mean(runs)
-	var ss float64
-	for _, x := range runs {
-		ss += (x - m) * (x - m)
-	}
-	return math.Sqrt(ss / float64(n-1))
-}
+func spread(runs []float64) float64 { return stats.StdDev(runs) }
 
 func mean(x []float64) float64 {
 	if len(x) == 0 {

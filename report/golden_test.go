@@ -138,26 +138,40 @@ func TestJSONGolden(t *testing.T) {
 // TestComparedGolden pins the two-sided text, markdown and JSON of the
 // unbundled router pair.
 func TestComparedGolden(t *testing.T) {
-	rule, err := diff.ParseRule("package:*>+5%")
+	r := routerPair(t, withRule(t, "package:*>+5%"))
+	writeGoldens(t, "router-compare", r, TextOptions{Top: 12, Files: true})
+}
+
+// withRule returns the default options with one --fail-on rule.
+func withRule(t *testing.T, text string) diff.Options {
+	t.Helper()
+	rule, err := diff.ParseRule(text)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts := diff.DefaultOptions()
 	opts.Rules = []diff.Rule{rule}
-	r := routerPair(t, opts)
-	var txt, md, js bytes.Buffer
-	if err := WriteText(&txt, r, TextOptions{Top: 12, Files: true}); err != nil {
+	return opts
+}
+
+// writeGoldens holds a report's text, markdown and JSON to the goldens
+// NAME.txt, NAME.md and NAME.json, and returns the text and markdown.
+func writeGoldens(t *testing.T, name string, r *diff.Report, topts TextOptions) (txt, md string) {
+	t.Helper()
+	var tb, mb, jb bytes.Buffer
+	if err := WriteText(&tb, r, topts); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteMarkdown(&md, r, MarkdownOptions{}); err != nil {
+	if err := WriteMarkdown(&mb, r, MarkdownOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteJSON(&js, r); err != nil {
+	if err := WriteJSON(&jb, r); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "router-compare.txt", txt.Bytes())
-	golden(t, "router-compare.md", md.Bytes())
-	golden(t, "router-compare.json", shortJSON(t, js.Bytes()))
+	golden(t, name+".txt", tb.Bytes())
+	golden(t, name+".md", mb.Bytes())
+	golden(t, name+".json", shortJSON(t, jb.Bytes()))
+	return tb.String(), mb.String()
 }
 
 // TestJSONShape checks the version-2 shape of one profile: every row,

@@ -496,26 +496,7 @@ func (j *jsonReport) measure(m *diff.Measure) {
 	if j.r.Compared() {
 		c := &m.Change
 		j.formatChange(c)
-		// delta_ns: after - before; absent when not a number.
-		if finite(c.Delta) {
-			j.Key("delta_ns")
-			j.Number(j.nums[0])
-		}
-		// delta_pp: the change in points of on-CPU share; null where a
-		// share has no meaning (on-CPU itself).
-		j.Key("delta_pp")
-		j.Number(j.nums[1])
-		// delta_pct: the relative change; null when before is 0.
-		j.Key("delta_pct")
-		j.Number(j.nums[2])
-		// verdict: "better", "worse", "new", "gone" or "~".
-		if s := c.Verdict.String(); s != "" {
-			j.Key("verdict")
-			j.String(s)
-		}
-		// p: the corrected p-value; null when no test ran.
-		j.Key("p")
-		j.Number(j.nums[3])
+		j.changeMembers(c, false)
 		// vs_base: one judged change per side other than the base, in
 		// side order, each with the members above and side, the side's
 		// name; absent for one side. A pair's one entry is its change
@@ -549,12 +530,14 @@ func (j *jsonReport) formatChange(c *diff.Change) {
 	}
 }
 
-// change writes one side's judged change against the base, whose numbers
-// formatChange has formatted.
-func (j *jsonReport) change(c *diff.Change, side int) {
-	j.BeginObject()
-	j.Key("side")
-	j.String(j.r.Sides[side].Name)
+// changeMembers writes a change's members, whose numbers formatChange has
+// formatted: delta_ns, after - before (absent when not a number);
+// delta_pp, the change in points of on-CPU share (null where a share has
+// no meaning: on-CPU itself); delta_pct, the relative change (null when
+// the base's is 0); verdict, "better", "worse", "new", "gone" or "~"
+// (absent when none was given, unless always); p, the corrected p-value
+// (null when no test ran).
+func (j *jsonReport) changeMembers(c *diff.Change, always bool) {
 	if finite(c.Delta) {
 		j.Key("delta_ns")
 		j.Number(j.nums[0])
@@ -563,10 +546,21 @@ func (j *jsonReport) change(c *diff.Change, side int) {
 	j.Number(j.nums[1])
 	j.Key("delta_pct")
 	j.Number(j.nums[2])
-	j.Key("verdict")
-	j.String(c.Verdict.String())
+	if s := c.Verdict.String(); s != "" || always {
+		j.Key("verdict")
+		j.String(s)
+	}
 	j.Key("p")
 	j.Number(j.nums[3])
+}
+
+// change writes one side's judged change against the base, whose numbers
+// formatChange has formatted.
+func (j *jsonReport) change(c *diff.Change, side int) {
+	j.BeginObject()
+	j.Key("side")
+	j.String(j.r.Sides[side].Name)
+	j.changeMembers(c, true)
 	j.EndObject()
 }
 

@@ -33,32 +33,15 @@ func threeSides(t *testing.T, opts diff.Options) (*diff.Report, []diff.Side) {
 // goldens, and the markdown stays readable on a pull request: no table
 // wider than 7 columns, even per unit of work, and no stray escapes.
 func TestSeveralGolden(t *testing.T) {
-	rule, err := diff.ParseRule("package:path-to-regexp<-10%")
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := diff.DefaultOptions()
-	opts.Rules = []diff.Rule{rule}
+	opts := withRule(t, "package:path-to-regexp<-10%")
 	r, _ := threeSides(t, opts)
-	var txt, md, js bytes.Buffer
-	if err := WriteText(&txt, r, TextOptions{Top: 12}); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteMarkdown(&md, r, MarkdownOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteJSON(&js, r); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "router-several.txt", txt.Bytes())
-	golden(t, "router-several.md", md.Bytes())
-	golden(t, "router-several.json", shortJSON(t, js.Bytes()))
+	txt, _ := writeGoldens(t, "router-several", r, TextOptions{Top: 12})
 	for _, want := range []string{"FAILED (bucketed)", "bucketed takes the least on-CPU time", "path-to-regexp"} {
-		if !strings.Contains(txt.String(), want) {
+		if !strings.Contains(txt, want) {
 			t.Errorf("text lacks %q", want)
 		}
 	}
-	if strings.Contains(txt.String(), "FAILED (again)") {
+	if strings.Contains(txt, "FAILED (again)") {
 		t.Error("the base's own profile broke a rule")
 	}
 
@@ -72,7 +55,7 @@ func TestSeveralGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md.Reset()
+	var md bytes.Buffer
 	if err := WriteMarkdown(&md, rw, MarkdownOptions{}); err != nil {
 		t.Fatal(err)
 	}
