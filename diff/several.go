@@ -2,6 +2,7 @@ package diff
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"sync"
@@ -27,14 +28,17 @@ func compareSeveral(sides []Side, opts Options) (*Report, error) {
 		}
 	}
 	r := &Report{Base: base, Options: opts.withDefaults()}
-	r.PerWork = true
+	r.PerWork = sides[0].Work > 0
 	for _, s := range sides {
 		sum, err := summarize(s)
 		if err != nil {
 			return nil, err
 		}
 		r.Sides = append(r.Sides, sum)
-		r.PerWork = r.PerWork && s.Work > 0
+		if (s.Work > 0) != r.PerWork {
+			// The pairs would then be in different units.
+			return nil, fmt.Errorf("of the sides %s and %s, one gives its work per run and the other does not: give it for every side or none", sides[0].Name, s.Name)
+		}
 	}
 	pairOpts := opts
 	pairOpts.Base, pairOpts.families = 0, len(variants)

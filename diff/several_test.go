@@ -105,6 +105,11 @@ func TestAnotherBase(t *testing.T) {
 	if _, err := Compare([]Side{{Name: "a"}}, Options{Base: 1}); err == nil {
 		t.Error("a base past the sides: no error")
 	}
+	_, sides := threeSides(t, DefaultOptions())
+	sides[1].Work = 100
+	if _, err := Compare(sides, DefaultOptions()); err == nil {
+		t.Error("work on one side of three: no error")
+	}
 }
 
 func TestSpreadVerdicts(t *testing.T) {
