@@ -392,7 +392,7 @@ func (r *restacker) root(n int32) {
 		if r.from != nil && !s.started {
 			s.newNode = -1
 		}
-		if r.hide != nil && r.hide.node(n, fr.Package) || r.show != nil && !r.show.node(n, fr.Package) {
+		if !marker(fr.Kind) && (r.hide != nil && r.hide.node(n, fr.Package) || r.show != nil && !r.show.node(n, fr.Package)) {
 			s.newNode = -1
 		}
 	}
@@ -417,7 +417,7 @@ func (r *restacker) under(n int32) {
 	if r.ignore != nil && !s.ignored && r.ignore.node(n, s.pkg) {
 		s.ignored = true
 	}
-	visible := !(r.hide != nil && r.hide.node(n, s.pkg)) && !(r.show != nil && !r.show.node(n, s.pkg))
+	visible := marker(fr.Kind) || !(r.hide != nil && r.hide.node(n, s.pkg)) && !(r.show != nil && !r.show.node(n, s.pkg))
 	startsHere := r.from != nil && !ps.started && r.from.node(n, s.pkg)
 	switch {
 	case r.from != nil && !ps.started && !startsHere:
@@ -458,11 +458,27 @@ func (r *restacker) pruneFrom(re *regexp.Regexp) []int32 {
 				pkg[i] = pkg[nd.Parent]
 			}
 		}
-		if pm.node(int32(i), pkg[i]) {
+		if !marker(fr.Kind) && pm.node(int32(i), pkg[i]) {
 			lowest[i] = int32(i)
 		}
 	}
 	return lowest
+}
+
+// marker reports whether frames of a kind are the profiler's marks rather
+// than the program's code: (root), (idle), (program) and (garbage
+// collector). The filters that edit stacks (hide, show, prune-from) leave
+// them in place, whatever they match, since a sample's leaf says whether
+// it is on-CPU: --hide '\(.*\)', the natural way to hide (anonymous),
+// would otherwise fold (idle) into its caller and count idle time as
+// on-CPU. Focus and ignore still match them (--focus '\(garbage' keeps
+// the collections).
+func marker(k analyze.FrameKind) bool {
+	switch k {
+	case analyze.KindRoot, analyze.KindIdle, analyze.KindProgram, analyze.KindGC:
+		return true
+	}
+	return false
 }
 
 // FilterError is a filter that cannot apply to a profile: which (the name

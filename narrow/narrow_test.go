@@ -65,7 +65,9 @@ func bruteForce(p *analyze.Profile, f Filters) (self, total map[fkey]int64) {
 		var kept []int32
 		var keptPkg []string
 		for i, fi := range stack {
-			if f.Hide != nil && re(f.Hide, fi, names[i]) || f.Show != nil && !re(f.Show, fi, names[i]) {
+			// The profiler's marks ((garbage collector) here) stay.
+			mark := p.Frames[fi].Kind == analyze.KindGC
+			if !mark && (f.Hide != nil && re(f.Hide, fi, names[i]) || f.Show != nil && !re(f.Show, fi, names[i])) {
 				continue
 			}
 			kept, keptPkg = append(kept, fi), append(keptPkg, names[i])
@@ -85,7 +87,7 @@ func bruteForce(p *analyze.Profile, f Filters) (self, total map[fkey]int64) {
 		}
 		if f.PruneFrom != nil {
 			for i := len(kept) - 1; i >= 0; i-- {
-				if re(f.PruneFrom, kept[i], keptPkg[i]) {
+				if p.Frames[kept[i]].Kind != analyze.KindGC && re(f.PruneFrom, kept[i], keptPkg[i]) {
 					kept = kept[:i+1]
 					break
 				}
@@ -207,5 +209,52 @@ func TestTrimIdle(t *testing.T) {
 	last := p.Frames[p.Nodes[p.Samples[len(p.Samples)-1].Node].Frame].Kind
 	if !first.OnCPU() || !last.OnCPU() {
 		t.Errorf("idle at an end: %v %v", first, last)
+	}
+}
+
+// The stack filters never move time on or off the CPU: hiding, showing or
+// pruning at the profiler's marks ((idle), (program), (garbage collector),
+// as --hide '\(.*\)' matches them) leaves them in place, so on-CPU, idle
+// and GC time stay what they were, and a narrowed share stays within 100%.
+func TestStackFiltersKeepOffCPUOff(t *testing.T) {
+	sums := func(p *analyze.Profile) (on, off, gc int64) {
+		for _, s := range p.Samples {
+			switch k := p.Frames[p.Nodes[s.Node].Frame].Kind; {
+			case !k.OnCPU():
+				off += s.Weight
+			case k == analyze.KindGC:
+				gc += s.Weight
+				on += s.Weight
+			default:
+				on += s.Weight
+			}
+		}
+		return on, off, gc
+	}
+	for _, pat := range []string{`\(.*\)`, `idle|program|garbage`, `^\(root\)$`} {
+		re := regexp.MustCompile(pat)
+		for name, f := range map[string]Filters{"hide": {Hide: re}, "show": {Show: re}, "prune-from": {PruneFrom: re}} {
+			p := load(t, "node-router-unbundled-before.cpuprofile")
+			on, off, gc := sums(p)
+			if off == 0 || gc == 0 {
+				t.Fatalf("the fixture has no idle or GC time: %d %d", off, gc)
+			}
+			if err := f.Apply(p); err != nil {
+				t.Fatal(err)
+			}
+			if on2, off2, gc2 := sums(p); on2 != on || off2 != off || gc2 != gc {
+				t.Errorf("--%s %q: on-CPU %d -> %d, off %d -> %d, GC %d -> %d", name, pat, on, on2, off, off2, gc, gc2)
+			}
+		}
+	}
+	// (anonymous) is still hidden by the same pattern.
+	p := load(t, "node-router-unbundled-before.cpuprofile")
+	if err := (&Filters{Hide: regexp.MustCompile(`\(.*\)`)}).Apply(p); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range p.Nodes {
+		if p.Frames[n.Frame].Name == "(anonymous)" {
+			t.Fatal("(anonymous) is still in a stack")
+		}
 	}
 }
