@@ -338,6 +338,9 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 		r.Headline.PerWork = c.measure(onCPURun)
 		c.onCPU = r.Headline.PerWork.Mean
 	}
+	if whole := c.wholeOnCPU(); whole != nil {
+		c.onCPU = whole
+	}
 
 	r.Packages = c.join(func(t *analyze.Table) []analyze.Row { return t.Packages }, nil)
 	c.fnIndex = map[analyze.Key]int32{}
@@ -476,6 +479,36 @@ type comparison struct {
 	// rows each table's functions (side, run, function) to theirs.
 	fnIndex map[analyze.Key]int32
 	rows    [][][]int32
+}
+
+// wholeOnCPU returns, for runs narrowed by filters or a window, each
+// side's mean on-CPU time before narrowing, in the rows' unit; nil when no
+// run was narrowed. Shares of on-CPU time (Δshare, the minimum effect in
+// points, the tree's floor) are then of the whole runs: under --focus
+// '^path-to-regexp$' the focused package is 100% of the narrowed time on
+// both sides, and a share of it could never change.
+func (c *comparison) wholeOnCPU() []float64 {
+	narrowed := false
+	for _, s := range c.sides {
+		for _, t := range s.Tables {
+			narrowed = narrowed || t.Summary.NarrowedFromNs > 0
+		}
+	}
+	if !narrowed {
+		return nil
+	}
+	whole := make([]float64, len(c.sides))
+	for si, s := range c.sides {
+		for _, t := range s.Tables {
+			v := t.Summary.NarrowedFromNs
+			if v <= 0 {
+				v = t.Summary.OnCPUNs
+			}
+			whole[si] += float64(v) * c.scale[si]
+		}
+		whole[si] /= float64(len(s.Tables))
+	}
+	return whole
 }
 
 // newMeasure returns a measure with zeroed runs.

@@ -165,7 +165,7 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 	for _, t := range tables {
 		sorted := v.Sorted(t.rows, opts.Sort)
 		rows := clip(sorted, opts.Top)
-		tw.printf("\n%s by change in %s time (%s, ±σ over runs; %s)\n", capitalize(count(len(rows), len(sorted), t.what)), opts.Sort, v.Per(), legendShort)
+		tw.printf("\n%s by change in %s time (%s, ±σ over runs; Δshare: change in share of %s, in points; %s)\n", capitalize(count(len(rows), len(sorted), t.what)), opts.Sort, v.Per(), v.shareOf(), legendShort)
 		var body [][]Cell
 		for i := range rows {
 			body = append(body, append(ChangeCells(opts.Sort.Of(&rows[i])), cells(t.names(&rows[i])...)...))
@@ -185,7 +185,16 @@ type rowTable struct {
 	names func(*diff.Row) []string // the name cells of a row
 }
 
-const legendShort = "Δshare: change in share of on-CPU time, in points; verdicts after Holm correction; ~ = within noise"
+const legendShort = "verdicts after Holm correction; ~ = within noise"
+
+// shareOf names what Δshare is a share of: on-CPU time, or under
+// narrowing the runs' whole on-CPU time before it (see diff's wholeOnCPU).
+func (v *View) shareOf() string {
+	if len(v.r.Options.Narrowing) > 0 {
+		return "the runs' whole on-CPU time (before narrowing)"
+	}
+	return "on-CPU time"
+}
 
 func capitalize(s string) string {
 	if s == "" {

@@ -275,3 +275,34 @@ func TestBrokenSourceMapsAreWarnings(t *testing.T) {
 		}
 	}
 }
+
+// Under --focus the focused package is all of the narrowed time on both
+// sides: its change is judged on the runs' whole on-CPU time, so it is
+// better, and a rule on it breaks as it does without the focus.
+func TestFocusedRowIsJudged(t *testing.T) {
+	before, after := fixture("node-router-unbundled-before.cpuprofile"), fixture("node-router-unbundled-after.cpuprofile")
+	for _, focus := range [][]string{nil, {"--focus", "^path-to-regexp$"}} {
+		args := append(append([]string{"--format", "json", "--fail-on", "package:path-to-regexp<-10%"}, focus...), before, after)
+		code, out, _ := runCLI(args...)
+		var rep struct {
+			Packages []struct {
+				Package string `json:"package"`
+				Total   struct {
+					Verdict string  `json:"verdict"`
+					DeltaPP float64 `json:"delta_pp"`
+				} `json:"total"`
+			} `json:"packages"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range rep.Packages {
+			if p.Package == "path-to-regexp" && (p.Total.Verdict != "better" || p.Total.DeltaPP > -5) {
+				t.Errorf("%v: path-to-regexp %+v", focus, p.Total)
+			}
+		}
+		if code != 1 {
+			t.Errorf("%v: the rule did not break (exit %d)", focus, code)
+		}
+	}
+}
