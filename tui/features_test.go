@@ -410,8 +410,17 @@ func TestLayoutSmall(t *testing.T) {
 	if strings.Contains(ls[3], " p ") || strings.Contains(ls[3], "Δshare") || !strings.Contains(ls[4], "serializeResponse") && !strings.Contains(ls[4], "match") {
 		t.Errorf("numeric columns kept before names:\n%s", out)
 	}
+	// The package column stays (names are never dropped, issue 26); the
+	// function's name keeps at least 18 cells, so the short ones are whole.
 	for _, l := range ls[4:10] {
-		if i := strings.Index(l, "match"); i < 0 && !strings.Contains(l, "handle") && !strings.Contains(l, "main") && !strings.Contains(l, "serializeRespo") && !strings.Contains(l, "(anonymous)") && !strings.Contains(l, "parseRequest") {
+		if !strings.HasSuffix(l, " deploy") && !strings.Contains(l, " pa") && !strings.HasSuffix(l, " lodash") {
+			t.Errorf("no package: %q", l)
+		}
+		whole := false
+		for _, n := range []string{"match", "handle", "main", "serializeResponse", "(anonymo", "parseRequest"} {
+			whole = whole || strings.Contains(l, n)
+		}
+		if !whole {
 			t.Errorf("a name is cut short: %q", l)
 		}
 	}
@@ -558,5 +567,19 @@ func TestNarrowKeys(t *testing.T) {
 	in.Narrow = nil
 	if n, _ := press(t, sized(New(in), 140, 40), "tab", "f"); !strings.Contains(n.Render(), "not available") {
 		t.Errorf("without a narrower:\n%s", n.Render())
+	}
+}
+
+// At 80x24 a comparison's function views keep the package column: name
+// columns shrink, and last, but are never dropped (issue 26, item 7).
+func TestNamesKeptAt80Columns(t *testing.T) {
+	m := sized(New(routerInput(t)), 80, 24)
+	f, _ := press(t, m, "tab")
+	d, _ := press(t, m, "down", "enter")
+	for name, view := range map[string]Model{"functions": f, "package": d} {
+		ls := strings.Split(view.Render(), "\n")
+		if !strings.Contains(ls[3], "function") || !strings.Contains(ls[3], "package") {
+			t.Errorf("%s at 80 columns: header %q", name, ls[3])
+		}
 	}
 }

@@ -624,7 +624,13 @@ func nameWidths(widest []int, room int) []int {
 	case 1:
 		w[0] = room
 	case 2:
+		// The second (a package) takes up to a third; the row's own name
+		// (a function, a file) keeps at least 18 cells while the second
+		// has more than 6 to give.
 		w[1] = min(w[1], room/3)
+		if room-w[1] < 18 {
+			w[1] = min(w[1], max(6, room-18))
+		}
 		w[0] = room - w[1]
 	default:
 		w[1] = min(w[1], min(max(room/6, 8), 24))

@@ -63,23 +63,24 @@ func (m Model) defaultSortCol() int {
 }
 
 // dropOrder is the order in which a narrow terminal gives up columns,
-// numeric columns (by index) and name columns ("package", "location"), so
-// that names keep room to be read: the location and the columns a reader
-// needs least go first.
+// numeric columns (by index) and the location, so that names keep room to
+// be read: the location and the columns a reader needs least go first.
+// The name columns (function, package, file) are never dropped; they
+// shrink, and last.
 func (m Model) dropOrder() []any {
 	switch {
 	case m.top().kind == kindPaths:
 		return []any{1}
 	case m.top().kind == kindCalls && !m.report().Compared():
-		return []any{"location", 1, "package"}
+		return []any{"location", 1}
 	case m.report().Compared():
 		var drop []any
 		for i := range m.otherVariants() {
 			drop = append(drop, len(report.ChangeHeaders)+i) // the other variants' columns first
 		}
-		return append(drop, "location", 3, 6, "package", 4)
+		return append(drop, "location", 3, 6, 4)
 	}
-	return []any{"location", 1, 3, "package"}
+	return []any{"location", 1, 3}
 }
 
 func (m Model) nameColumns() []string {
