@@ -92,7 +92,11 @@ func writeTextOne(tw *textWriter, v *View, opts TextOptions) {
 		tables = append(tables, rowTable{"files", r.Files, diff.MetricSelf, []string{"file", "package"}, func(x *diff.Row) []string { return []string{v.File(x.Key), termtext.Clean(x.Key.Package)} }})
 	}
 	for _, t := range tables {
-		rows := clip(v.Sorted(t.rows, t.by), opts.Top)
+		sorted := v.Sorted
+		if opts.Top == 0 {
+			sorted = v.SortedAll // "0 for all": the rows with total time only too
+		}
+		rows := clip(sorted(t.rows, t.by), opts.Top)
 		tw.printf("\nTop %s by %s time\n", count(len(rows), len(t.rows), t.what), t.by)
 		if len(rows) == 0 {
 			tw.printf("  (no on-CPU samples)\n")
@@ -164,6 +168,9 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 	}
 	for _, t := range tables {
 		sorted := v.Sorted(t.rows, opts.Sort)
+		if opts.Top == 0 {
+			sorted = v.SortedAll(t.rows, opts.Sort) // "0 for all"
+		}
 		rows := clip(sorted, opts.Top)
 		tw.printf("\n%s by change in %s time (%s, ±σ over runs; Δshare: change in share of %s, in points; %s)\n", capitalize(count(len(rows), len(sorted), t.what)), opts.Sort, v.Per(), v.shareOf(), legendShort)
 		var body [][]Cell

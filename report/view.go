@@ -267,11 +267,25 @@ func (v *View) Sorted(rows []diff.Row, by diff.Metric) []diff.Row {
 	return out
 }
 
+// SortedAll is Sorted with the rows that have no time in the metric too,
+// last: what --top 0 ("all") lists.
+func (v *View) SortedAll(rows []diff.Row, by diff.Metric) []diff.Row {
+	out := make([]diff.Row, 0, len(rows))
+	for _, j := range v.order(rows, by, true) {
+		out = append(out, rows[j])
+	}
+	return out
+}
+
 // Order is Sorted as indices into rows.
-func (v *View) Order(rows []diff.Row, by diff.Metric) []int {
+func (v *View) Order(rows []diff.Row, by diff.Metric) []int { return v.order(rows, by, false) }
+
+// order sorts rows by the metric's change (or time), leaving out those with
+// no time in the metric on any side unless all.
+func (v *View) order(rows []diff.Row, by diff.Metric, all bool) []int {
 	out := make([]int, 0, len(rows))
 	for i := range rows {
-		if slices.ContainsFunc(by.Of(&rows[i]).Mean, func(x float64) bool { return x != 0 }) {
+		if all || slices.ContainsFunc(by.Of(&rows[i]).Mean, func(x float64) bool { return x != 0 }) {
 			out = append(out, i)
 		}
 	}

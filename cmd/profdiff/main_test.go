@@ -306,3 +306,26 @@ func TestFocusedRowIsJudged(t *testing.T) {
 		}
 	}
 }
+
+// --top 0 lists every row, those with total time only too (issue 26, item
+// 16): the text names every package the JSON has.
+func TestTopZeroListsAll(t *testing.T) {
+	profile := fixture("node-router-unbundled-before.cpuprofile")
+	_, js, _ := runCLI("--format", "json", profile)
+	var rep struct {
+		Packages []struct {
+			Package string `json:"package"`
+		} `json:"packages"`
+	}
+	if err := json.Unmarshal([]byte(js), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--top", "0", profile}, {"--top", "0", profile, fixture("node-router-unbundled-after.cpuprofile")}} {
+		_, out, _ := runCLI(args...)
+		for _, p := range rep.Packages {
+			if !strings.Contains(out, " "+p.Package+"\n") {
+				t.Errorf("%v: package %s missing", args, p.Package)
+			}
+		}
+	}
+}
