@@ -210,6 +210,9 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 // comparePhases compares each --phase: every run read again and narrowed
 // to the phase's window, its rows and headline only.
 func (inv *invocation) comparePhases(stdin io.Reader, dopts diff.Options) ([]diff.Phase, error) {
+	if len(inv.phases) > 0 && slices.ContainsFunc(inv.sides, func(s sideArg) bool { return slices.Contains(s.files, "-") }) {
+		return nil, errors.New("--phase reads every run again, and standard input (-) can be read once: give the profile as a file")
+	}
 	var out []diff.Phase
 	for _, ph := range inv.phases {
 		f := ph.filters(inv.filters)

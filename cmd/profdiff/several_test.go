@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -117,9 +119,23 @@ func TestPhases(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "#### Phase start (..1s)") {
 		t.Errorf("markdown: exit %d\n%s", code, out)
 	}
+	if code, _, errs := runCLIStdin(before, "--phase", "a=..1s", "-"); code != 2 || !strings.Contains(errs, "standard input") {
+		t.Errorf("--phase with standard input: exit %d %q", code, errs)
+	}
 	for _, bad := range [][]string{{"--phase", "x"}, {"--phase", "x=2s..1s"}, {"--phase", "x=..1s", "--phase", "x=1s.."}, {"--phase", "x=..1s", "--window", "..2s"}} {
 		if code, _, errs := runCLI(append(bad, before, after)...); code != 2 || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%q: exit %d %q", bad, code, errs)
 		}
 	}
+}
+
+// runCLIStdin runs the command with the file as its standard input.
+func runCLIStdin(file string, args ...string) (code int, stdout, stderr string) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return -1, "", err.Error()
+	}
+	var o, e bytes.Buffer
+	code = run(args, bytes.NewReader(data), &o, &e)
+	return code, o.String(), e.String()
 }
