@@ -46,7 +46,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var o options
 	fs := newFlagSet(&o)
 	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(expandListFlags(args)); err != nil {
 		fmt.Fprintf(stderr, "profdiff: %s (see profdiff --help)\n", errorText(err))
 		return exitUsage
 	}
