@@ -7,7 +7,8 @@ import (
 	"strconv"
 )
 
-// jsonReport is the part of profdiff's JSON (version 2) the action reads.
+// jsonReport is the part of profdiff's JSON the action reads: the same in
+// version 2 and in version 3, which keeps a pair's top-level change members.
 type jsonReport struct {
 	Version int `json:"version"`
 	Sides   []struct {
@@ -48,8 +49,8 @@ func readReport(path string) (*jsonReport, error) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	if r.Version != 2 || len(r.Sides) != 2 || r.Headline.OnCPU == nil {
-		return nil, fmt.Errorf("%s: not a comparison of two sides in profdiff's JSON version 2", path)
+	if r.Version < 2 || r.Version > 3 || len(r.Sides) != 2 || r.Headline.OnCPU == nil {
+		return nil, fmt.Errorf("%s: not a comparison of two sides in profdiff's JSON version 2 or 3", path)
 	}
 	return &r, nil
 }
