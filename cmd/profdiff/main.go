@@ -110,6 +110,9 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 	if err == nil {
 		err = checkStdin(sides)
 	}
+	if err == nil {
+		err = checkOutputs(o, sides)
+	}
 	if err != nil {
 		return nil, err
 	}
