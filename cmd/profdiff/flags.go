@@ -117,6 +117,8 @@ type options struct {
 	phases        []string // --phase NAME=FROM..TO or NAME=MARK_A..MARK_B
 	workBefore    float64
 	workAfter     float64
+	workBeforeSet bool // --work-before was given (0 included)
+	workAfterSet  bool
 	workUnit      string
 	alpha         float64
 	minDelta      []string
@@ -225,7 +227,7 @@ func diffOptions(o options, nsides int) (diff.Options, error) {
 		}
 		opts.Rules = append(opts.Rules, rule)
 	}
-	if nsides == 1 && (len(opts.Rules) > 0 || len(o.works) > 0 || o.workBefore > 0 || o.workAfter > 0) {
+	if nsides == 1 && (len(opts.Rules) > 0 || len(o.works) > 0 || o.workBeforeSet || o.workAfterSet || o.workBefore != 0 || o.workAfter != 0) {
 		return opts, fmt.Errorf("--fail-on and --work are for comparing two sides")
 	}
 	switch {

@@ -98,6 +98,7 @@ type invocation struct {
 // newInvocation checks the flags and arguments against each other and
 // turns them into the options of each stage; its errors are usage errors.
 func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writer) (*invocation, error) {
+	o.workBeforeSet, o.workAfterSet = fs.Changed("work-before"), fs.Changed("work-after")
 	popts, err := parseOptions(o, fs.Changed("folded-unit"))
 	if err != nil {
 		return nil, err
