@@ -35,10 +35,14 @@ Flags:
 
 const usageRules = `
 Rules (--fail-on): TARGET>LIMIT or TARGET<LIMIT, where TARGET is on-cpu,
-on-cpu/work, package:NAME, function:NAME or file:NAME (NAME may be *) and
-LIMIT is +N% (relative) or +Npp (percentage points of on-CPU time, for rows).
-A rule breaks only on a change judged real (better/worse/new/gone):
-  on-cpu>+5%   on-cpu/work>+3%   package:*>+2pp   package:lodash>+10%   function:match>+5%
+on-cpu/work, package:NAME, function:NAME or file:NAME (the end of the path),
+which judge a row's self time, or package-total:NAME, function-total:NAME or
+file-total:NAME, which judge its total time (NAME may be *), and LIMIT is
++N% (relative) or +Npp (percentage points of on-CPU time, for rows).
+A rule breaks only on a change judged real (better/worse/new/gone); a NAME
+that matches no row on either side is an error (exit 2), not a pass:
+  on-cpu>+5%   on-cpu/work>+3%   package:*>+2pp   package:lodash>+10%
+  function:match>+5%   function-total:render>+10%   file:src/router.js>+5%
 `
 
 const usageExamples = `

@@ -185,6 +185,10 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	if rep.Phases, err = inv.comparePhases(stdin, dopts); err != nil {
 		return failed(stderr, err)
 	}
+	if err := unmatchedRule(rep); err != nil {
+		return failed(stderr, err)
+	}
+	addWarnings(rep, narrowedAway(ds, dopts.Narrowing))
 	advise(rep.Warnings)
 	if o.format == "tui" {
 		var dirs []string
