@@ -88,3 +88,25 @@ func TestHelpListsRuleTargets(t *testing.T) {
 		}
 	}
 }
+
+// --top -1 was taken (issue 26, item 16): a negative count of rows is a
+// usage error.
+func TestTopNegativeRefused(t *testing.T) {
+	code, stdout, errs := runCLI("--top", "-1", fixture("go-router-before.pprof"))
+	if code != 2 || stdout != "" || !strings.HasPrefix(errs, "profdiff: --top -1") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+// --sample-type on a file that is not a pprof was ignored without a word
+// (issue 26, item 16): it warns, as --thread does on a file that is not a
+// trace, and pointing at the flag.
+func TestSampleTypeOnNonPprofWarns(t *testing.T) {
+	code, out, errs := runCLI("--sample-type", "wall", "--format", "json", fixture("node-router-unbundled-before.cpuprofile"))
+	if code != 0 || !strings.Contains(errs, `a sample type ("wall") was asked for, but only pprof files have sample types`) || !strings.Contains(errs, "(--sample-type)") || !strings.Contains(out, "only pprof files have sample types") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	if _, _, errs := runCLI("--sample-type", "cpu", "--format", "json", fixture("go-router-before.pprof")); strings.Contains(errs, "sample type") {
+		t.Errorf("a pprof warned: %q", errs)
+	}
+}
