@@ -79,7 +79,12 @@ func Parse(r io.Reader, opts ParseOptions) (*Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return choose(profiles, opts.Thread)
+	p, err := choose(profiles, opts.Thread)
+	if err == nil && opts.SampleType != "" && p.Format != FormatPprof {
+		p.Warnings = append(p.Warnings, Warning{Kind: WarnSampleTypeIgnored,
+			Message: fmt.Sprintf("a sample type (%q) was asked for, but only pprof files have sample types (this is %s): it was ignored", opts.SampleType, p.Format.Describe())})
+	}
+	return p, err
 }
 
 // ProfileInfo describes one profile a file holds, for --list.

@@ -40,6 +40,9 @@ const (
 	// WarnThreadIgnored: a thread was asked for, but the file is not a
 	// trace.
 	WarnThreadIgnored
+	// WarnSampleTypeIgnored: a pprof sample type was asked for, but the
+	// file is not a pprof.
+	WarnSampleTypeIgnored
 	// WarnNoTimeDeltas: a .cpuprofile without timeDeltas; samples weigh
 	// the wall time evenly.
 	WarnNoTimeDeltas

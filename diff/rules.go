@@ -46,6 +46,10 @@ type RuleResult struct {
 	// sides gave no work (--work): it could not be judged, and did not
 	// break.
 	NoWork bool
+	// NoRows says the rule names rows (a NAME, not *) and no row of its
+	// table has that name, on either side: it judged nothing, and did not
+	// break. A gate with a misspelt name would otherwise pass silently.
+	NoRows bool
 }
 
 // Offender is a judged change that crossed a rule's limit.
@@ -124,7 +128,9 @@ func evaluate(rep *Report, rules []Rule) []RuleResult {
 	var out []RuleResult
 	for _, rule := range rules {
 		res := RuleResult{Rule: rule}
+		matched := 0
 		check := func(k analyze.Key, c Change) {
+			matched++
 			if rule.crosses(c) {
 				res.Broken = true
 				res.Offenders = append(res.Offenders, Offender{Key: k, Change: c})
@@ -167,7 +173,33 @@ func evaluate(rep *Report, rules []Rule) []RuleResult {
 				}
 			}
 		}
+		res.NoRows = matched == 0 && rule.Name != "" && rule.Name != "*"
 		out = append(out, res)
+	}
+	return out
+}
+
+// UnmatchedRules returns the --fail-on rules, in their order, that name
+// rows no table of the comparison has on either side: in every pair, with
+// a base and several variants. Such a rule can never break, which is
+// almost always a misspelt name rather than a passed gate.
+func (r *Report) UnmatchedRules() []Rule {
+	reps := r.Pairs
+	if len(reps) == 0 {
+		reps = []*Report{r}
+	}
+	var out []Rule
+	for i, res := range reps[0].Rules {
+		unmatched := true
+		for _, p := range reps {
+			if i >= len(p.Rules) || !p.Rules[i].NoRows {
+				unmatched = false
+				break
+			}
+		}
+		if unmatched {
+			out = append(out, res.Rule)
+		}
 	}
 	return out
 }

@@ -18,6 +18,8 @@ func advice(k analyze.WarningKind) string {
 		return " (see --list, pick with --thread)"
 	case analyze.WarnThreadIgnored:
 		return " (--thread)"
+	case analyze.WarnSampleTypeIgnored:
+		return " (--sample-type)"
 	case analyze.WarnMapOtherBuild:
 		return "; give this side's maps with --sourcemaps"
 	case analyze.WarnMapRemote:

@@ -35,10 +35,14 @@ Flags:
 
 const usageRules = `
 Rules (--fail-on): TARGET>LIMIT or TARGET<LIMIT, where TARGET is on-cpu,
-on-cpu/work, package:NAME, function:NAME or file:NAME (NAME may be *) and
-LIMIT is +N% (relative) or +Npp (percentage points of on-CPU time, for rows).
-A rule breaks only on a change judged real (better/worse/new/gone):
-  on-cpu>+5%   on-cpu/work>+3%   package:*>+2pp   package:lodash>+10%   function:match>+5%
+on-cpu/work, package:NAME, function:NAME or file:NAME (the end of the path),
+which judge a row's self time, or package-total:NAME, function-total:NAME or
+file-total:NAME, which judge its total time (NAME may be *), and LIMIT is
++N% (relative) or +Npp (percentage points of on-CPU time, for rows).
+A rule breaks only on a change judged real (better/worse/new/gone); a NAME
+that matches no row on either side is an error (exit 2), not a pass:
+  on-cpu>+5%   on-cpu/work>+3%   package:*>+2pp   package:lodash>+10%
+  function:match>+5%   function-total:render>+10%   file:src/router.js>+5%
 `
 
 const usageExamples = `
@@ -117,6 +121,8 @@ type options struct {
 	phases        []string // --phase NAME=FROM..TO or NAME=MARK_A..MARK_B
 	workBefore    float64
 	workAfter     float64
+	workBeforeSet bool // --work-before was given (0 included)
+	workAfterSet  bool
 	workUnit      string
 	alpha         float64
 	minDelta      []string
@@ -225,7 +231,7 @@ func diffOptions(o options, nsides int) (diff.Options, error) {
 		}
 		opts.Rules = append(opts.Rules, rule)
 	}
-	if nsides == 1 && (len(opts.Rules) > 0 || len(o.works) > 0 || o.workBefore > 0 || o.workAfter > 0) {
+	if nsides == 1 && (len(opts.Rules) > 0 || len(o.works) > 0 || o.workBeforeSet || o.workAfterSet || o.workBefore != 0 || o.workAfter != 0) {
 		return opts, fmt.Errorf("--fail-on and --work are for comparing two sides")
 	}
 	switch {

@@ -98,6 +98,10 @@ type invocation struct {
 // newInvocation checks the flags and arguments against each other and
 // turns them into the options of each stage; its errors are usage errors.
 func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writer) (*invocation, error) {
+	o.workBeforeSet, o.workAfterSet = fs.Changed("work-before"), fs.Changed("work-after")
+	if o.top < 0 {
+		return nil, fmt.Errorf("--top %d: give the number of rows per table, or 0 for all", o.top)
+	}
 	popts, err := parseOptions(o, fs.Changed("folded-unit"))
 	if err != nil {
 		return nil, err
@@ -109,6 +113,9 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 	sides, err := sidesFromArgs(fs.Args(), o)
 	if err == nil {
 		err = checkStdin(sides)
+	}
+	if err == nil {
+		err = checkOutputs(o, sides)
 	}
 	if err != nil {
 		return nil, err
@@ -181,6 +188,10 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	if rep.Phases, err = inv.comparePhases(stdin, dopts); err != nil {
 		return failed(stderr, err)
 	}
+	if err := unmatchedRule(rep); err != nil {
+		return failed(stderr, err)
+	}
+	addWarnings(rep, narrowedAway(ds, dopts.Narrowing))
 	advise(rep.Warnings)
 	if o.format == "tui" {
 		var dirs []string

@@ -22,12 +22,12 @@ import (
 // finish writes the report to its destination and returns the exit
 // status: 2 if writing failed, 1 if a --fail-on rule broke, else 0.
 func finish(stderr io.Writer, path string, stdout io.Writer, write func(io.Writer) error, broken bool) int {
-	out, closeOut, err := openOutput(path, stdout)
+	out, done, err := openOutput(path, stdout)
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
 	err = write(out)
-	if cerr := closeOut(); err == nil {
+	if cerr := done(err == nil); err == nil {
 		err = cerr
 	}
 	if err != nil {
@@ -44,12 +44,12 @@ func writeJSONFile(path string, rep *diff.Report) error {
 	if path == "-" {
 		return errors.New("--json-output takes a file, not -")
 	}
-	out, closeOut, err := openOutput(path, nil)
+	out, done, err := openOutput(path, nil)
 	if err != nil {
 		return err
 	}
 	err = report.WriteJSON(out, rep)
-	if cerr := closeOut(); err == nil {
+	if cerr := done(err == nil); err == nil {
 		err = cerr
 	}
 	return err
@@ -132,18 +132,6 @@ func list(out io.Writer, file string, stdin io.Reader, popts analyze.ParseOption
 		fmt.Fprintln(out, "(* is the profile taken by default; choose another with --thread)")
 	}
 	return nil
-}
-
-// openOutput returns the report's destination and a function that closes it.
-func openOutput(path string, stdout io.Writer) (io.Writer, func() error, error) {
-	if path == "" || path == "-" {
-		return stdout, func() error { return nil }, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, f.Close, nil
 }
 
 // writeReport writes the comparison in the chosen format (and as JSON to

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -74,15 +76,20 @@ func resolveSideFlags(o options, sides []sideArg) ([]sideFlags, error) {
 }
 
 // resolveWork sets each side's work per run from --work N, --work NAME=N,
-// --work-before and --work-after.
+// --work-before and --work-after; each value given must be a usable
+// amount of work (checkWork), 0 included: it is never taken as "not
+// given".
 func resolveWork(o options, sides []sideArg, out []sideFlags) error {
 	var all float64
 	named := make([]bool, len(sides))
 	for _, v := range o.works {
 		i, num, ok := splitSide(v, sides)
-		w, err := strconv.ParseFloat(num, 64)
-		if err != nil || w <= 0 || w != w {
-			return fmt.Errorf("--work %q: give the work each run did as a positive number, or NAME=N for the side NAME", v)
+		w, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+		if err == nil {
+			err = checkWork(w)
+		}
+		if err != nil {
+			return fmt.Errorf("--work %q: give the work each run did as a positive number, or NAME=N for the side NAME (%v)", v, workReason(err))
 		}
 		if ok {
 			out[i].work, named[i] = w, true
@@ -90,13 +97,24 @@ func resolveWork(o options, sides []sideArg, out []sideFlags) error {
 			all = w
 		}
 	}
-	if o.workBefore < 0 || o.workAfter < 0 {
-		return fmt.Errorf("--work must be positive")
+	// Given on the command line, or set: 0 is refused, not taken as absent.
+	beforeSet, afterSet := o.workBeforeSet || o.workBefore != 0, o.workAfterSet || o.workAfter != 0
+	for _, f := range []struct {
+		flag string
+		set  bool
+		w    float64
+	}{{"--work-before", beforeSet, o.workBefore}, {"--work-after", afterSet, o.workAfter}} {
+		if !f.set {
+			continue
+		}
+		if err := checkWork(f.w); err != nil {
+			return fmt.Errorf("%s %v: give the work each run did as a positive number (%v)", f.flag, f.w, err)
+		}
 	}
-	if (o.workBefore > 0) != (o.workAfter > 0) {
+	if beforeSet != afterSet {
 		return fmt.Errorf("--work-before and --work-after go together (or give --work for both)")
 	}
-	if o.workBefore > 0 {
+	if beforeSet {
 		if len(sides) != 2 {
 			return fmt.Errorf("--work-before and --work-after are for two sides; name the side instead, as --work %s=N", sides[0].name)
 		}
@@ -125,6 +143,33 @@ func resolveWork(o options, sides []sideArg, out []sideFlags) error {
 		return fmt.Errorf("--work is given for some sides but not for %s: give it for every side (--work N for all, --work NAME=N for one)", strings.Join(missing, ", "))
 	}
 	return nil
+}
+
+// checkWork returns why w cannot be the work a run did: not a number,
+// infinite, zero or negative, or so small (every subnormal number, and
+// normal ones below about 5e-290) that a time in nanoseconds divided by it
+// overflows to +Inf.
+func checkWork(w float64) error {
+	switch {
+	case math.IsNaN(w):
+		return errors.New("not a number")
+	case math.IsInf(w, 0):
+		return errors.New("infinite")
+	case w <= 0:
+		return errors.New("not positive")
+	case math.IsInf(math.MaxInt64/w, 0):
+		return errors.New("too small: values per unit would overflow")
+	}
+	return nil
+}
+
+// workReason says why a --work value was refused: checkWork's reason, or
+// that it is not a number at all.
+func workReason(err error) string {
+	if errors.Is(err, strconv.ErrSyntax) || errors.Is(err, strconv.ErrRange) {
+		return "not a number"
+	}
+	return err.Error()
 }
 
 // sideIndex finds the side a flag names, or returns def when it names none.
