@@ -31,6 +31,14 @@ const DefaultFoldedIntervalNs = 10_000_000
 // maxFoldedLine bounds one line of a folded file.
 const maxFoldedLine = 16 << 20
 
+// MaxFoldedDepth is the most frames a stack of a folded file keeps: a
+// deeper stack is cut to its innermost MaxFoldedDepth frames (its leaf and
+// callers up to that depth, as perf's --max-stack and Go's runtime cut), and
+// a warning says how many stacks were cut. Real stacks are far shallower; a
+// deeper one is a runaway recursion or a hostile file, which would otherwise
+// make every report as large as its depth.
+const MaxFoldedDepth = 10_000
+
 // looksFolded reports whether the start of an input is a folded-stack
 // line: printable text whose first line ends in a space and a number.
 func looksFolded(head []byte) bool {
@@ -72,7 +80,7 @@ func looksFolded(head []byte) bool {
 // "unit=ms" or "unit=samples" (profdiff --format folded writes one) sets
 // the unit, unless opts.FoldedUnitSet.
 func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
-	f := &foldedReader{opts: opts, p: &Profile{Format: FormatFolded}, frames: map[string]int32{}, children: map[[2]int32]int32{}}
+	f := &foldedReader{opts: opts, p: &Profile{Format: FormatFolded}, frames: map[string]int32{}, children: map[[2]int32]int32{}, sampleOf: []int32{-1}}
 	if err := f.setUnit(opts.FoldedUnit); err != nil {
 		return nil, err
 	}
@@ -96,11 +104,22 @@ func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
 	if len(f.p.Samples) == 0 {
 		return nil, fmt.Errorf("folded stacks with no sample")
 	}
+	if f.cut > 0 {
+		msg := fmt.Sprintf("%d stacks deeper than %d frames were cut to their innermost %d frames", f.cut, MaxFoldedDepth, MaxFoldedDepth)
+		if f.cut == 1 {
+			msg = fmt.Sprintf("1 stack deeper than %d frames was cut to its innermost %d frames", MaxFoldedDepth, MaxFoldedDepth)
+		}
+		f.p.Warnings = append(f.p.Warnings, Warning{Kind: WarnDeepStacksCut, Message: msg})
+	}
 	return f.p, nil
 }
 
 // foldedReader is the state of readFolded: the profile so far, the unit
 // of its counts, and its frames and nodes by name and by parent.
+//
+// A file repeats a stack on as many lines as it likes, so the profile has
+// one sample per distinct stack, weighing all of its lines, and memory
+// follows the distinct stacks, not the lines.
 type foldedReader struct {
 	opts     ParseOptions
 	p        *Profile
@@ -108,6 +127,8 @@ type foldedReader struct {
 	unitNs   float64
 	frames   map[string]int32
 	children map[[2]int32]int32 // (parent node, frame) -> node
+	sampleOf []int32            // node -> index of its sample in p.Samples, -1 for none
+	cut      int                // stacks cut to MaxFoldedDepth frames
 }
 
 // setUnit sets what the counts are: samples or times in ns, us or ms.
@@ -177,7 +198,12 @@ func (f *foldedReader) line(line string) error {
 		return fmt.Errorf("the count %s adds up to more time than a profile holds", clip(line[i+1:]))
 	}
 	w := int64(wf)
-	f.p.Samples = append(f.p.Samples, Sample{Node: node, Weight: w})
+	if s := f.sampleOf[node]; s >= 0 {
+		f.p.Samples[s].Weight += w
+	} else {
+		f.sampleOf[node] = int32(len(f.p.Samples))
+		f.p.Samples = append(f.p.Samples, Sample{Node: node, Weight: w})
+	}
 	f.p.WallNs += w
 	if f.samples() {
 		f.p.SampleCount += int64(count)
@@ -188,15 +214,30 @@ func (f *foldedReader) line(line string) error {
 }
 
 // node returns the node of a stack "outer;...;leaf", making its frames and
-// nodes; 0, the root, for a stack without frames.
+// nodes; 0, the root, for a stack without frames. A stack of more than
+// MaxFoldedDepth frames keeps its innermost MaxFoldedDepth and is counted
+// in f.cut.
 func (f *foldedReader) node(stack string) int32 {
+	if strings.Count(stack, ";") >= MaxFoldedDepth {
+		if skip := foldedDepth(stack) - MaxFoldedDepth; skip > 0 {
+			f.cut++
+			for ; skip > 0; stack = stack[strings.IndexByte(stack, ';')+1:] {
+				if stack[0] != ';' {
+					skip--
+				}
+			}
+		}
+	}
 	node := int32(0)
-	for _, name := range strings.Split(stack, ";") {
+	for stack != "" {
+		name, rest, _ := strings.Cut(stack, ";")
+		stack = rest
 		if name == "" {
 			continue
 		}
 		fi, ok := f.frames[name]
 		if !ok {
+			name = strings.Clone(name) // not the whole line
 			fi = int32(len(f.p.Frames))
 			f.frames[name] = fi
 			f.p.Frames = append(f.p.Frames, foldedFrame(name))
@@ -206,10 +247,25 @@ func (f *foldedReader) node(stack string) int32 {
 			child = int32(len(f.p.Nodes))
 			f.children[[2]int32{node, fi}] = child
 			f.p.Nodes = append(f.p.Nodes, Node{Frame: fi, Parent: node})
+			f.sampleOf = append(f.sampleOf, -1)
 		}
 		node = child
 	}
 	return node
+}
+
+// foldedDepth returns the number of frames of a stack: its names between
+// ';', not counting empty ones.
+func foldedDepth(stack string) int {
+	n := 0
+	for stack != "" {
+		name, rest, _ := strings.Cut(stack, ";")
+		if name != "" {
+			n++
+		}
+		stack = rest
+	}
+	return n
 }
 
 func isNumber(s string) bool {

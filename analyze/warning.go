@@ -87,4 +87,7 @@ const (
 	// WarnDurationsDiffer: the runs differ in duration by more than 2x and
 	// no amount of work was given.
 	WarnDurationsDiffer
+	// WarnDeepStacksCut: stacks of a folded file deeper than MaxFoldedDepth
+	// frames were cut to their innermost frames.
+	WarnDeepStacksCut
 )
