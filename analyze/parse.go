@@ -39,6 +39,19 @@ type ParseOptions struct {
 	FoldedIntervalNs int64
 }
 
+// FileSuffixes returns the endings of the file names of every format Parse
+// reads, for a program that looks for profiles among a directory's files:
+// V8 .cpuprofile, Chrome traces (.json), pprof, folded stacks (.folded,
+// .folded.txt and async-profiler's .collapsed), each also gzipped. A longer
+// ending comes before one it ends in (".folded.gz" before ".gz"), so the
+// first that matches is the whole of it.
+func FileSuffixes() []string {
+	return []string{".cpuprofile", ".cpuprofile.gz", ".json", ".json.gz",
+		".pprof", ".pb.gz", ".pb", ".prof", ".cpu",
+		".folded", ".folded.gz", ".folded.txt", ".folded.txt.gz", ".collapsed", ".collapsed.gz",
+		".gz"}
+}
+
 // DefaultMaxInputSize is the default ceiling on a profile's uncompressed size.
 const DefaultMaxInputSize = 4 << 30
 

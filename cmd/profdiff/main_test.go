@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -327,5 +328,33 @@ func TestTopZeroListsAll(t *testing.T) {
 				t.Errorf("%v: package %s missing", args, p.Package)
 			}
 		}
+	}
+}
+
+// TestDirectoryOfFoldedRuns: a directory of folded stacks, as --format
+// folded writes them (run.folded) and as async-profiler does (.collapsed),
+// gzipped or not, is a side of runs like one of .cpuprofile files.
+func TestDirectoryOfFoldedRuns(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"r1.folded", "r2.collapsed", "r3.folded.txt"} {
+		os.WriteFile(filepath.Join(dir, name), []byte("main;app.work 30\nmain;app.idle 10\n"), 0o644)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("main;app.work 20\nmain;app.idle 10\n"))
+	zw.Close()
+	os.WriteFile(filepath.Join(dir, "r4.folded.gz"), gz.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a profile\n"), 0o644) // skipped
+	code, out, errs := runCLI("--format", "json", dir, dir)
+	if code != 0 {
+		t.Fatalf("exit %d %q", code, errs)
+	}
+	var r struct {
+		Sides []struct {
+			Files []string `json:"files"`
+		} `json:"sides"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Sides) != 2 || len(r.Sides[0].Files) != 4 {
+		t.Errorf("sides %+v %v", r, err)
 	}
 }

@@ -27,9 +27,6 @@ type sideArg struct {
 	files []string
 }
 
-// profileSuffixes are the file names a directory of runs is searched for.
-var profileSuffixes = []string{".cpuprofile", ".cpuprofile.gz", ".json", ".json.gz", ".pprof", ".pb.gz", ".pb", ".prof", ".cpu", ".gz"}
-
 // sidesFromArgs turns BEFORE [AFTER] or BASE V1 V2 ... (files or
 // directories of runs), --before/--after lists or --side NAME=PATH into
 // sides.
@@ -138,7 +135,7 @@ func sideName(path string) string {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return base
 	}
-	for _, suf := range profileSuffixes {
+	for _, suf := range analyze.FileSuffixes() {
 		if s, ok := strings.CutSuffix(base, suf); ok && s != "" {
 			base = s
 			break
@@ -183,12 +180,13 @@ func expandSide(path string) ([]string, error) {
 		return nil, err
 	}
 	var files []string
+	suffixes := analyze.FileSuffixes() // the files of every format the readers read
 	for _, e := range entries {
 		name := e.Name()
 		if e.IsDir() || strings.HasPrefix(name, ".") {
 			continue
 		}
-		for _, suf := range profileSuffixes {
+		for _, suf := range suffixes {
 			if strings.HasSuffix(name, suf) {
 				files = append(files, filepath.Join(path, name))
 				break
@@ -196,7 +194,7 @@ func expandSide(path string) ([]string, error) {
 		}
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("%s: a directory with no profiles (looked for %s)", path, strings.Join(profileSuffixes, ", "))
+		return nil, fmt.Errorf("%s: a directory with no profiles (looked for %s)", path, strings.Join(suffixes, ", "))
 	}
 	return files, nil
 }
