@@ -48,13 +48,7 @@ func looksFolded(head []byte) bool {
 	if bytes.IndexByte(head, 0) >= 0 {
 		return false
 	}
-	line, rest, _ := bytes.Cut(head, []byte("\n"))
-	line = bytes.TrimRight(line, "\r")
-	// Comments (perf report's header) and blank lines come first.
-	for (len(bytes.TrimSpace(line)) == 0 || foldedComment(string(line))) && len(rest) > 0 {
-		line, rest, _ = bytes.Cut(rest, []byte("\n"))
-		line = bytes.TrimRight(line, "\r")
-	}
+	line, _ := firstFoldedLine(head)
 	if perfReportEntry(string(line)) {
 		return true // perf report --stdio -g folded
 	}
@@ -71,6 +65,31 @@ func looksFolded(head []byte) bool {
 		}
 	}
 	return true
+}
+
+// firstFoldedLine returns the first line of head that is neither blank nor
+// a comment (perf report's header comes first), and whether head holds its
+// end: a line break, else head ends the input or was cut inside the line.
+func firstFoldedLine(head []byte) (line []byte, ends bool) {
+	line, rest, ends := bytes.Cut(head, []byte("\n"))
+	line = bytes.TrimRight(line, "\r")
+	for (len(bytes.TrimSpace(line)) == 0 || foldedComment(string(line))) && len(rest) > 0 {
+		line, rest, ends = bytes.Cut(rest, []byte("\n"))
+		line = bytes.TrimRight(line, "\r")
+	}
+	return line, ends
+}
+
+// foldedLineCut reports whether head, a full window of an input that goes
+// on, was cut inside the line that looksFolded judges: a deep stack's line
+// is longer than a detection window, so that line is read to its end, up to
+// maxFoldedLine bytes (the longest line readFolded reads), before judging.
+func foldedLineCut(head []byte) bool {
+	if bytes.IndexByte(head, 0) >= 0 {
+		return false
+	}
+	_, ends := firstFoldedLine(head)
+	return !ends
 }
 
 // readFolded reads folded stacks into a profile; perf report --stdio -g

@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"runtime"
@@ -123,5 +125,34 @@ func TestFoldedDepthCut(t *testing.T) {
 		if leaf := p.Frames[p.Nodes[s.Node].Frame].Name; leaf != w.leaf || root != w.root || depth != MaxFoldedDepth {
 			t.Errorf("stack %d: %s ... %s, %d frames; want %s ... %s, %d", i, root, leaf, depth, w.root, w.leaf, MaxFoldedDepth)
 		}
+	}
+}
+
+// TestFoldedLongFirstLine: a folded file whose first stack is longer than
+// the 64 KiB that detection looked at is read (it was "not a profile",
+// though the reader takes lines of 16 MiB), gzipped or not, after a
+// comment or not; long text that is no stack is still no profile.
+func TestFoldedLongFirstLine(t *testing.T) {
+	frames := make([]string, 5000)
+	for i := range frames {
+		frames[i] = fmt.Sprintf("app.someRatherLongFunctionName%d", i)
+	}
+	stack := strings.Join(frames, ";") + " 7\nmain;other 1\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(stack))
+	zw.Close()
+	for name, in := range map[string]string{"plain": stack, "after a comment": "# perf\n\n" + stack, "gzipped": gz.String()} {
+		p, err := Parse(strings.NewReader(in), ParseOptions{})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if p.Format != FormatFolded || len(p.Samples) != 2 || p.SampleCount != 8 {
+			t.Errorf("%s: %v, %d samples, count %d", name, p.Format, len(p.Samples), p.SampleCount)
+		}
+	}
+	if _, err := Parse(strings.NewReader(strings.Repeat("word;", 30000)+"\nmore\n"), ParseOptions{}); err == nil || !strings.Contains(err.Error(), "not a profile") {
+		t.Errorf("long text: %v", err)
 	}
 }

@@ -250,7 +250,15 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 	case '{', '[':
 		return decodeJSON(skipBOM(in), jsonscan.BufSize)
 	}
-	if head, _ := in.Peek(64 << 10); looksFolded(head) { // a deep stack's line is long
+	head, _ = in.Peek(64 << 10)
+	folded := looksFolded(head)
+	if !folded && len(head) == 64<<10 && foldedLineCut(head) {
+		// A deep stack's line is long: judge it whole, as readFolded reads it.
+		in = bufio.NewReaderSize(in, maxFoldedLine+64<<10)
+		head, _ = in.Peek(maxFoldedLine + 64<<10)
+		folded = looksFolded(head)
+	}
+	if folded {
 		p, err := readFolded(in, opts)
 		if err != nil {
 			return nil, err
