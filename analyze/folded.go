@@ -3,6 +3,7 @@ package analyze
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -45,8 +46,8 @@ func looksFolded(head []byte) bool {
 	if bytes.HasPrefix(head, []byte("# profdiff folded stacks")) {
 		return true // profdiff's own, whatever the length of its first stack
 	}
-	if bytes.IndexByte(head, 0) >= 0 {
-		return false
+	if !textButNUL(head) {
+		return false // a NUL in text is the folded reader's to report, by line
 	}
 	line, _ := firstFoldedLine(head)
 	if perfReportEntry(string(line)) {
@@ -59,12 +60,37 @@ func looksFolded(head []byte) bool {
 	if i <= 0 || i == len(line)-1 {
 		return false
 	}
-	for _, c := range line[i+1:] {
-		if (c < '0' || c > '9') && c != '.' {
+	// Anything a count might have been meant to be: the reader says on
+	// which line it is not one.
+	return numberLike(string(line[i+1:]))
+}
+
+// numberLike reports whether s reads as a number of any notation
+// ("1e-300", "0x1p20"), beginning with a digit, sign or point.
+func numberLike(s string) bool {
+	if s == "" || strings.IndexByte("0123456789.+-", s[0]) < 0 {
+		return false
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil || errors.Is(err, strconv.ErrRange)
+}
+
+// textButNUL reports whether head's start is text, allowing NUL bytes
+// (but not only those): the start of a folded file with a NUL in it, not
+// a binary format, whose other control bytes show within 512 bytes.
+func textButNUL(head []byte) bool {
+	n := min(len(head), 512)
+	text := false
+	for _, c := range head[:n] {
+		switch {
+		case c == 0:
+		case c < 0x09 || (c > 0x0d && c < 0x20):
 			return false
+		case c > ' ':
+			text = true
 		}
 	}
-	return true
+	return text
 }
 
 // firstFoldedLine returns the first line of head that is neither blank nor
@@ -107,18 +133,21 @@ func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
 	f.p.Nodes = []Node{{Frame: 0, Parent: -1}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxFoldedLine)
-	lineNo := 0
 	for sc.Scan() {
-		lineNo++
+		f.lineNo++
 		if err := f.line(strings.TrimRight(sc.Text(), "\r")); err != nil {
-			return nil, &Error{Line: lineNo, Err: err}
+			return nil, &Error{Line: f.lineNo, Err: err}
 		}
 	}
+	lineNo := f.lineNo
 	if err := sc.Err(); err != nil {
 		if err == bufio.ErrTooLong {
 			return nil, atLine(lineNo+1, "longer than %d bytes", maxFoldedLine)
 		}
 		return nil, err
+	}
+	if f.twoCounts > 0 && f.twoCounts == f.stacks {
+		return nil, &Error{Line: f.firstTwo, Err: errors.New("two counts on every line (the differential form of two profiles): give each side's stacks on their own")}
 	}
 	if len(f.p.Samples) == 0 {
 		return nil, fmt.Errorf("folded stacks with no sample")
@@ -148,6 +177,12 @@ type foldedReader struct {
 	children map[[2]int32]int32 // (parent node, frame) -> node
 	sampleOf []int32            // node -> index of its sample in p.Samples, -1 for none
 	cut      int                // stacks cut to MaxFoldedDepth frames
+	lineNo   int                // the line being read, from 1
+	// stacks counts the lines of stacks, twoCounts those whose stack ends
+	// in a number too, as the differential form's do ("main;f 3 5"),
+	// firstTwo the first of those: a frame may end in a number, but if
+	// every line does, the file is the differential form.
+	stacks, twoCounts, firstTwo int
 }
 
 // setUnit sets what the counts are: samples or times in ns, us or ms.
@@ -184,6 +219,9 @@ func (f *foldedReader) line(line string) error {
 	if strings.TrimSpace(line) == "" {
 		return nil
 	}
+	if c := strings.IndexByte(line, 0); c >= 0 {
+		return fmt.Errorf("a NUL byte at column %d: folded stacks are text (is this a binary file?)", c+1)
+	}
 	if foldedComment(line) {
 		if _, u, ok := strings.Cut(line, "unit="); ok && len(f.p.Samples) == 0 && !f.opts.FoldedUnitSet {
 			_ = f.setUnit(strings.Fields(u + " ")[0]) // an unknown unit leaves the default
@@ -200,13 +238,16 @@ func (f *foldedReader) line(line string) error {
 	if i <= 0 {
 		return fmt.Errorf("expected \"frame;frame;... count\", found %q", clip(line))
 	}
-	count, err := strconv.ParseFloat(line[i+1:], 64)
-	if err != nil || count < 0 || count != count {
-		return fmt.Errorf("the count %q is not a number of samples or a time", clip(line[i+1:]))
+	count, err := f.count(line[i+1:])
+	if err != nil {
+		return err
 	}
 	stack := strings.TrimRight(line[:i], " ")
-	if j := strings.LastIndexByte(stack, ' '); j > 0 && isNumber(stack[j+1:]) && !strings.Contains(stack[j+1:], ";") {
-		return fmt.Errorf("two counts (the differential form of two profiles): give each side's stacks on their own")
+	f.stacks++
+	if j := strings.LastIndexByte(stack, ' '); j > 0 && foldedCount(stack[j+1:], true) {
+		if f.twoCounts++; f.twoCounts == 1 {
+			f.firstTwo = f.lineNo
+		}
 	}
 	node := f.node(stack)
 	if node == 0 || count == 0 {
@@ -285,6 +326,33 @@ func foldedDepth(stack string) int {
 		stack = rest
 	}
 	return n
+}
+
+// count reads a line's count. Counts are decimal integers ("42"); times
+// (units ns, us and ms) may have a decimal fraction ("0.5"); no sign,
+// exponent or other notation.
+func (f *foldedReader) count(s string) (float64, error) {
+	if !foldedCount(s, !f.samples()) {
+		if f.samples() {
+			return 0, fmt.Errorf("the count %q is not a number of samples: counts are decimal integers such as 42 (times in ns, us or ms may have a fraction: 0.5)", clip(s))
+		}
+		return 0, fmt.Errorf("the count %q is not a time in %s: counts are decimal numbers such as 42 or 0.5", clip(s), f.unit)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("the count %q is too large", clip(s))
+	}
+	return v, nil
+}
+
+// foldedCount reports whether s is a count: decimal digits, then, if
+// fraction, optionally '.' and more digits.
+func foldedCount(s string, fraction bool) bool {
+	whole, frac, dot := strings.Cut(s, ".")
+	if dot && (!fraction || frac == "") {
+		return false
+	}
+	return whole != "" && strings.Trim(whole, "0123456789") == "" && strings.Trim(frac, "0123456789") == ""
 }
 
 func isNumber(s string) bool {

@@ -46,12 +46,12 @@ func TestFoldedFromPerf(t *testing.T) {
 // names the line, and the differential form is refused with a reason.
 func TestFoldedErrorsNameTheLine(t *testing.T) {
 	for in, want := range map[string]string{
-		"main;a 10\nmain;b ten\n":  "line 2: the count",
-		"main;a 10\nmain;b 1 2\n":  "line 2: two counts",
-		"main;a 10\n\nnothing\n":   "line 3: expected",
-		"main;a 0\n":               "no sample",
-		"main;a 10\nmain;b -4\n":   "line 2: the count",
-		"main;a 5\nmain;b 1e999\n": "line 2: the count",
+		"main;a 10\nmain;b ten\n":   "line 2: the count",
+		"main;a 10 3\nmain;b 1 2\n": "line 1: two counts on every line",
+		"main;a 10\n\nnothing\n":    "line 3: expected",
+		"main;a 0\n":                "no sample",
+		"main;a 10\nmain;b -4\n":    "line 2: the count",
+		"main;a 5\nmain;b 1e999\n":  "line 2: the count",
 	} {
 		_, err := Parse(strings.NewReader(in), ParseOptions{})
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -156,3 +156,41 @@ func TestFoldedLongFirstLine(t *testing.T) {
 		t.Errorf("long text: %v", err)
 	}
 }
+
+// TestFoldedInputErrors: what is wrong with a folded file is said in its
+// terms, naming the line: a NUL byte (it was "malformed protobuf"), a count
+// in another notation (1e-300 on line 1 was "not a profile" while 0x1p20 on
+// line 2 was a count), a fraction of a sample; and a frame may end in a
+// number without the line being taken for the differential form.
+func TestFoldedInputErrors(t *testing.T) {
+	for in, want := range map[string]string{
+		"main;a 10\nmain;b 3\nbad\x00line 4\n":       "line 3: a NUL byte at column 4: folded stacks are text",
+		"bad\x00;main 4\n":                           "line 1: a NUL byte",
+		"rain;a 10\nmain;b\x00 3\n":                  "line 2: a NUL byte", // 'r' is also a protobuf tag
+		"main;a 1e-300\n":                            `line 1: the count "1e-300" is not a number of samples: counts are decimal integers`,
+		"main;a 10\nmain;b 0x1p20\n":                 `line 2: the count "0x1p20" is not a number of samples`,
+		"main;a 10\nmain;b 2.5\n":                    `line 2: the count "2.5" is not a number of samples`,
+		"# unit=us\nmain;a 10\nmain;b 1e3\n":         `line 3: the count "1e3" is not a time in us: counts are decimal numbers`,
+		"main;a 10\nmain;b +3\n":                     `line 2: the count "+3"`,
+		"main;a 1" + strings.Repeat("0", 400) + "\n": "line 1: the count",
+	} {
+		_, err := Parse(strings.NewReader(in), ParseOptions{})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", clip(in), err, want)
+		}
+	}
+	p, err := Parse(strings.NewReader("# unit=us\nmain;a 10.5\nmain;trailing 42 30\nmain;b 1\n"), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]int64{}
+	for _, s := range p.Samples {
+		names[p.Frames[p.Nodes[s.Node].Frame].Name] = s.Weight
+	}
+	if names["trailing 42"] != 30_000 || names["a"] != 10_500 {
+		t.Errorf("frames %v", names)
+	}
+	if _, err := Parse(strings.NewReader("\x01\x02\x03binary"), ParseOptions{}); err == nil || !strings.Contains(err.Error(), "folded stacks") {
+		t.Errorf("not a profile: %v", err)
+	}
+}

@@ -39,6 +39,9 @@ type ParseOptions struct {
 	FoldedIntervalNs int64
 }
 
+// errNotProfile is what an input of no format Parse reads is.
+var errNotProfile = errors.New(`not a profile: expected a V8 .cpuprofile or Chrome trace (JSON), pprof, or folded stacks ("frame;frame;... count" lines)`)
+
 // FileSuffixes returns the endings of the file names of every format Parse
 // reads, for a program that looks for profiles among a directory's files:
 // V8 .cpuprofile, Chrome traces (.json), pprof, folded stacks (.folded,
@@ -267,7 +270,7 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 	}
 	if head, _ := in.Peek(16); !mayBePprof(head) {
 		// Refuse before reading it all: a gzip bomb of zeros is no profile.
-		return nil, fmt.Errorf("not a profile: expected a V8 .cpuprofile or Chrome trace (JSON) or pprof")
+		return nil, errNotProfile
 	}
 	lim.maxRatio = maxPprofRatio // JSON streams and refuses bombs as it reads
 	data, err := io.ReadAll(in)
@@ -277,7 +280,7 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 	p, err := readPprof(data, opts.SampleType)
 	if err != nil {
 		if looksLikeText(data) {
-			return nil, fmt.Errorf("not a profile: expected a V8 .cpuprofile or Chrome trace (JSON) or pprof")
+			return nil, errNotProfile
 		}
 		return nil, err
 	}

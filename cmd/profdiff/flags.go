@@ -18,8 +18,10 @@ import (
 const usageHead = `profdiff ranks where a CPU profile spends its on-CPU time, by package,
 function and file, and compares two profiles (or two sets of repeated runs)
 with a verdict on noise. It reads V8 .cpuprofile files (Node --cpu-prof, Chrome
-DevTools, CDP Profiler.stop), Chrome Performance-panel traces and pprof files
-(Go, @datadog/pprof), gzipped or not; the format is detected from the content.
+DevTools, CDP Profiler.stop), Chrome Performance-panel traces, pprof files
+(Go, @datadog/pprof) and folded stacks ("frame;frame;... count" lines, from
+perf via stackcollapse, async-profiler, py-spy, rbspy), gzipped or not; the
+format is detected from the content.
 (idle) and (program) are left out of on-CPU time; garbage collection is kept
 and shown as the package (gc).
 

@@ -191,17 +191,7 @@ func TestDirectoryOfRuns(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "run-log.jsonl"), []byte("{}\n"), 0o644) // not a profile: skipped
 	code, out, errs := runCLI("--format", "json", dir, fixture("node-router-unbundled-after.cpuprofile"))
-	if code != 0 {
-		t.Fatalf("exit %d %q", code, errs)
-	}
-	var r struct {
-		Sides []struct {
-			Files []string `json:"files"`
-		} `json:"sides"`
-	}
-	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Sides) != 2 || len(r.Sides[0].Files) != 2 {
-		t.Errorf("sides %+v %v", r, err)
-	}
+	checkSideFiles(t, code, out, errs, 2)
 	empty := t.TempDir()
 	if code, _, errs := runCLI(empty, dir); code != 2 || !strings.Contains(errs, "no profiles") {
 		t.Errorf("empty directory: exit %d %q", code, errs)
@@ -346,6 +336,26 @@ func TestDirectoryOfFoldedRuns(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "r4.folded.gz"), gz.Bytes(), 0o644)
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a profile\n"), 0o644) // skipped
 	code, out, errs := runCLI("--format", "json", dir, dir)
+	checkSideFiles(t, code, out, errs, 4)
+}
+
+// TestFoldedNamedAsAFormat: --help and the error for a file of no format
+// name folded stacks among the formats read (both left them out).
+func TestFoldedNamedAsAFormat(t *testing.T) {
+	if _, out, _ := runCLI("--help"); !strings.Contains(strings.Join(strings.Fields(out), " "), `folded stacks ("frame;frame;... count" lines`) {
+		t.Errorf("--help does not name folded stacks:\n%s", out[:min(len(out), 600)])
+	}
+	bad := filepath.Join(t.TempDir(), "x.prof")
+	os.WriteFile(bad, []byte("\x01\x02\x03binary"), 0o644)
+	if code, _, errs := runCLI(bad); code != 2 || !strings.HasPrefix(errs, "profdiff: "+bad+": not a profile") || !strings.Contains(errs, "folded stacks") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("exit %d %q", code, errs)
+	}
+}
+
+// checkSideFiles checks that a --format json run exited 0 with two sides,
+// the first of n files.
+func checkSideFiles(t *testing.T, code int, out, errs string, n int) {
+	t.Helper()
 	if code != 0 {
 		t.Fatalf("exit %d %q", code, errs)
 	}
@@ -354,7 +364,7 @@ func TestDirectoryOfFoldedRuns(t *testing.T) {
 			Files []string `json:"files"`
 		} `json:"sides"`
 	}
-	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Sides) != 2 || len(r.Sides[0].Files) != 4 {
+	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Sides) != 2 || len(r.Sides[0].Files) != n {
 		t.Errorf("sides %+v %v", r, err)
 	}
 }
