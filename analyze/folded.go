@@ -142,7 +142,7 @@ func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
 	lineNo := f.lineNo
 	if err := sc.Err(); err != nil {
 		if err == bufio.ErrTooLong {
-			return nil, atLine(lineNo+1, "longer than %d bytes", maxFoldedLine)
+			return nil, atLine(lineNo+1, "longer than %d bytes, the longest line of folded stacks read", maxFoldedLine)
 		}
 		return nil, err
 	}

@@ -155,6 +155,10 @@ func TestFoldedLongFirstLine(t *testing.T) {
 	if _, err := Parse(strings.NewReader(strings.Repeat("word;", 30000)+"\nmore\n"), ParseOptions{}); err == nil || !strings.Contains(err.Error(), "not a profile") {
 		t.Errorf("long text: %v", err)
 	}
+	// Longer than the reader takes: the reader says so, not detection.
+	if _, err := Parse(strings.NewReader(strings.Repeat("a;", 9<<20)+"b 1\n"), ParseOptions{}); err == nil || !strings.Contains(err.Error(), "line 1: longer than 16777216 bytes") {
+		t.Errorf("too long: %v", err)
+	}
 }
 
 // TestFoldedInputErrors: what is wrong with a folded file is said in its

@@ -259,7 +259,9 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 		// A deep stack's line is long: judge it whole, as readFolded reads it.
 		in = bufio.NewReaderSize(in, maxFoldedLine+64<<10)
 		head, _ = in.Peek(maxFoldedLine + 64<<10)
-		folded = looksFolded(head)
+		folded = looksFolded(head) ||
+			// Too long for the reader, which says so, naming the line.
+			len(head) == maxFoldedLine+64<<10 && foldedLineCut(head) && bytes.IndexByte(head, ';') >= 0
 	}
 	if folded {
 		p, err := readFolded(in, opts)
