@@ -194,11 +194,11 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	addWarnings(rep, narrowedAway(ds, dopts.Narrowing))
 	advise(rep.Warnings)
 	if o.format == "tui" {
-		var dirs []string
+		var dirs []string // every side's map folders (--sourcemaps-before/after among them), then the scripts'
 		for _, f := range inv.flags {
 			dirs = append(dirs, f.dirs...)
 		}
-		dirs = append(append(dirs, o.sourceDirsBefore...), append(o.sourceDirsAfter, scriptDirs...)...)
+		dirs = append(dirs, scriptDirs...)
 		last := &compared{ds, dopts}
 		in := tui.Input{Report: inv.pair(rep), Sort: o.sortMetric(), Narrow: inv.renarrow(stdin, dopts, last)}
 		if rep.Several() {
