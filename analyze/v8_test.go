@@ -283,3 +283,23 @@ func TestLineTimesFromPositionTicks(t *testing.T) {
 		t.Errorf("function %+v", tab.Lines[0].Function)
 	}
 }
+
+// One late tick among thousands of samples moves no printed figure: it is
+// reordered without a warning (issue 26, item 14).
+func TestOneLateTickIsNotWarned(t *testing.T) {
+	n := 5000
+	samples, deltas := make([]int, n), make([]int, n)
+	for i := range samples {
+		samples[i], deltas[i] = 3, 1000
+	}
+	deltas[100], deltas[101] = 1003, -2 // one tick 2 µs late
+	p := parseString(t, cpuprofile(basicNodes, samples, deltas, 0, n*1000+10))
+	if len(p.Warnings) != 0 {
+		t.Errorf("warnings = %q", p.Warnings)
+	}
+	for i := 1; i < len(p.Samples); i++ {
+		if p.Samples[i].Time < p.Samples[i-1].Time {
+			t.Fatalf("sample %d before its predecessor", i)
+		}
+	}
+}

@@ -77,8 +77,9 @@ func TestGenerate(t *testing.T) {
 	if len(before.LineTicks) == 0 {
 		t.Error("no position ticks")
 	}
-	if len(before.Warnings) == 0 {
-		t.Error("no warning: want one for the negative time deltas")
+	// A few negative time deltas, as V8 writes them (too few to warn of).
+	if td := a.Bytes()[bytes.Index(a.Bytes(), []byte(`"timeDeltas"`)):]; !bytes.Contains(td[:bytes.IndexByte(td, ']')], []byte(",-")) {
+		t.Error("no negative time delta")
 	}
 
 	if len(after.Nodes) != len(before.Nodes) || len(after.Samples) != len(before.Samples) {
