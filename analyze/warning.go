@@ -90,4 +90,15 @@ const (
 	// WarnDeepStacksCut: stacks of a folded file deeper than MaxFoldedDepth
 	// frames were cut to their innermost frames.
 	WarnDeepStacksCut
+	// WarnNarrowedAway: the filters or window a run was narrowed by left
+	// it no on-CPU time.
+	WarnNarrowedAway
 )
+
+// AboutTheRequest reports whether a warning says that something asked for
+// did not apply (a thread or sample type the file cannot have, a
+// narrowing that leaves nothing), rather than describing the data: a
+// program says those where its user looks at once, not only in the report.
+func (k WarningKind) AboutTheRequest() bool {
+	return k == WarnThreadIgnored || k == WarnSampleTypeIgnored || k == WarnNarrowedAway
+}

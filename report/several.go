@@ -357,6 +357,13 @@ func markdownSeveral(r *diff.Report, v *View, opts MarkdownOptions) string {
 		}
 	}
 	fmt.Fprintf(&b, "\n_%s_\n", severalLegend(r, v, EscapeMarkdown))
+	if len(r.Warnings) > 0 {
+		b.WriteString("\n<details><summary>Warnings</summary>\n\n")
+		for _, wn := range r.Warnings {
+			b.WriteString("- " + EscapeMarkdown(wn.String()) + "\n")
+		}
+		b.WriteString("\n</details>\n")
+	}
 	return b.String()
 }
 

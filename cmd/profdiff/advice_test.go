@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -38,9 +40,41 @@ func TestWarningsNameNoFlagsButTheCommandAdvises(t *testing.T) {
 				t.Errorf("%s: a library names a flag: %q", c.file, w)
 			}
 		}
+		// On standard output the report advises, and stderr does not
+		// repeat it (issue 26, item 14); written to a file, stderr says it.
 		code, out, errs := runCLI(fixture(c.file))
-		if code != 0 || !strings.Contains(out, c.advice) || !strings.Contains(errs, c.advice) {
-			t.Errorf("%s: exit %d; the report and stderr should advise %q:\n%s\n%s", c.file, code, c.advice, out, errs)
+		if code != 0 || !strings.Contains(out, c.advice) || strings.Contains(errs, c.advice) {
+			t.Errorf("%s: exit %d; the report, not stderr, should advise %q:\n%s\n%s", c.file, code, c.advice, out, errs)
+		}
+		file := filepath.Join(t.TempDir(), "report.txt")
+		code, _, errs = runCLI("-o", file, fixture(c.file))
+		if written, _ := os.ReadFile(file); code != 0 || !strings.Contains(string(written), c.advice) || !strings.Contains(errs, c.advice) {
+			t.Errorf("%s -o: exit %d; the report and stderr should advise %q:\n%s", c.file, code, c.advice, errs)
+		}
+		if code, _, errs = runCLI("-q", "-o", file, fixture(c.file)); code != 0 || errs != "" {
+			t.Errorf("%s -q: exit %d, stderr %q", c.file, code, errs)
+		}
+	}
+}
+
+// A report on standard output that nobody reads (/dev/null, as in CI) has
+// its warnings said on stderr; one written to a redirected file does not
+// (issue 26, item 14).
+func TestWarningsOnStderrOnlyWhenTheReportIsNotRead(t *testing.T) {
+	profile := fixture("chrome-cdp-page.cpuprofile") // warns: a minified script without a map
+	for _, c := range []struct {
+		stdout string
+		want   bool
+	}{{os.DevNull, true}, {filepath.Join(t.TempDir(), "report.txt"), false}} {
+		f, err := os.Create(c.stdout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errs strings.Builder
+		code := run([]string{profile}, strings.NewReader(""), f, &errs)
+		f.Close()
+		if code != 0 || strings.Contains(errs.String(), "warning:") != c.want {
+			t.Errorf("stdout %s: exit %d, stderr %q", c.stdout, code, errs.String())
 		}
 	}
 }

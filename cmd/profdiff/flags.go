@@ -121,6 +121,7 @@ type options struct {
 	variant       string
 	works         []string // --work N or NAME=N
 	phases        []string // --phase NAME=FROM..TO or NAME=MARK_A..MARK_B
+	quiet         bool
 	workBefore    float64
 	workAfter     float64
 	workBeforeSet bool // --work-before was given (0 included)
@@ -148,6 +149,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.SortFlags = false
 	fs.StringVarP(&o.format, "format", "f", "", "output format: tui, an interactive explorer (the default when standard input and output are a terminal), text (the default otherwise), markdown, json, html (an offline flame graph page); or for other tools: pprof (gzipped profile.proto, a pprof diff for two sides), speedscope, folded (flamegraph.pl)")
 	fs.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` instead of standard output")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "do not say the report's warnings on standard error (they stay in the report); errors are still said")
 	fs.StringVar(&o.jsonOutput, "json-output", "", "also write the comparison as JSON to `FILE`, from the same run (for CI: markdown to post, JSON to read)")
 	fs.IntVarP(&o.top, "top", "n", 20, "rows per table in text output (0 for all); JSON always has every row")
 	fs.StringArrayVar(&o.before, "before", nil, "a profile of the BEFORE side (repeatable: repeated runs); with --after, instead of BEFORE AFTER")

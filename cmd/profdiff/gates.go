@@ -71,7 +71,7 @@ func narrowedAway(ds []diff.Side, narrowing []string) []analyze.Warning {
 				break
 			}
 		}
-		out = append(out, analyze.Warning{File: file,
+		out = append(out, analyze.Warning{Kind: analyze.WarnNarrowedAway, File: file,
 			Message: fmt.Sprintf("%s leaves no on-CPU time (%s), so its figures are 0", strings.Join(narrowing, " "), why)})
 	}
 	return out

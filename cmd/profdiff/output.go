@@ -55,6 +55,17 @@ func writeJSONFile(path string, rep *diff.Report) error {
 	return err
 }
 
+// discarded reports whether w is a character device that is no terminal,
+// such as /dev/null: what is written there is read by nobody.
+func discarded(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || isTerminal(f) {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
 // isTerminal reports whether f is a terminal (not just any character
 // device: /dev/null is one too).
 func isTerminal(f any) bool {
@@ -138,10 +149,15 @@ func list(out io.Writer, file string, stdin io.Reader, popts analyze.ParseOption
 // --json-output) and returns the exit status.
 func writeReport(o options, rep, pair *diff.Report, ds []diff.Side, profiles [][]*analyze.Profile, sides []sideArg, stdout, stderr io.Writer) int {
 	color := o.output == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
-	if (o.output != "" && o.output != "-") || !isTerminal(stdout) {
-		// The report goes to a file, a pipe or /dev/null, where nobody may
-		// read it: its warnings are said here too.
-		for _, w := range rep.Warnings {
+	// Warnings are said here when the report goes to a file, to nowhere
+	// (> /dev/null, as in CI) or is an export that holds none; a report on
+	// standard output that someone reads (a terminal, a pipe, a file) holds
+	// them already, so only those about what was asked for (a flag that
+	// did nothing) are said here too.
+	elsewhere := o.output != "" && o.output != "-" || discarded(stdout)
+	holds := needsOf(o.format, false).whole || o.format == "html"
+	for _, w := range rep.Warnings {
+		if !o.quiet && (elsewhere || !holds || w.Kind.AboutTheRequest()) {
 			fmt.Fprintf(stderr, "profdiff: warning: %s\n", termtext.Clean(w.String()))
 		}
 	}
