@@ -3,10 +3,12 @@ package report
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/internal/units"
 )
 
 // MarkdownLimit is the size a markdown report stays under (GitHub refuses
@@ -78,7 +80,7 @@ func (m *markdown) head() string {
 		}
 	}
 	if r.Compared() {
-		fmt.Fprintf(&head, "### profdiff: %s → %s\n\n", EscapeMarkdown(sideName(r.Sides[0])), EscapeMarkdown(sideName(r.Sides[1])))
+		fmt.Fprintf(&head, "### profdiff: %s → %s: %s\n\n", EscapeMarkdown(sideName(r.Sides[0])), EscapeMarkdown(sideName(r.Sides[1])), v.verdictLine())
 		head.WriteString("| | before | after | change |\n|---|---:|---:|---|\n")
 		for _, l := range v.HeadlineRows() {
 			fmt.Fprintf(&head, "| %s | %s | %s | %s |\n", EscapeMarkdown(l[0].Text), EscapeMarkdown(l[1].Text), EscapeMarkdown(l[2].Text), emphasize(EscapeMarkdown(l[3].Text), l[3].Verdict))
@@ -209,12 +211,24 @@ func (t rowTable) markdownLine(cells []Cell, row *diff.Row) string {
 	return "| " + strings.Join(texts, " | ") + " |\n"
 }
 
-// sideName names a side in a title: its one file, or its name and runs.
+// sideName names a side in a title: its one file's name, or its name and
+// runs.
 func sideName(s diff.SideSummary) string {
 	if len(s.Files) == 1 {
-		return s.Files[0]
+		return filepath.Base(s.Files[0])
 	}
 	return fmt.Sprintf("%s (%d runs)", s.Name, s.Runs)
+}
+
+// verdictLine states a pair's result for a title: "on-CPU per run -29.0%,
+// **better**" or "on-CPU per run -26.2%, ~ (within noise)".
+func (v *View) verdictLine() string {
+	c := v.r.JudgedHeadline().Change
+	s := "on-CPU " + v.Per() + " " + units.SignedPct(c.DeltaPct) + ", "
+	if c.Verdict.Real() {
+		return s + "**" + c.Verdict.String() + "**"
+	}
+	return s + c.Verdict.String() + " (within noise)"
 }
 
 // emphasize puts the text of a cell whose verdict says a change is real
