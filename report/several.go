@@ -19,9 +19,10 @@ import (
 
 // sideRows are the rows of the table of the sides: name, runs, on-CPU per
 // run ±σ, per unit of work when given, and for each side but the base the
-// change against the base, its verdict, and its spread against the base's.
-// real marks the cells that state a real finding.
-func (v *View) sideRows() (head []string, rows [][]string, real [][]bool) {
+// change against the base and its verdict (cells that carry the verdict),
+// and its spread against the base's; spreadReal says which rows' spread
+// differs for real.
+func (v *View) sideRows() (head []string, rows [][]Cell, spreadReal []bool) {
 	r := v.r
 	head = []string{"side", "runs", "on-CPU / run ±σ"}
 	if r.PerWork {
@@ -33,26 +34,25 @@ func (v *View) sideRows() (head []string, rows [][]string, real [][]bool) {
 	}
 	judged := r.JudgedHeadline()
 	for si, s := range r.Sides {
-		row := []string{s.Name, units.Count(int64(s.Runs)), sigma(&r.Headline.OnCPU, si)}
+		row := cells(s.Name, units.Count(int64(s.Runs)), sigma(&r.Headline.OnCPU, si))
 		if r.PerWork {
-			row = append(row, sigma(&r.Headline.PerWork, si))
+			row = append(row, Cell{Text: sigma(&r.Headline.PerWork, si)})
 		}
-		marks := make([]bool, len(head))
+		real := false
 		switch {
 		case one:
 		case si == r.Base:
-			row = append(row, "(base)", "", "")
+			row = append(row, cells("(base)", "", "")...)
 		default:
 			c := changeOf(judged, si)
-			cell, verdict := v.spreadCell(judged, si)
-			row = append(row, units.SignedPct(c.DeltaPct)+" "+FormatPShort(c.P), c.Verdict.String(), cell)
-			n := len(row)
-			marks[n-3], marks[n-2], marks[n-1] = c.Verdict.Real(), c.Verdict.Real(), verdict.Real()
+			text, verdict := v.spreadCell(judged, si)
+			row = append(row, Cell{units.SignedPct(c.DeltaPct) + " " + FormatPShort(c.P), c.Verdict}, Cell{c.Verdict.String(), c.Verdict}, Cell{Text: text})
+			real = verdict.Real()
 		}
 		rows = append(rows, row)
-		real = append(real, marks)
+		spreadReal = append(spreadReal, real)
 	}
-	return head, rows, real
+	return head, rows, spreadReal
 }
 
 // fastest says which side has the least on-CPU time (per unit of work
@@ -258,8 +258,7 @@ func writeTextSeveral(tw *textWriter, v *View, opts TextOptions) {
 		tw.printf("  %s: %s\n", termtext.Clean(s.Name), SideLine(s))
 	}
 	tw.printf("\n")
-	head, rows, _ := v.sideRows()
-	writeAligned(tw, head, rows)
+	writeTextSides(tw, v)
 	tw.printf("\n%s\n", v.fastest(termtext.Clean))
 	writeTextPhases(tw, r)
 	for _, t := range v.severalTables(opts.Files) {
@@ -274,39 +273,31 @@ func writeTextSeveral(tw *textWriter, v *View, opts TextOptions) {
 		tw.printf("\n%s that changed in a variant (%s):\n", capitalize(t.title), v.Per())
 		h := []string{strings.TrimSuffix(t.title, "s"), "time"}
 		for _, s := range r.Sides {
-			h = append(h, s.Name)
+			h = append(h, termtext.Clean(s.Name))
 		}
-		var cells [][]string
+		var body [][]Cell
 		for _, l := range lines {
 			m := l.metric.Of(l.row)
-			row := []string{termtext.Fit(t.name(l.row), 60, false), l.metric.String()}
+			row := cells(termtext.Clean(t.name(l.row)), l.metric.String())
 			for si := range r.Sides {
-				c, _ := sideCell(m, si, r.Base)
-				row = append(row, c)
+				text, verdict := sideCell(m, si, r.Base)
+				row = append(row, Cell{text, verdict})
 			}
-			cells = append(cells, row)
+			body = append(body, row)
 		}
-		writeAligned(tw, h, cells)
+		tw.table(h, body, 0, false)
 	}
 	tw.printf("\n%s\n", severalLegend(r, v, termtext.Clean))
 }
 
-// writeAligned writes a header and rows as left-aligned columns.
-func writeAligned(tw *textWriter, head []string, rows [][]string) {
-	width := make([]int, len(head))
-	for _, row := range append([][]string{head}, rows...) {
-		for i, c := range row {
-			width[i] = max(width[i], termtext.Width(termtext.Clean(c)))
-		}
+// writeTextSides writes the table of the sides, their names made safe to
+// show.
+func writeTextSides(tw *textWriter, v *View) {
+	head, rows, _ := v.sideRows()
+	for _, row := range rows {
+		row[0].Text = termtext.Clean(row[0].Text)
 	}
-	for _, row := range append([][]string{head}, rows...) {
-		var b strings.Builder
-		for i, c := range row {
-			b.WriteString(termtext.Pad(termtext.Clean(c), width[i], false))
-			b.WriteString("  ")
-		}
-		tw.printf("  %s\n", strings.TrimRight(b.String(), " "))
-	}
+	tw.table(head, rows, 0, false)
 }
 
 // markdownSeveral writes a several-sides report as markdown.
@@ -383,15 +374,21 @@ func markdownRow(cells []string, real []bool) string {
 // in bold.
 func markdownSides(v *View) string {
 	var b strings.Builder
-	head, rows, real := v.sideRows()
+	head, rows, spreadReal := v.sideRows()
 	b.WriteString(markdownRow(head, nil))
 	b.WriteString("|" + strings.Repeat("---|", len(head)) + "\n")
 	for i, row := range rows {
-		row[0] = EscapeMarkdown(row[0]) // the other cells are numbers and verdicts
+		texts := Texts(row)
+		texts[0] = EscapeMarkdown(texts[0]) // the other cells are numbers and verdicts
 		if i == v.r.Base && len(rows) > 1 {
-			row[0] = "**" + row[0] + "**"
+			texts[0] = "**" + texts[0] + "**"
 		}
-		b.WriteString(markdownRow(row, real[i]))
+		real := make([]bool, len(row))
+		for j, c := range row {
+			real[j] = c.Verdict.Real()
+		}
+		real[len(row)-1] = real[len(row)-1] || spreadReal[i]
+		b.WriteString(markdownRow(texts, real))
 	}
 	return b.String()
 }
@@ -410,7 +407,6 @@ func markdownPhases(r *diff.Report) string {
 func writeTextPhases(tw *textWriter, r *diff.Report) {
 	for _, ph := range r.Phases {
 		tw.printf("\nPhase %s (%s):\n", termtext.Clean(ph.Name), termtext.Clean(ph.Window))
-		head, rows, _ := NewView(ph.Report).sideRows()
-		writeAligned(tw, head, rows)
+		writeTextSides(tw, NewView(ph.Report))
 	}
 }

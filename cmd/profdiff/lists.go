@@ -2,10 +2,10 @@ package main
 
 import "strings"
 
-// listFlags take a list of files: "--before b1 b2 --after a1 a2", as the
-// usage shows and as a shell glob expands (--before runs/*.cpuprofile),
-// gives each flag every word up to the next flag.
-var listFlags = map[string]bool{"--before": true, "--after": true}
+// listFlag reports whether a flag takes a list of files: "--before b1 b2
+// --after a1 a2", as the usage shows and as a shell glob expands (--before
+// runs/*.cpuprofile), gives each flag every word up to the next flag.
+func listFlag(name string) bool { return name == "--before" || name == "--after" }
 
 // expandListFlags rewrites the words that follow a list flag as repeated
 // flags ("--before b1 b2" -> "--before b1 --before b2"), for pflag, which
@@ -23,7 +23,7 @@ func expandListFlags(args []string) []string {
 			continue
 		case strings.HasPrefix(a, "-"):
 			list = ""
-			if name, _, _ := strings.Cut(a, "="); listFlags[name] {
+			if name, _, _ := strings.Cut(a, "="); listFlag(name) {
 				list = name // --before b1 b2, and --before=b1 b2
 			}
 			out = append(out, a)
