@@ -2,9 +2,11 @@ package report
 
 import (
 	"bytes"
+	"html"
 	"strings"
 	"testing"
 
+	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	gmhtml "github.com/yuin/goldmark/renderer/html"
@@ -36,6 +38,11 @@ func FuzzMarkdown(f *testing.F) {
 		body = strings.NewReplacer("<tbody>", "", "</tbody>", "", "<tr>", "", "</tr>", "", "<td>", "", "</td>", "", "</table>", "").Replace(body)
 		if strings.ContainsAny(body, "<>") {
 			t.Fatalf("%q renders markup: %s", name, body)
+		}
+		// And it reads as it was: the escapes are lossless.
+		text := strings.TrimSpace(strings.ReplaceAll(html.UnescapeString(body[:strings.LastIndex(body, "z")]), "\u200b", ""))
+		if want := strings.TrimSpace(termtext.Clean(name)); text != want && !strings.ContainsAny(want, "\u200b\uFFFD") {
+			t.Fatalf("%q renders as %q", want, text)
 		}
 	})
 }

@@ -3,8 +3,11 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/termtext"
@@ -17,7 +20,7 @@ const MarkdownLimit = 60000
 
 // markdownNameWidth bounds a name or path in a markdown cell; longer ones
 // are cut in the middle.
-const markdownNameWidth = 200
+const markdownNameWidth = 100
 
 // MarkdownOptions tune the markdown renderer.
 type MarkdownOptions struct {
@@ -80,7 +83,7 @@ func (m *markdown) head() string {
 		}
 	}
 	if r.Compared() {
-		fmt.Fprintf(&head, "### profdiff: %s → %s: %s\n\n", EscapeMarkdown(sideName(r.Sides[0])), EscapeMarkdown(sideName(r.Sides[1])), v.verdictLine())
+		fmt.Fprintf(&head, "### profdiff: %s: %s\n\n", EscapeMarkdown(sideName(r.Sides[0])+" → "+sideName(r.Sides[1])), v.verdictLine())
 		head.WriteString("| | before | after | change |\n|---|---:|---:|---|\n")
 		for _, l := range v.HeadlineRows() {
 			fmt.Fprintf(&head, "| %s | %s | %s | %s |\n", EscapeMarkdown(l[0].Text), EscapeMarkdown(l[1].Text), EscapeMarkdown(l[2].Text), emphasize(EscapeMarkdown(l[3].Text), l[3].Verdict))
@@ -114,10 +117,10 @@ func (m *markdown) top() string {
 	if m.r.Compared() {
 		top.WriteString("\n#### Top changes\n\n")
 		for _, t := range m.tables[:2] {
-			fmt.Fprintf(&top, "**%s** (%s; self and total time each judged, * marks the one that makes the change real)\n\n%s", capitalize(t.what), v.Per(), mdHeader(TopHeaders, t.head))
+			fmt.Fprintf(&top, "**%s** (%s; self and total time each judged, * marks the one that makes the change real)\n\n%s", capitalize(t.what), v.Per(), mdHeader(mdTopHeaders, t.head))
 			rows := v.TopChanges(t.rows, m.opts.Top)
 			for i := range rows {
-				top.WriteString(t.markdownLine(TopCells(&rows[i]), &rows[i]))
+				top.WriteString(t.markdownLine(mdTopCells(&rows[i]), &rows[i]))
 			}
 			top.WriteString("\n")
 		}
@@ -128,7 +131,7 @@ func (m *markdown) top() string {
 		fmt.Fprintf(&top, "**%s**\n\n%s", capitalize(t.what), mdHeader(OneSideHeaders, t.head))
 		rows := clip(v.Sorted(t.rows, diff.MetricSelf), m.opts.Top)
 		for i := range rows {
-			top.WriteString(t.markdownLine(v.OneSideCells(&rows[i]), &rows[i]))
+			top.WriteString(t.markdownLine(mdCells(v.OneSideCells(&rows[i])), &rows[i]))
 		}
 		top.WriteString("\n")
 	}
@@ -138,10 +141,10 @@ func (m *markdown) top() string {
 // details is every row of each table inside <details>, and the warnings,
 // in as many rows as fit in room characters, with a note of what was cut.
 func (m *markdown) details(room int) string {
-	detailCols, cellsOf := OneSideHeaders, m.v.OneSideCells
+	detailCols, cellsOf := OneSideHeaders, func(x *diff.Row) []string { return mdCells(m.v.OneSideCells(x)) }
 	if m.r.Compared() {
-		detailCols = ChangeHeaders
-		cellsOf = func(x *diff.Row) []Cell { return ChangeCells(m.opts.Sort.Of(x)) }
+		detailCols = mdChangeHeaders
+		cellsOf = func(x *diff.Row) []string { return mdChangeCells(m.opts.Sort.Of(x)) }
 	}
 	var details strings.Builder
 	for _, t := range m.tables {
@@ -198,18 +201,82 @@ func mdHeader(numeric, names []string) string {
 	return b.String()
 }
 
-// markdownLine is one row of the table: its value cells (verdicts emphasized),
-// then its names, escaped and cut to markdownNameWidth.
-func (t rowTable) markdownLine(cells []Cell, row *diff.Row) string {
-	texts := make([]string, 0, len(cells)+3)
-	for _, c := range cells {
-		texts = append(texts, emphasize(strings.ReplaceAll(c.Text, "*", `\*`), c.Verdict))
-	}
+// markdownLine is one row of the table: its value cells, as markdown, then
+// its names, escaped and cut to markdownNameWidth.
+func (t rowTable) markdownLine(cells []string, row *diff.Row) string {
+	texts := append(make([]string, 0, len(cells)+3), cells...)
 	for _, n := range t.names(row) {
 		texts = append(texts, EscapeMarkdown(termtext.Fit(n, markdownNameWidth, false)))
 	}
 	return "| " + strings.Join(texts, " | ") + " |\n"
 }
+
+// mdCells are cells as markdown: their texts, a verdict in bold.
+func mdCells(cs []Cell) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = emphasize(strings.ReplaceAll(c.Text, "*", `\*`), c.Verdict)
+	}
+	return out
+}
+
+// mdTopHeaders name the cells mdTopCells returns. With a table's names a
+// "top changes" table has at most 7 columns, so that it reads in a pull
+// request without scrolling far: each measure is one cell of before and
+// after and one of its change.
+var mdTopHeaders = []string{"self", "self change", "total", "total change"}
+
+// mdTopCells are a row's cells in a markdown "top changes" table: self
+// as before → after and its change, then total's; the change that makes the
+// row's change real is marked "*".
+func mdTopCells(r *diff.Row) []string {
+	by, real := Deciding(r)
+	out := make([]string, 0, 4)
+	for _, m := range []diff.Metric{diff.MetricSelf, diff.MetricTotal} {
+		ms, mark := m.Of(r), ""
+		if real && m == by {
+			mark = "*"
+		}
+		out = append(out, unbroken(units.Duration(ms.Mean[0]))+"\u00a0→ "+unbroken(units.Duration(ms.Mean[1])), mdChange(ms.Change, true, mark))
+	}
+	return out
+}
+
+// mdChangeHeaders name the cells mdChangeCells returns.
+var mdChangeHeaders = []string{"before", "after", "change", "Δshare"}
+
+// mdChangeCells are a measure's cells in a markdown detail table: before
+// and after with their spread, the change judged, and the change in share.
+func mdChangeCells(m *diff.Measure) []string {
+	return []string{unbroken(ValueSpread(m, 0)), unbroken(ValueSpread(m, 1)), mdChange(m.Change, false, ""), units.SignedPP(m.Change.DeltaPP)}
+}
+
+// mdChange is a judged change in one cell, its own p-value with it: "-81.2%
+// **better\*** p<0.001", "-16.9% ~ p=0.252", or with the delta "-6.04 µs
+// -71.6% **better** p<0.001". A row new or gone has no percentage.
+func mdChange(c diff.Change, pctOnly bool, mark string) string {
+	var parts []string
+	if !pctOnly {
+		parts = append(parts, unbroken(units.SignedDuration(c.Delta)))
+	}
+	v := c.Verdict.String()
+	if mark != "" {
+		v += `\` + mark
+	}
+	v = emphasize(v, c.Verdict)
+	if !math.IsNaN(c.DeltaPct) {
+		v = units.SignedPct(c.DeltaPct) + "\u00a0" + v
+	}
+	parts = append(parts, v)
+	if p := units.PValue(c.P); p != "" {
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, " ")
+}
+
+// unbroken joins a figure's words with no-break spaces, so that a narrow
+// column wraps between figures, not inside "6.65 µs ±12%".
+func unbroken(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") }
 
 // sideName names a side in a title: its one file's name, or its name and
 // runs.
@@ -255,32 +322,44 @@ func markdownLegend(v *View, sort diff.Metric) string {
 // EscapeMarkdown makes a name or path from a profile inert in GitHub
 // markdown: it cannot break a table cell or start HTML, a link, an
 // autolink, a mention (@user), an issue reference (#123), a code span,
-// emphasis or math. Control characters, line breaks and bidirectional
-// controls are first shown as escapes by termtext.Clean (\x1b, \n,
-// \u202e), as the text output shows them.
+// emphasis, strikethrough or math. It escapes only what GFM would read as
+// markup, so that ordinary names read the same raw as rendered:
+// node_modules/a.js, [gone], (anonymous), p<0.001 and ~ stay as they are.
+// Control characters, line breaks and bidirectional controls are first
+// shown as escapes by termtext.Clean (\x1b, \n, \u202e), as the text output
+// shows them. One call's result is one inline context: text escaped in two
+// calls and joined can pair a ~ or $ of each, so escape a line whole.
 func EscapeMarkdown(s string) string {
 	s = termtext.Clean(s) // controls and bidi overrides as visible escapes, as in text
+	// Strikethrough (~) and math ($) need two of them: one alone is text.
+	pairs := func(c string) bool { return strings.Count(s, c) >= 2 }
+	tildes, dollars := pairs("~"), pairs("$")
 	var b strings.Builder
+	prev := rune(' ')
 	for i, r := range s {
+		next := rune(' ')
+		if j := i + utf8.RuneLen(r); j < len(s) {
+			next, _ = utf8.DecodeRuneInString(s[j:])
+		}
 		switch {
-		case r == '&':
+		case r == '&' && (isASCIILetter(next) || next == '#'):
+			// Only "&name;" and "&#1;" are entities.
 			b.WriteString("&amp;")
-		case r == '<':
+		case r == '<' && (isASCIILetter(next) || next == '/' || next == '!' || next == '?'):
+			// Only these start a tag, a comment or an autolink.
 			b.WriteString("&lt;")
-		case r == '>':
-			b.WriteString("&gt;")
-		case r == '`':
-			b.WriteString("&#96;")
-		case r == '|' || r == '\\' || r == '*' || r == '_' || r == '~' || r == '[' || r == ']' ||
-			r == '$' || r == '{' || r == '}':
-			// Parentheses and ! need no escape once brackets have one:
-			// they only make a link or an image after ].
+		case r == '|' || r == '`' || r == '*',
+			r == '\\' && isASCIIPunct(next),
+			r == '_' && !(isWordRune(prev) && isWordRune(next)),     // an underscore inside a word is no emphasis
+			r == '[' && i == 0,                                      // a task list's "[ ]"
+			r == ']' && (next == '(' || next == '[' || next == ':'), // a link or a reference
+			r == '~' && tildes, r == '$' && dollars:
 			b.WriteByte('\\')
 			b.WriteRune(r)
 		case r == '@':
-			// A zero-width space after it stops a mention.
+			// A zero-width space after it stops a mention and an email autolink.
 			b.WriteString("@&#8203;")
-		case r == '#' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
+		case r == '#' && next >= '0' && next <= '9':
 			// A zero-width space stops an issue reference (#123); other
 			// hashes, as in #privateMethod, stay as they are, for copy and
 			// search.
@@ -292,6 +371,18 @@ func EscapeMarkdown(s string) string {
 		default:
 			b.WriteRune(r)
 		}
+		prev = r
 	}
 	return b.String()
 }
+
+func isASCIILetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
+
+// isASCIIPunct reports whether a backslash before r would escape it.
+func isASCIIPunct(r rune) bool {
+	return r < 128 && unicode.IsPunct(r) || r < 128 && unicode.IsSymbol(r)
+}
+
+// isWordRune reports whether r is a letter or digit, as GFM's flanking
+// rules see it.
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

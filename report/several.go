@@ -127,14 +127,10 @@ func (v *View) spreadCell(m *diff.Measure, side int) (string, diff.SpreadVerdict
 // FormatPShort writes a p-value for a compact cell: "(p=0.012)",
 // "(p<0.001)", or "" when no test ran.
 func FormatPShort(p float64) string {
-	if math.IsNaN(p) {
-		return ""
+	if s := units.PValue(p); s != "" {
+		return "(" + s + ")"
 	}
-	s := units.FormatP(p)
-	if !strings.HasPrefix(s, "<") {
-		s = "=" + s
-	}
-	return "(p" + s + ")"
+	return ""
 }
 
 // changeOf returns a measure's change for side si against the base.

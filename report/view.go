@@ -642,7 +642,10 @@ func formatChange(c diff.Change) string {
 	if !math.IsNaN(c.DeltaPP) {
 		fmt.Fprintf(&b, " (%+.1fpp)", c.DeltaPP)
 	}
-	fmt.Fprintf(&b, ", %s, p=%s", c.Verdict, units.FormatP(c.P))
+	fmt.Fprintf(&b, ", %s", c.Verdict)
+	if p := units.PValue(c.P); p != "" {
+		b.WriteString(", " + p)
+	}
 	return b.String()
 }
 
@@ -722,11 +725,16 @@ func (v *View) Steps(p diff.Path) []PathStep {
 	return out
 }
 
+// pathStepWidth bounds one step's name in PathText.
+const pathStepWidth = 60
+
 // PathText writes a path on one line: "main → handle → … → render -1.24 s
 // (-92.0%) → parse -1.24 s (-95.1%) [gone]". It elides the middle of long
 // chains above where the change enters, and of runs of frames that only
 // pass the same change on (a framework's module loader between the entry
-// point and the code that changed); JSON keeps every step.
+// point and the code that changed), and cuts the middle of a name longer
+// than pathStepWidth (a RegExp: frame's source can be a thousand
+// characters); JSON keeps every step and name whole.
 func (v *View) PathText(p diff.Path) string {
 	steps := v.Steps(p)
 	first := len(steps) - 1
@@ -758,7 +766,7 @@ func (v *View) PathText(p diff.Path) string {
 			continue
 		}
 		s := steps[i]
-		t := s.Name
+		t := termtext.Fit(s.Name, pathStepWidth, false)
 		if s.Change != "" {
 			t += " " + s.Change
 		}

@@ -112,3 +112,16 @@ func FormatP(p float64) string {
 	}
 	return strconv.FormatFloat(p, 'f', 3, 64)
 }
+
+// PValue writes a p-value as a statement: "p<0.001", "p=0.252", or "" when
+// no test ran.
+func PValue(p float64) string {
+	s := FormatP(p)
+	switch {
+	case s == "-":
+		return ""
+	case strings.HasPrefix(s, "<"):
+		return "p" + s
+	}
+	return "p=" + s
+}
