@@ -187,3 +187,24 @@ func TestMarkdownEmphasizesVerdictsOnly(t *testing.T) {
 		t.Errorf("no real verdict in bold:\n%s", md.String())
 	}
 }
+
+// TestMarkdownTablesAtMostSevenColumns: every table of a pull request
+// comment reads without scrolling far (the top changes were 11 and 13
+// columns, with one p column for two verdicts).
+func TestMarkdownTablesAtMostSevenColumns(t *testing.T) {
+	r := routerPair(t, diff.DefaultOptions())
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, r, MarkdownOptions{Files: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(md.String(), "\n") {
+		if strings.HasPrefix(l, "|---") {
+			if n := strings.Count(l, "|") - 1; n > 7 {
+				t.Errorf("a table of %d columns: %s", n, l)
+			}
+		}
+	}
+	if strings.Contains(md.String(), "| p |") {
+		t.Errorf("a p column serves two verdicts")
+	}
+}
