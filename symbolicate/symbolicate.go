@@ -170,10 +170,20 @@ func busiestFirst(ss []scriptTime) []scriptTime {
 }
 
 // coverageWarning warns when little was mapped and it matters: maps were
-// asked for or found, or scripts without one look minified (it names
-// those, else the scripts without a map, busiest first).
+// asked for or found, or scripts of the program's own (not in
+// node_modules) look minified without one (it names those, else the
+// scripts without a map, busiest first). Symbolication.Minified lists
+// every minified script, dependencies too, warned of or not.
 func (s *Symbolicator) coverageWarning(cov *analyze.Symbolication, miss, minified []scriptTime) (analyze.Warning, bool) {
 	asked := len(s.opts.Dirs)+len(s.opts.Maps) > 0 || cov.MappedScripts > 0
+	if !asked {
+		// Nothing was bundled or mapped: a dependency shipped minified
+		// without a map (marked's lib/marked.esm.js) is as its authors
+		// published it, no flag of the user's would name its functions,
+		// and its package is still attributed from its path, so only
+		// minified scripts of the program's own are worth a warning.
+		minified = slices.DeleteFunc(slices.Clone(minified), func(m scriptTime) bool { return isDependency(m.script) })
+	}
 	if cov.OnCPUJSNs == 0 || cov.OnCPUMappedNs*10 >= cov.OnCPUJSNs*9 || (!asked && len(minified) == 0) {
 		return analyze.Warning{}, false
 	}
@@ -203,6 +213,12 @@ func (s *Symbolicator) coverageWarning(cov *analyze.Symbolication, miss, minifie
 	}
 	return analyze.Warning{Kind: analyze.WarnNoSourceMap,
 		Message: fmt.Sprintf("only %.1f%% of JavaScript on-CPU time was mapped to original sources; no source map for %s", share, strings.Join(names, ", "))}, true
+}
+
+// isDependency reports whether a script is a published package's file:
+// it lies in a node_modules folder.
+func isDependency(script string) bool {
+	return strings.Contains(script, "/node_modules/") || strings.HasPrefix(script, "node_modules/")
 }
 
 // plural picks the word for n things.
