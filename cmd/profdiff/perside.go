@@ -81,7 +81,8 @@ func resolveSideFlags(o options, sides []sideArg) ([]sideFlags, error) {
 }
 
 // resolveRoots sets each side's root from --root NAME=DIR, --root-before
-// and --root-after: every side's, or none (the roots are then guessed).
+// and --root-after: every side's, or none (the roots are then guessed). A
+// folder is made absolute; a URL prefix is kept as given.
 func resolveRoots(o options, sides []sideArg, out []sideFlags) error {
 	for _, v := range o.roots {
 		i, dir, ok := splitSide(v, sides)
@@ -105,11 +106,15 @@ func resolveRoots(o options, sides []sideArg, out []sideFlags) error {
 			missing = append(missing, s.name)
 			continue
 		}
-		abs, err := filepath.Abs(out[i].root)
-		if err != nil {
-			return fmt.Errorf("--root %s=%s: %v", s.name, out[i].root, err)
+		root := out[i].root
+		if !strings.Contains(root, "://") { // a URL prefix (http://localhost:3000/) is taken as it is
+			abs, err := filepath.Abs(root)
+			if err != nil {
+				return fmt.Errorf("--root %s=%s: %v", s.name, root, err)
+			}
+			root = filepath.ToSlash(abs)
 		}
-		out[i].root = strings.TrimSuffix(filepath.ToSlash(abs), "/") + "/"
+		out[i].root = strings.TrimSuffix(root, "/") + "/"
 	}
 	switch given := len(sides) - len(missing); {
 	case given == 0:

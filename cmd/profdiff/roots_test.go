@@ -184,3 +184,15 @@ func TestSourceBelowASidesRoot(t *testing.T) {
 		t.Errorf("a file keyed below the after side's root: %q (%s)", text, why)
 	}
 }
+
+func TestRootsAreAbsoluteOrURLs(t *testing.T) {
+	sides := []sideArg{{name: "before"}, {name: "after"}}
+	out := make([]sideFlags, 2)
+	if err := resolveRoots(options{rootBefore: "http://localhost:3000", rootAfter: "old"}, sides, out); err != nil {
+		t.Fatal(err)
+	}
+	wd, _ := os.Getwd()
+	if out[0].root != "http://localhost:3000/" || out[1].root != filepath.ToSlash(filepath.Join(wd, "old"))+"/" {
+		t.Errorf("roots %q, %q", out[0].root, out[1].root)
+	}
+}
