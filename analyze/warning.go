@@ -93,6 +93,9 @@ const (
 	// WarnNarrowedAway: the filters or window a run was narrowed by left
 	// it no on-CPU time.
 	WarnNarrowedAway
+	// WarnRootUnused: a side's files were to be matched below a root
+	// that none of them lies under.
+	WarnRootUnused
 )
 
 // AboutTheRequest reports whether a warning says that something asked for
@@ -100,5 +103,5 @@ const (
 // narrowing that leaves nothing), rather than describing the data: a
 // program says those where its user looks at once, not only in the report.
 func (k WarningKind) AboutTheRequest() bool {
-	return k == WarnThreadIgnored || k == WarnSampleTypeIgnored || k == WarnNarrowedAway
+	return k == WarnThreadIgnored || k == WarnSampleTypeIgnored || k == WarnNarrowedAway || k == WarnRootUnused
 }

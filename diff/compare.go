@@ -29,6 +29,9 @@ type Side struct {
 	// Work is the work each run did (requests served, iterations), 0 when
 	// not given; values are then also reported per unit of work.
 	Work float64
+	// Root is the directory the side's files are keyed below (see
+	// Relocate), "" when they keep their paths.
+	Root string
 }
 
 // SideSummary is a side's headline: the mean of its runs' summaries (for
@@ -47,6 +50,9 @@ type SideSummary struct {
 	Runs          int
 	// Work is the work per run (0: not given).
 	Work float64
+	// Root is the directory the side's files are shown and matched
+	// below, with its trailing "/"; "" when they keep their paths.
+	Root string
 	analyze.Summary
 }
 
@@ -387,7 +393,7 @@ func summarize(s Side) (SideSummary, error) {
 	if len(s.Tables) == 0 {
 		return SideSummary{}, fmt.Errorf("side %s has no profiles", s.Name)
 	}
-	sum := SideSummary{Name: s.Name, Runs: len(s.Tables), Format: s.Tables[0].Format, SampleType: s.Tables[0].SampleType, Work: s.Work}
+	sum := SideSummary{Name: s.Name, Runs: len(s.Tables), Format: s.Tables[0].Format, SampleType: s.Tables[0].SampleType, Work: s.Work, Root: s.Root}
 	for _, t := range s.Tables {
 		if t.Format != sum.Format {
 			return sum, fmt.Errorf("side %s mixes formats: %s is %s, %s is %s", s.Name, s.Tables[0].File, sum.Format.Describe(), t.File, t.Format.Describe())

@@ -171,6 +171,12 @@ func (j *jsonReport) side(s *diff.SideSummary) {
 	}
 	j.Key("format")
 	j.String(s.Format.String())
+	// root: the directory this side's files are matched and named below
+	// (two checkouts of one program); absent when they keep their paths.
+	if s.Root != "" {
+		j.Key("root")
+		j.String(s.Root)
+	}
 	// threads: for traces, the thread of each run; absent otherwise.
 	if len(s.Threads) > 0 {
 		j.Key("threads")

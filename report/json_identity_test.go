@@ -100,6 +100,12 @@ func identityReports(t *testing.T) map[string]*diff.Report {
 	cmp("router reversed", diff.DefaultOptions(), side("before", 0, a), side("after", 0, b))
 	cmp("router against itself", diff.DefaultOptions(), side("before", 0, b), side("after", 0, b))
 	cmp("router one side two runs", diff.DefaultOptions(), side("before", 0, b, a))
+	// Two checkouts of the program: each side's files matched below its
+	// root, which each side carries (freshly read: the tables are changed).
+	moved := td("checkouts/node-router-after-pr-4242.cpuprofile.gz")
+	checkouts := []diff.Side{side("before", 0, parsed(t, before, false, nil)), side("after", 0, parsed(t, moved, false, nil))}
+	diff.Relocate(checkouts, diff.GuessRoots(checkouts, 0))
+	cmp("router two checkouts", diff.DefaultOptions(), checkouts...)
 
 	opts := diff.DefaultOptions()
 	for _, text := range []string{"package:*>+5%", "package:path-to-regexp<-50%", "function-total:match>+5%", "on-cpu>+50%", "file:index.js>+1pp"} {

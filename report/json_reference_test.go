@@ -66,11 +66,13 @@ func refSymbolicationJSON(s *analyze.Symbolication) *refJSONSymbolication {
 // refJSONSide is a side's headline; with several runs, each number is the
 // mean per run.
 type refJSONSide struct {
-	Name       string   `json:"name"`
-	Files      []string `json:"files"`
-	Runs       int      `json:"runs"`
-	Work       float64  `json:"work,omitempty"`
-	Format     string   `json:"format"`
+	Name   string   `json:"name"`
+	Files  []string `json:"files"`
+	Runs   int      `json:"runs"`
+	Work   float64  `json:"work,omitempty"`
+	Format string   `json:"format"`
+	// Root is the directory the side's files are matched and named below.
+	Root       string   `json:"root,omitempty"`
 	Threads    []string `json:"threads,omitempty"`
 	SampleType string   `json:"sample_type,omitempty"`
 	// Symbolication is this side's source-map coverage, per run.
@@ -279,7 +281,7 @@ func writeJSONReference(w io.Writer, r *diff.Report) error {
 func (j *refJSONReport) addSides(r *diff.Report) {
 	for _, s := range r.Sides {
 		j.Sides = append(j.Sides, refJSONSide{
-			Name: s.Name, Files: s.Files, Runs: s.Runs, Work: s.Work, Format: s.Format.String(), Threads: strs(s.Threads), SampleType: s.SampleType,
+			Name: s.Name, Files: s.Files, Runs: s.Runs, Work: s.Work, Format: s.Format.String(), Root: s.Root, Threads: strs(s.Threads), SampleType: s.SampleType,
 			WallNs: s.WallNs, SampledNs: s.SampledNs, OnCPUNs: s.OnCPUNs, IdleNs: s.IdleNs,
 			ProgramNs: s.ProgramNs, GCNs: s.GCNs, Samples: s.Samples, IntervalNs: s.IntervalNs,
 			Symbolication: refSymbolicationJSON(s.Symbolication), NarrowedFromNs: s.NarrowedFromNs,

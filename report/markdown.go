@@ -106,6 +106,9 @@ func (m *markdown) head() string {
 	if v.Root() != "" {
 		fmt.Fprintf(&head, "\n_Locations are relative to %s._\n", EscapeMarkdown(v.Root()))
 	}
+	if m := v.Matched(); m != "" {
+		fmt.Fprintf(&head, "\n_%s._\n", EscapeMarkdown(capitalize(m)))
+	}
 	return head.String()
 }
 

@@ -253,6 +253,9 @@ func writeTextSeveral(tw *textWriter, v *View, opts TextOptions) {
 	for _, s := range r.Sides {
 		tw.printf("  %s: %s\n", termtext.Clean(s.Name), SideLine(s))
 	}
+	if m := v.Matched(); m != "" {
+		tw.printf("  %s\n", m)
+	}
 	tw.printf("\n")
 	writeTextSides(tw, v)
 	tw.printf("\n%s\n", v.fastest(termtext.Clean))
@@ -308,6 +311,9 @@ func markdownSeveral(r *diff.Report, v *View, opts MarkdownOptions) string {
 	}
 	fmt.Fprintf(&b, "### %s\n\n", EscapeMarkdown(severalTitle(r)))
 	b.WriteString(markdownSides(v))
+	if m := v.Matched(); m != "" {
+		fmt.Fprintf(&b, "\n_%s._\n", EscapeMarkdown(capitalize(m)))
+	}
 	fmt.Fprintf(&b, "\n%s\n", v.fastest(EscapeMarkdown))
 	b.WriteString(markdownPhases(r))
 	top := opts.Top

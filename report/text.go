@@ -130,6 +130,9 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 	if v.Root() != "" {
 		tw.printf("locations are relative to %s\n", termtext.Clean(v.Root()))
 	}
+	if m := v.Matched(); m != "" {
+		tw.printf("%s\n", m)
+	}
 	tw.printf("\n")
 	tw.table([]string{"", "before", "after", "change"}, v.HeadlineRows(), 3, true)
 	if note := v.RunsNote(); note != "" {

@@ -27,6 +27,11 @@ type View struct {
 	// root is the directory every absolute file of the report shares,
 	// with its trailing slash; "" when none is worth cutting.
 	root string
+	// below is, when the sides' files were matched below their roots
+	// (SideSummary.Root), the directory every one of the files keyed
+	// relative to a root shares, with its trailing slash, so that they
+	// read as they would at one path; "" for none.
+	below string
 	// goFiles: the report is of Go code, whose files read best as the
 	// package's import path and the file's name.
 	goFiles bool
@@ -44,7 +49,95 @@ func NewView(r *diff.Report) *View {
 		}
 	}
 	v.root = commonDir(files)
+	if roots := sideRoots(r); roots != nil {
+		// The files below each side's root are keyed relative to it.
+		var rel []string
+		for _, f := range files {
+			if !strings.HasPrefix(f, "/") && !strings.Contains(f, "://") && !strings.HasPrefix(f, "node_modules/") {
+				rel = append(rel, f)
+			}
+		}
+		v.root, v.below = "", relativeDir(rel)
+		if !slices.ContainsFunc(roots, func(x string) bool { return x != roots[0] }) {
+			v.root = roots[0] + v.below
+		}
+	}
 	return v
+}
+
+// relativeDir returns the longest directory prefix (ending in "/") shared
+// by every relative file, "" when none.
+func relativeDir(files []string) string {
+	if len(files) == 0 {
+		return ""
+	}
+	prefix := files[0]
+	for _, f := range files[1:] {
+		n := 0
+		for n < len(prefix) && n < len(f) && prefix[n] == f[n] {
+			n++
+		}
+		prefix = prefix[:n]
+	}
+	return prefix[:strings.LastIndexByte(prefix, '/')+1]
+}
+
+// sideRoots returns each side's root, nil when no side has one.
+func sideRoots(r *diff.Report) []string {
+	var roots []string
+	for _, s := range r.Sides {
+		roots = append(roots, s.Root)
+	}
+	if !slices.ContainsFunc(roots, func(x string) bool { return x != "" }) {
+		return nil
+	}
+	return roots
+}
+
+// Matched says how the sides' files were matched below different roots:
+// "matched old/ ↔ new/ (locations are relative to /ci/old/ and
+// /ci/new/)", each root shortened to where they differ; a side that keeps
+// its paths is "(as recorded)". It is "" when the files were not matched
+// below different roots.
+func (v *View) Matched() string {
+	roots := sideRoots(v.r)
+	if roots == nil || v.root != "" {
+		return ""
+	}
+	// The directories every root starts with are left out of the short form.
+	lead := ""
+	for _, x := range roots {
+		switch {
+		case x == "":
+		case lead == "":
+			lead = x
+		default:
+			n := 0
+			for n < len(lead) && n < len(x) && lead[n] == x[n] {
+				n++
+			}
+			lead = lead[:strings.LastIndexByte(lead[:n], '/')+1]
+		}
+	}
+	short, full := make([]string, len(roots)), make([]string, 0, len(roots))
+	for i, x := range roots {
+		if x == "" {
+			short[i] = "(as recorded)"
+			continue
+		}
+		short[i] = strings.TrimPrefix(x, lead)
+		if short[i] == "" {
+			short[i] = x
+		}
+		if !slices.Contains(full, x+v.below) {
+			full = append(full, x+v.below)
+		}
+	}
+	and := strings.Join(full, ", ")
+	if len(full) == 2 {
+		and = full[0] + " and " + full[1]
+	}
+	return termtext.Clean(fmt.Sprintf("matched %s (locations are relative to %s)", strings.Join(short, " ↔ "), and))
 }
 
 // Report returns the report the view formats.
@@ -109,10 +202,14 @@ func (v *View) File(k analyze.Key) string {
 		return termtext.Clean(k.Package)
 	case strings.Contains(f, "/node_modules/"):
 		f = f[strings.LastIndex(f, "/node_modules/")+len("/node_modules/"):]
+	case strings.HasPrefix(f, "node_modules/"): // relative to the side's root
+		f = f[len("node_modules/"):]
 	case v.goFiles && (strings.HasSuffix(f, ".go") || strings.HasSuffix(f, ".s")) && k.Package != "" && !strings.HasPrefix(k.Package, "("):
 		f = k.Package + "/" + path.Base(f)
 	case v.root != "" && strings.HasPrefix(f, v.root):
 		f = f[len(v.root):]
+	case v.below != "" && strings.HasPrefix(f, v.below) && !strings.HasPrefix(f, "/"):
+		f = f[len(v.below):]
 	}
 	return termtext.Clean(f)
 }

@@ -345,6 +345,9 @@ func (m Model) headerLines() []string {
 			} else {
 				out = append(out, "before: "+report.SideLine(r.Sides[0]), "after:  "+report.SideLine(r.Sides[1]))
 			}
+			if mt := m.view.Matched(); mt != "" { // two checkouts: say where each side's files are
+				out = append(out, mt)
+			}
 			for _, row := range hl {
 				l := report.Texts(row)
 				switch {

@@ -142,6 +142,11 @@ type options struct {
 	sourceDirsBefore []string
 	sourceDirsAfter  []string
 	pathMaps         []string // FROM=TO
+
+	roots       []string // --root NAME=DIR
+	rootBefore  string
+	rootAfter   string
+	noRootMatch bool
 }
 
 func newFlagSet(o *options) *pflag.FlagSet {
@@ -175,6 +180,10 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringArrayVar(&o.sourceDirsAfter, "sourcemaps-after", nil, "like --sourcemaps, for the AFTER side of a comparison only (`DIR`)")
 	fs.StringArrayVar(&o.sourceMapsBefore, "sourcemap-before", nil, "like --sourcemap, for the BEFORE side only (`SCRIPT=MAP`)")
 	fs.StringArrayVar(&o.sourceMapsAfter, "sourcemap-after", nil, "like --sourcemap, for the AFTER side only (`SCRIPT=MAP`)")
+	fs.StringArrayVar(&o.roots, "root", nil, "match a side's files by their path below its checkout DIR, given as `NAME=DIR` (repeatable, every side's): for sides run from checkouts at different paths, when the guess is wrong")
+	fs.StringVar(&o.rootBefore, "root-before", "", "like --root, the BEFORE side's checkout (`DIR`), with --root-after")
+	fs.StringVar(&o.rootAfter, "root-after", "", "like --root, the AFTER side's checkout (`DIR`), with --root-before")
+	fs.BoolVar(&o.noRootMatch, "no-root-match", false, "keep every file's path as recorded: do not match the files of sides run from different checkouts by their path below each")
 	fs.BoolVar(&o.noSourceMaps, "no-sourcemaps", false, "do not apply source maps: report frames as the profiler recorded them")
 	fs.BoolVar(&o.allowMixed, "allow-mixed-formats", false, "compare sides of different formats (a .cpuprofile against a pprof), whose names and packages rarely match")
 	fs.BoolVar(&o.list, "list", false, "list the profiles a file holds (threads of a trace, sample types of a pprof) and exit")

@@ -8,7 +8,8 @@
 // This command is the only place that touches os.Args, os.Exit, the
 // environment and the terminal; the work is done by the analyze,
 // symbolicate, diff and tui packages. main.go holds the run, flags.go the
-// command line, sides.go the reading of each side, output.go the writing
+// command line, sides.go the reading of each side, roots.go the matching
+// of sides run from different checkouts, output.go the writing
 // of the report and export.go the exports.
 package main
 
@@ -93,6 +94,10 @@ type invocation struct {
 	variant int                         // the side drawn against the base where one pair is shown
 	phases  []phase                     // --phase: stretches compared on their own
 	syms    []*symbolicate.Symbolicator // per side; nil without source maps
+	// roots are the directories each side's files are matched below,
+	// chosen on the first reading (nil for none); readings again (phases,
+	// the explorer's narrowing) use the same.
+	roots []string
 }
 
 // newInvocation checks the flags and arguments against each other and
@@ -171,6 +176,9 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failed(stderr, err)
 	}
+	roots, rootWarnings := inv.chooseRoots(ds)
+	inv.roots = roots
+	relocate(ds, profiles, roots)
 	dopts := inv.dopts
 	if inv.filters.WindowMarks != nil { // the window each run's marks gave
 		dopts.Narrowing = append(dopts.Narrowing, inv.filters.WindowMarks.Used()...)
@@ -192,6 +200,7 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 		return failed(stderr, err)
 	}
 	addWarnings(rep, narrowedAway(ds, dopts.Narrowing))
+	addWarnings(rep, rootWarnings)
 	advise(rep.Warnings)
 	if o.format == "tui" {
 		var dirs []string // every side's map folders (--sourcemaps-before/after among them), then the scripts'
@@ -213,7 +222,9 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 				return r, err
 			}
 		}
-		return explore(in, inv.syms, newSourceFiles(dirs), stderr)
+		src := newSourceFiles(dirs)
+		src.relative = relativeTo(roots, inv.variant)
+		return explore(in, inv.syms, src, stderr)
 	}
 	return writeReport(o, rep, inv.pair(rep), ds, profiles, inv.sides, stdout, stderr)
 }
@@ -231,6 +242,7 @@ func (inv *invocation) comparePhases(stdin io.Reader, dopts diff.Options) ([]dif
 		if err != nil {
 			return nil, fmt.Errorf("--phase %s: %w", ph.name, err)
 		}
+		relocate(ds, nil, inv.roots)
 		opts := dopts
 		opts.Narrowing = f.Describe()
 		if f.WindowMarks != nil {
@@ -287,6 +299,7 @@ func (inv *invocation) renarrow(stdin io.Reader, dopts diff.Options, last *compa
 		if err != nil {
 			return nil, errors.New(errorText(err))
 		}
+		relocate(ds, nil, inv.roots)
 		opts := dopts
 		opts.Narrowing, opts.Base = f.Describe(), last.opts.Base
 		rep, err := diff.Compare(ds, opts)

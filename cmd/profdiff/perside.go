@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ type sideFlags struct {
 	maps []string // SCRIPT=MAP
 	dirs []string
 	work float64 // 0: not given
+	root string  // --root: the side's checkout, with a trailing "/"; "" when not given
 }
 
 // sameMaps reports whether two sides look for source maps the same way, so
@@ -72,7 +74,67 @@ func resolveSideFlags(o options, sides []sideArg) ([]sideFlags, error) {
 		out[i].maps = append(slices.Clone(maps), out[i].maps...)
 		out[i].dirs = append(slices.Clone(dirs), out[i].dirs...)
 	}
+	if err := resolveRoots(o, sides, out); err != nil {
+		return nil, err
+	}
 	return out, resolveWork(o, sides, out)
+}
+
+// resolveRoots sets each side's root from --root NAME=DIR, --root-before
+// and --root-after: every side's, or none (the roots are then guessed). A
+// folder is made absolute; a URL prefix is kept as given.
+func resolveRoots(o options, sides []sideArg, out []sideFlags) error {
+	for _, v := range o.roots {
+		i, dir, ok := splitSide(v, sides)
+		if !ok || dir == "" {
+			return fmt.Errorf("--root %q: give NAME=DIR, NAME a side (%s) and DIR its checkout", v, sideNames(sides))
+		}
+		out[i].root = dir
+	}
+	if o.rootBefore != "" || o.rootAfter != "" {
+		if len(sides) != 2 {
+			return fmt.Errorf("--root-before and --root-after are for two sides; name the side instead, as --root %s=DIR", sides[0].name)
+		}
+		if o.rootBefore == "" || o.rootAfter == "" {
+			return fmt.Errorf("--root-before and --root-after go together: give each side's checkout")
+		}
+		out[0].root, out[1].root = o.rootBefore, o.rootAfter
+	}
+	var missing []string
+	for i, s := range sides {
+		if out[i].root == "" {
+			missing = append(missing, s.name)
+			continue
+		}
+		root := out[i].root
+		if !strings.Contains(root, "://") { // a URL prefix (http://localhost:3000/) is taken as it is
+			abs, err := filepath.Abs(root)
+			if err != nil {
+				return fmt.Errorf("--root %s=%s: %v", s.name, root, err)
+			}
+			root = filepath.ToSlash(abs)
+		}
+		out[i].root = strings.TrimSuffix(root, "/") + "/"
+	}
+	switch given := len(sides) - len(missing); {
+	case given == 0:
+	case len(sides) == 1:
+		return fmt.Errorf("--root is for comparing sides run from different checkouts")
+	case o.noRootMatch:
+		return fmt.Errorf("--root and --no-root-match contradict each other: give one")
+	case len(missing) > 0:
+		return fmt.Errorf("--root is given for some sides but not for %s: give each side's checkout", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// sideNames lists the sides' names, for messages.
+func sideNames(sides []sideArg) string {
+	var names []string
+	for _, s := range sides {
+		names = append(names, s.name)
+	}
+	return strings.Join(names, ", ")
 }
 
 // resolveWork sets each side's work per run from --work N, --work NAME=N,

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -20,8 +21,11 @@ const maxSourceFile = 16 << 20
 // not read, and the pane says why.
 type sourceFiles struct {
 	roots symbolicate.Roots
-	mu    sync.Mutex
-	why   map[string]string // why a file is not read, once found
+	// relative are the sides' roots that a file keyed relative to one
+	// (two checkouts matched) is looked for below, in order.
+	relative []string
+	mu       sync.Mutex
+	why      map[string]string // why a file is not read, once found
 }
 
 // newSourceFiles returns a reader rooted at dirs and the current
@@ -50,6 +54,14 @@ func (s *sourceFiles) whyNot(file string) string {
 func (s *sourceFiles) read(file string) (text, why string) {
 	if file == "" || strings.Contains(file, "://") {
 		return "", ""
+	}
+	if !filepath.IsAbs(file) {
+		for _, root := range s.relative {
+			if _, err := os.Lstat(filepath.Join(root, file)); err == nil {
+				file = filepath.Join(root, file)
+				break
+			}
+		}
 	}
 	if _, err := os.Lstat(file); err != nil {
 		return "", "" // not on this machine: nothing to say
