@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	pprofile "github.com/google/pprof/profile"
@@ -22,6 +23,69 @@ var goGCFunctions = map[string]bool{
 	"runtime.bgsweep":        true,
 	"runtime.bgscavenge":     true,
 	"runtime._GC":            true,
+}
+
+// pprofFrameBuildIDPrefix begins the build ID of each mapping that
+// profdiff's pprof export puts a package's functions in.
+const pprofFrameBuildIDPrefix = "profdiff:"
+
+// PprofFrameBuildID returns the build ID that profdiff's pprof export
+// gives the mapping holding package pkg's functions of frames like f:
+// "profdiff:", the kind's name, ",go" for a Go frame (Frame.Go), ",gcmark"
+// for one whose presence makes a sample GC work (Frame.MarksGC), ":" and
+// the package: "profdiff:code:path-to-regexp", "profdiff:gc:(gc)",
+// "profdiff:code,go,gcmark:runtime". The package is in the build ID, not
+// only in the mapping's file, because pprof merges profiles' mappings by
+// build ID. Reading a pprof profile, the frames of a location whose
+// mapping has such a build ID take their package, kind, Go and MarksGC
+// from it (regular expressions and eval code still give their time to
+// their caller's package); a profile without them is read as any other.
+func PprofFrameBuildID(pkg string, f *Frame) string {
+	id := pprofFrameBuildIDPrefix + f.Kind.String()
+	if f.Go {
+		id += ",go"
+	}
+	if f.MarksGC {
+		id += ",gcmark"
+	}
+	return id + ":" + pkg
+}
+
+// pprofFrameMapping is what a mapping of profdiff's pprof export says of
+// its locations' frames (see PprofFrameBuildID).
+type pprofFrameMapping struct {
+	pkg              string
+	kind             FrameKind
+	goFrame, marksGC bool
+	ok               bool // the mapping is one of profdiff's export
+}
+
+// parsePprofFrameMapping undoes PprofFrameBuildID; ok is false for a
+// mapping profdiff did not write. Flags it does not know are passed over.
+func parsePprofFrameMapping(m pprofMapping) pprofFrameMapping {
+	rest, ok := strings.CutPrefix(m.buildID, pprofFrameBuildIDPrefix)
+	if !ok {
+		return pprofFrameMapping{}
+	}
+	kind, pkg, ok := strings.Cut(rest, ":")
+	if !ok || pkg == "" {
+		return pprofFrameMapping{}
+	}
+	flags := strings.Split(kind, ",")
+	i := slices.Index(kindNames[:], flags[0])
+	if i < 0 {
+		return pprofFrameMapping{}
+	}
+	fm := pprofFrameMapping{pkg: pkg, kind: FrameKind(i), ok: true}
+	for _, flag := range flags[1:] {
+		switch flag {
+		case "go":
+			fm.goFrame = true
+		case "gcmark":
+			fm.marksGC = true
+		}
+	}
+	return fm
 }
 
 // timeUnits converts sample and period units to nanoseconds.
@@ -150,6 +214,11 @@ func pprofDataOf(pp *pprofile.Profile) *pprofData {
 	for _, f := range pp.Function {
 		d.functionNames = append(d.functionNames, f.Name)
 	}
+	mappings := map[*pprofile.Mapping]int32{}
+	for _, m := range pp.Mapping {
+		mappings[m] = int32(len(d.mappings))
+		d.mappings = append(d.mappings, pprofMapping{m.File, m.BuildID})
+	}
 	index := map[*pprofile.Location]int32{}
 	for _, s := range pp.Sample {
 		for _, loc := range s.Location {
@@ -157,7 +226,10 @@ func pprofDataOf(pp *pprofile.Profile) *pprofData {
 			if !ok {
 				i = int32(len(d.locs))
 				index[loc] = i
-				l := pprofLoc{address: loc.Address, lineStart: int32(len(d.lines))}
+				l := pprofLoc{address: loc.Address, mapping: -1, lineStart: int32(len(d.lines))}
+				if mi, ok := mappings[loc.Mapping]; ok {
+					l.mapping = mi
+				}
 				for _, ln := range loc.Line {
 					pl := pprofLine{line: ln.Line, column: ln.Column, noFunction: ln.Function == nil}
 					if f := ln.Function; f != nil {
@@ -224,8 +296,11 @@ type pprofBuilder struct {
 	w          pprofWeights
 	node       bool // written by @datadog/pprof
 	countIndex int  // the sample value that counts samples, or -1
-	p          *Profile
-	in         *frameInterner
+	// mappings are what each mapping says of its frames when profdiff's
+	// export wrote it.
+	mappings []pprofFrameMapping
+	p        *Profile
+	in       *frameInterner
 	// Each location's frames, outermost first (a location holds a function
 	// and the functions inlined into it), are made once; and the node a
 	// location leads to from a node is remembered, so that a sample costs
@@ -257,6 +332,10 @@ func newPprofBuilder(pp *pprofData, w pprofWeights) *pprofBuilder {
 		leadsTo:    map[pprofStep]int32{},
 		children:   map[pprofEdge]int32{},
 		lineCounts: map[[2]int32]int32{},
+		mappings:   make([]pprofFrameMapping, len(pp.mappings)),
+	}
+	for i, m := range pp.mappings {
+		b.mappings[i] = parsePprofFrameMapping(m)
 	}
 	for i, st := range pp.sampleTypes {
 		if st.unit == "count" {
@@ -269,8 +348,18 @@ func newPprofBuilder(pp *pprofData, w pprofWeights) *pprofBuilder {
 	return b
 }
 
-// frameOf interns the frame of a location's line.
-func (b *pprofBuilder) frameOf(ln pprofLine) int32 {
+// frameOf interns the frame of a location's line, as the mapping of
+// profdiff's export that holds it says when fm.ok.
+func (b *pprofBuilder) frameOf(ln pprofLine, fm pprofFrameMapping) int32 {
+	if fm.ok {
+		i := b.in.internStrings(ln.name, ln.file, clampLine(ln.startLine), 0, fm.kind)
+		fr := &b.in.frames[i]
+		fr.Go, fr.MarksGC = fm.goFrame, fm.marksGC
+		if !fm.kind.InheritsPackage() {
+			fr.Package = fm.pkg
+		}
+		return i
+	}
 	var line, column int32
 	goFrame := !b.node
 	switch {
@@ -307,12 +396,16 @@ func (b *pprofBuilder) framesOf(li int32) []int32 {
 	}
 	loc := b.pp.locs[li]
 	lines := b.pp.lines[loc.lineStart:loc.lineEnd]
+	var fm pprofFrameMapping
+	if loc.mapping >= 0 {
+		fm = b.mappings[loc.mapping]
+	}
 	fs := make([]int32, 0, max(len(lines), 1))
 	if len(lines) == 0 {
-		fs = append(fs, b.frameOf(pprofLine{name: fmt.Sprintf("0x%x", loc.address)}))
+		fs = append(fs, b.frameOf(pprofLine{name: fmt.Sprintf("0x%x", loc.address)}, pprofFrameMapping{}))
 	}
 	for k := len(lines) - 1; k >= 0; k-- {
-		fs = append(fs, b.frameOf(lines[k]))
+		fs = append(fs, b.frameOf(lines[k], fm))
 	}
 	b.locFrames[li] = fs
 	return fs

@@ -266,7 +266,11 @@ func canonicalPprof(d *pprofData) []string {
 		s := fmt.Sprintf("values %v:", d.sampleValues(i))
 		for _, li := range d.sampleLocs(i) {
 			l := d.locs[li]
-			s += fmt.Sprintf(" [%#x %+v]", l.address, d.lines[l.lineStart:l.lineEnd])
+			var m pprofMapping
+			if l.mapping >= 0 {
+				m = d.mappings[l.mapping]
+			}
+			s += fmt.Sprintf(" [%#x %+v %+v]", l.address, m, d.lines[l.lineStart:l.lineEnd])
 		}
 		out = append(out, s)
 	}
@@ -390,5 +394,66 @@ func TestPprofBombs(t *testing.T) {
 	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > 200<<20 {
 		t.Errorf("8M empty strings allocated %d MB", got>>20)
+	}
+}
+
+// TestPprofFramesOfProfdiffsExport: a location in a mapping whose build ID
+// PprofFrameBuildID wrote gives its frame that package, kind and flags; a
+// location in any other mapping is read as before (a Go function).
+func TestPprofFramesOfProfdiffsExport(t *testing.T) {
+	gc := &Frame{Kind: KindGC}
+	worker := &Frame{Kind: KindCode, Go: true, MarksGC: true}
+	code := &Frame{Kind: KindCode}
+	re := &Frame{Kind: KindRegExp}
+	p := &pprofile.Profile{
+		SampleType: []*pprofile.ValueType{{Type: "cpu", Unit: "nanoseconds"}},
+		Mapping: []*pprofile.Mapping{{ID: 1, File: "profdiff"},
+			{ID: 2, File: "(gc)", BuildID: PprofFrameBuildID(PackageGC, gc)},
+			{ID: 3, File: "runtime", BuildID: PprofFrameBuildID("runtime", worker)},
+			{ID: 4, File: "path-to-regexp", BuildID: PprofFrameBuildID("path-to-regexp", code)},
+			{ID: 5, File: "path-to-regexp", BuildID: PprofFrameBuildID("path-to-regexp", re)},
+			{ID: 6, File: "app", BuildID: "0123abcd"}},
+	}
+	names := []string{"", "(garbage collector)", "runtime.gcBgMarkWorker", "match", "RegExp: ^a", "main.f"}
+	files := []string{"", "", "proc.go", "/srv/node_modules/path-to-regexp/dist/index.js", "", "/src/f.go"}
+	for i := 1; i < len(names); i++ {
+		f := &pprofile.Function{ID: uint64(i), Name: names[i], Filename: files[i], StartLine: int64(10 * i)}
+		p.Function = append(p.Function, f)
+		p.Location = append(p.Location, &pprofile.Location{ID: uint64(i), Mapping: p.Mapping[i], Line: []pprofile.Line{{Function: f, Line: int64(10 * i)}}})
+	}
+	p.Sample = []*pprofile.Sample{{Location: []*pprofile.Location{p.Location[0]}, Value: []int64{5}},
+		{Location: []*pprofile.Location{p.Location[3], p.Location[2], p.Location[4]}, Value: []int64{7}},
+		{Location: []*pprofile.Location{p.Location[1]}, Value: []int64{9}}}
+	var b bytes.Buffer
+	if err := p.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Parse(&b, ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Frame{
+		"(garbage collector)":    {Kind: KindGC, Package: PackageGC},
+		"runtime.gcBgMarkWorker": {Kind: KindCode, Package: "runtime", Go: true, MarksGC: true},
+		"match":                  {Kind: KindCode, Package: "path-to-regexp"},
+		"RegExp: ^a":             {Kind: KindRegExp},
+		"main.f":                 {Kind: KindCode, Go: true},
+	}
+	for _, f := range got.Frames {
+		w, ok := want[f.Name]
+		if !ok {
+			continue
+		}
+		if f.Kind != w.Kind || f.Package != w.Package || f.Go != w.Go || f.MarksGC != w.MarksGC {
+			t.Errorf("%s: kind %v package %q go %v marks GC %v, want %v %q %v %v", f.Name, f.Kind, f.Package, f.Go, f.MarksGC, w.Kind, w.Package, w.Go, w.MarksGC)
+		}
+		delete(want, f.Name)
+	}
+	for name := range want {
+		t.Errorf("no frame %s", name)
+	}
+	tbl := Aggregate(got, AggregateOptions{})
+	if tbl.Summary.GCNs != 5+9 {
+		t.Errorf("GC %d ns, want the (garbage collector) sample's and the GC worker's, 14", tbl.Summary.GCNs)
 	}
 }

@@ -28,6 +28,7 @@ type pprofData struct {
 	period        int64
 	durationNanos int64
 	functionNames []string // every function's name, for telling Node profiles
+	mappings      []pprofMapping
 	locs          []pprofLoc
 	lines         []pprofLine // of all locations; a location's are [lineStart, lineEnd)
 	// Sample i has locations locIdx[locStart[i]:locStart[i+1]] and values
@@ -40,12 +41,19 @@ type pprofData struct {
 // pprofValueType is a sample or period type, as "cpu", "nanoseconds".
 type pprofValueType struct{ typ, unit string }
 
-// pprofLoc is a location: its address and its lines, which are
+// pprofLoc is a location: its address, its mapping (an index into
+// pprofData.mappings, -1 for none) and its lines, which are
 // pprofData.lines[lineStart:lineEnd], the innermost (inlined) first.
 type pprofLoc struct {
 	address            uint64
+	mapping            int32
 	lineStart, lineEnd int32
 }
+
+// pprofMapping is what profdiff takes from a mapping: its file and build
+// ID, which say a frame's package and kind in a profile profdiff wrote
+// (see PprofFrameBuildID).
+type pprofMapping struct{ file, buildID string }
 
 // pprofLine is one line of a location: a function (or an inlined one) and
 // the position in it.
@@ -231,23 +239,26 @@ func decodeFunction(b []byte) (rawFunc, error) {
 	return f, err
 }
 
-// decodeMapping reads a Mapping message's id, the one part profdiff
-// checks (as the library does); its addresses, file, build id and flags
-// are not used.
-func decodeMapping(b []byte) (uint64, error) {
-	var id uint64
-	err := scalars(b, &id, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-	if err == nil && id == 0 {
+// rawMapping is a Mapping: its id, and its file and build ID as
+// string-table indices.
+type rawMapping struct{ id, file, buildID uint64 }
+
+// decodeMapping reads a Mapping message's id, file and build ID; its
+// addresses and flags are not used.
+func decodeMapping(b []byte) (rawMapping, error) {
+	var m rawMapping
+	err := scalars(b, &m.id, nil, nil, nil, &m.file, &m.buildID, nil, nil, nil, nil)
+	if err == nil && m.id == 0 {
 		err = wireErrorf("a mapping has the reserved id 0")
 	}
-	return id, err
+	return m, err
 }
 
-// rawLoc is a Location: its id and address, and its lines, which are
-// pprofDecoder.lines[lineStart:lineEnd].
+// rawLoc is a Location: its id, mapping id and address, and its lines,
+// which are pprofDecoder.lines[lineStart:lineEnd].
 type rawLoc struct {
-	id, address        uint64
-	lineStart, lineEnd int32
+	id, mapping, address uint64
+	lineStart, lineEnd   int32
 }
 
 // pprofDecoder gathers a Profile message's parts as they are read, by id
@@ -259,7 +270,8 @@ type pprofDecoder struct {
 	periodType   *rawValueType
 	period, dur  uint64
 	timeNanos    uint64
-	mappings     map[uint64]bool
+	mappings     []rawMapping
+	mappingIDs   map[uint64]bool
 	funcs        []rawFunc
 	locs         []rawLoc
 	lines        []rawLine
@@ -312,17 +324,18 @@ func (d *pprofDecoder) field(m *wireMsg, num protowire.Number, typ protowire.Typ
 
 // addMapping reads a Mapping and checks that its id is new.
 func (d *pprofDecoder) addMapping(b []byte) error {
-	id, err := decodeMapping(b)
+	m, err := decodeMapping(b)
 	if err != nil {
 		return err
 	}
-	if d.mappings[id] {
-		return wireErrorf("two mappings have the id %d", id)
+	if d.mappingIDs[m.id] {
+		return wireErrorf("two mappings have the id %d", m.id)
 	}
-	if d.mappings == nil {
-		d.mappings = map[uint64]bool{}
+	if d.mappingIDs == nil {
+		d.mappingIDs = map[uint64]bool{}
 	}
-	d.mappings[id] = true
+	d.mappingIDs[m.id] = true
+	d.mappings = append(d.mappings, m)
 	return nil
 }
 
@@ -353,8 +366,9 @@ func (d *pprofDecoder) decodeSample(b []byte) error {
 	return nil
 }
 
-// decodeLocation reads a Location: its id, address and lines (their
-// functions are found by resolve); its mapping and is_folded are not used.
+// decodeLocation reads a Location: its id, mapping id, address and lines
+// (their functions and its mapping are found by resolve); its is_folded
+// is not used.
 func (d *pprofDecoder) decodeLocation(b []byte) error {
 	m := wireMsg{b: b}
 	l := rawLoc{lineStart: int32(len(d.lines))}
@@ -362,7 +376,9 @@ func (d *pprofDecoder) decodeLocation(b []byte) error {
 		switch num {
 		case 1:
 			l.id = m.varint(num, typ)
-		case 2, 5: // mapping_id, is_folded
+		case 2:
+			l.mapping = m.varint(num, typ)
+		case 5: // is_folded
 			m.varint(num, typ)
 		case 3:
 			l.address = m.varint(num, typ)
@@ -450,9 +466,22 @@ func (d *pprofDecoder) resolve() (*pprofData, error) {
 	if out.lines, err = d.resolveLines(funcs); err != nil {
 		return nil, err
 	}
+	if out.mappings, err = d.resolveMappings(); err != nil {
+		return nil, err
+	}
+	mappingByID, err := indexPprofIDs(len(d.mappings), func(i int) uint64 { return d.mappings[i].id }, "mappings")
+	if err != nil {
+		return nil, err
+	}
 	out.locs = make([]pprofLoc, len(d.locs))
 	for i, l := range d.locs {
-		out.locs[i] = pprofLoc{address: l.address, lineStart: l.lineStart, lineEnd: l.lineEnd}
+		// A location naming no mapping, or one that does not exist, has
+		// none, as the library leaves it.
+		mi, ok := mappingByID.find(l.mapping)
+		if !ok {
+			mi = -1
+		}
+		out.locs[i] = pprofLoc{address: l.address, mapping: mi, lineStart: l.lineStart, lineEnd: l.lineEnd}
 	}
 	if out.locIdx, err = d.sampleLocations(); err != nil {
 		return nil, err
@@ -494,6 +523,24 @@ func (d *pprofDecoder) valueTypes() ([]pprofValueType, *pprofValueType, error) {
 	}
 	pt, err := d.valueType(*d.periodType)
 	return types, &pt, err
+}
+
+// resolveMappings returns every mapping's file and build ID, in the order
+// read.
+func (d *pprofDecoder) resolveMappings() ([]pprofMapping, error) {
+	out := make([]pprofMapping, len(d.mappings))
+	for i, m := range d.mappings {
+		file, err := d.str(m.file)
+		if err != nil {
+			return nil, err
+		}
+		buildID, err := d.str(m.buildID)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = pprofMapping{file, buildID}
+	}
+	return out, nil
 }
 
 // functions returns every function's name, file and start line, in the

@@ -17,11 +17,29 @@ import (
 // profile.proto: sample types samples/count and cpu/nanoseconds, values per
 // run (per unit of work when given), functions by original name, file and
 // start line, each location at the line the samples recorded where the
-// input has lines, in one mapping marked as symbolized so that pprof does
-// not try to symbolize it. With two sides the before side's values are
-// negated and its samples labelled pprof::base=true, as pprof's own
-// -diff_base does, so that `go tool pprof -http=: diff.pb.gz` shows the
-// change. The profile passes CheckValid before it is written.
+// input has lines. With two sides the before side's values are negated
+// and its samples labelled pprof::base=true, as pprof's own -diff_base
+// does, so that `go tool pprof -http=: diff.pb.gz` shows the change. The
+// profile passes CheckValid before it is written.
+//
+// What profdiff knows of each function travels in its location's
+// mapping, which pprof keeps: the first mapping's file is "profdiff" (the
+// File pprof's legend shows) and holds no locations; every other mapping
+// holds the functions of one package with frames of one kind, its file
+// the package ("path-to-regexp", "(gc)", "github.com/a/b") and its build
+// ID the kind, flags and package (analyze.PprofFrameBuildID:
+// "profdiff:code:path-to-regexp", "profdiff:gc:(gc)",
+// "profdiff:code,go,gcmark:runtime"). Every mapping is marked as
+// symbolized, so that pprof does not try to symbolize it. Garbage
+// collection keeps its frames (V8's "(garbage collector)" in package
+// "(gc)"; Go's runtime.gcBgMarkWorker and the like marked gcmark); (idle)
+// and (program) are not written (values are on-CPU time). The runs' mean
+// sampling interval is the period (cpu/nanoseconds), and one side's wall
+// time per run (per unit of work) the duration; a diff has none.
+// profdiff reading the file back restores packages, kinds and wall time,
+// so a comparison of two exports finds what the comparison of their
+// inputs found; what it cannot restore is a function's start column and
+// the samples of idle time.
 func WritePprof(w io.Writer, sides []Side) error {
 	b := newPprofBuilder()
 	for si, s := range sides {
@@ -31,6 +49,13 @@ func WritePprof(w io.Writer, sides []Side) error {
 		}
 	}
 	p := b.profile()
+	if len(sides) == 1 {
+		wall := 0.0
+		for _, r := range sides[0].Runs {
+			wall += float64(r.Table.Summary.WallNs)
+		}
+		p.DurationNanos = int64(math.Round(wall * sides[0].scale()))
+	}
 	if err := p.CheckValid(); err != nil {
 		return fmt.Errorf("pprof export: %w", err)
 	}
@@ -40,10 +65,12 @@ func WritePprof(w io.Writer, sides []Side) error {
 type pprofBuilder struct {
 	p         *pprofile.Profile
 	functions map[analyze.Key]*pprofile.Function
+	mappings  map[[2]string]*pprofile.Mapping // by package and build ID
 	locations map[[2]any]*pprofile.Location
 	samples   map[string]*pprofSample
 	order     []string
-	interval  int64
+	// intervals sums the runs' mean sampling intervals, of runs runs.
+	intervals, runs int64
 }
 
 type pprofSample struct {
@@ -62,6 +89,7 @@ func newPprofBuilder() *pprofBuilder {
 				HasLineNumbers: true, HasInlineFrames: true}},
 		},
 		functions: map[analyze.Key]*pprofile.Function{},
+		mappings:  map[[2]string]*pprofile.Mapping{},
 		locations: map[[2]any]*pprofile.Location{},
 		samples:   map[string]*pprofSample{},
 	}
@@ -81,7 +109,23 @@ func (b *pprofBuilder) function(k analyze.Key) *pprofile.Function {
 	return f
 }
 
-func (b *pprofBuilder) location(k analyze.Key, line int32) *pprofile.Location {
+// mapping returns the mapping of package pkg's functions with frames like
+// f (see WritePprof).
+func (b *pprofBuilder) mapping(pkg string, f *analyze.Frame) *pprofile.Mapping {
+	mk := [2]string{pkg, analyze.PprofFrameBuildID(pkg, f)}
+	m := b.mappings[mk]
+	if m == nil {
+		m = &pprofile.Mapping{ID: uint64(len(b.p.Mapping) + 1), File: mk[0], BuildID: mk[1], HasFunctions: true,
+			HasFilenames: true, HasLineNumbers: true, HasInlineFrames: true}
+		b.mappings[mk] = m
+		b.p.Mapping = append(b.p.Mapping, m)
+	}
+	return m
+}
+
+// location returns the location of function k at a line (its start line
+// when 0), f being a frame of the function.
+func (b *pprofBuilder) location(k analyze.Key, line int32, f *analyze.Frame) *pprofile.Location {
 	if line <= 0 {
 		line = k.Line
 	}
@@ -89,7 +133,7 @@ func (b *pprofBuilder) location(k analyze.Key, line int32) *pprofile.Location {
 	l := b.locations[lk]
 	if l == nil {
 		id := uint64(len(b.p.Location) + 1)
-		l = &pprofile.Location{ID: id, Mapping: b.p.Mapping[0], Address: id,
+		l = &pprofile.Location{ID: id, Mapping: b.mapping(k.Package, f), Address: id,
 			Line: []pprofile.Line{{Function: b.function(k), Line: int64(line)}}}
 		b.locations[lk] = l
 		b.p.Location = append(b.p.Location, l)
@@ -100,7 +144,18 @@ func (b *pprofBuilder) location(k analyze.Key, line int32) *pprofile.Location {
 func (b *pprofBuilder) addRun(r Run, scale float64, base bool) {
 	lines := nodeLines(r.Profile)
 	fns := r.Table.Functions
-	b.interval = max(b.interval, r.Table.Summary.IntervalNs)
+	b.intervals += r.Table.Summary.IntervalNs
+	b.runs++
+	// A frame of each function row, for its kind.
+	frameOf := make([]int32, len(fns))
+	for i := range frameOf {
+		frameOf[i] = -1
+	}
+	for n, fn := range r.Table.NodeFunctions {
+		if fn >= 0 && frameOf[fn] < 0 {
+			frameOf[fn] = r.Profile.Nodes[n].Frame
+		}
+	}
 	// The run's locations by function row and line, so that a frame
 	// costs no hashing of its key's strings.
 	locOf := map[uint64]*pprofile.Location{}
@@ -108,7 +163,7 @@ func (b *pprofBuilder) addRun(r Run, scale float64, base bool) {
 		k := uint64(uint32(fn))<<32 | uint64(uint32(line))
 		l := locOf[k]
 		if l == nil {
-			l = b.location(fns[fn].Key, line)
+			l = b.location(fns[fn].Key, line, &r.Profile.Frames[frameOf[fn]])
 			locOf[k] = l
 		}
 		return l
@@ -153,7 +208,9 @@ func (b *pprofBuilder) addRun(r Run, scale float64, base bool) {
 
 func (b *pprofBuilder) profile() *pprofile.Profile {
 	p := b.p
-	p.Period = b.interval
+	if b.runs > 0 {
+		p.Period = int64(math.Round(float64(b.intervals) / float64(b.runs)))
+	}
 	for _, k := range b.order {
 		s := b.samples[k]
 		sign := 1.0
