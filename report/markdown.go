@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -30,6 +31,20 @@ type MarkdownOptions struct {
 	Files bool
 	// Sort is the metric the detail tables rank by.
 	Sort diff.Metric
+	// Commit and BaseCommit name the commits the compared side and the
+	// base were built from; with either, or Previous, a comparison of two
+	// sides keeps its headline in a hidden block for the next comment.
+	Commit, BaseCommit string
+	// Now is when the comparison ran, kept with its result.
+	Now time.Time
+	// Previous are the results an earlier comment kept (see
+	// ParseCommentResults), newest first, listed as "Previous results".
+	Previous []CommentResult
+}
+
+// remembers reports whether the comment keeps its result for the next.
+func (o MarkdownOptions) remembers() bool {
+	return o.Commit != "" || o.BaseCommit != "" || o.Previous != nil
 }
 
 // WriteMarkdown writes the report as GitHub-flavoured markdown for a pull
@@ -56,6 +71,9 @@ func WriteMarkdown(w io.Writer, r *diff.Report, opts MarkdownOptions) error {
 		m.tables = append(m.tables, rowTable{"files", r.Files, opts.Sort, []string{"file", "package"}, func(x *diff.Row) []string { return []string{m.v.File(x.Key), x.Key.Package} }})
 	}
 	head, top := m.head()+markdownPhases(r), m.top()
+	if opts.remembers() && len(r.Sides) == 2 {
+		head += commentSection(m.v.commentResult(opts.Commit, opts.BaseCommit, opts.Now), opts.Previous)
+	}
 	legend := "\n" + markdownLegend(m.v, opts.Sort) + "\n"
 	// The detail tables get what room is left, cut to fit.
 	details := m.details(MarkdownLimit - len(head) - len(top) - len(legend) - 200)
@@ -87,6 +105,9 @@ func (m *markdown) head() string {
 		head.WriteString("| | before | after | change |\n|---|---:|---:|---|\n")
 		for _, l := range v.HeadlineRows() {
 			fmt.Fprintf(&head, "| %s | %s | %s | %s |\n", EscapeMarkdown(l[0].Text), EscapeMarkdown(l[1].Text), EscapeMarkdown(l[2].Text), emphasize(EscapeMarkdown(l[3].Text), l[3].Verdict))
+		}
+		if c, base := m.opts.Commit, m.opts.BaseCommit; c != "" || base != "" {
+			fmt.Fprintf(&head, "\n_Commit %s against base %s._\n", EscapeMarkdown(orDash(c)), EscapeMarkdown(orDash(base)))
 		}
 		if note := v.RunsNote(); note != "" {
 			fmt.Fprintf(&head, "\n_%s_\n", EscapeMarkdown(note))

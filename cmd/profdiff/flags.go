@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/profdiff/profdiff/report"
 	"os"
 	"strconv"
 	"strings"
@@ -127,11 +128,17 @@ type options struct {
 	workBeforeSet bool // --work-before was given (0 included)
 	workAfterSet  bool
 	workUnit      string
-	alpha         float64
-	minDelta      []string
-	sort          string
-	by            string
-	failOn        []string
+	commit        string // the commit the (after) side comes from
+	baseCommit    string // the commit the base side comes from
+	previous      string // the earlier pull-request comment's body
+	// previousResults are the results --previous keeps, read by
+	// newInvocation.
+	previousResults []report.CommentResult
+	alpha           float64
+	minDelta        []string
+	sort            string
+	by              string
+	failOn          []string
 
 	allowMixed       bool
 	noSourceMaps     bool
@@ -168,6 +175,9 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.workUnit, "work-unit", "unit", "name of the unit of work in output, e.g. run or request")
 	fs.StringVar(&o.sort, "sort", "self", "rank the detail tables by the change in self or total time (both are always judged)")
 	fs.StringVar(&o.by, "by", "", "also list rows by file (--by file)")
+	fs.StringVar(&o.commit, "commit", "", "the commit `SHA` the compared (after) side was built from: markdown keeps it for the next comment's --previous; history add records it")
+	fs.StringVar(&o.baseCommit, "base-commit", "", "the commit `SHA` the base side was built from")
+	fs.StringVar(&o.previous, "previous", "", "the earlier pull-request comment's body (`FILE`): markdown adds its results, and theirs, as \"Previous results (N)\"")
 	fs.Float64Var(&o.alpha, "alpha", 0.05, "significance level of the verdicts, after correction for the number of rows")
 	fs.StringArrayVar(&o.minDelta, "min-delta", nil, "smallest change a verdict can call real, as Npp of on-CPU time or N% relative (repeatable; default 0.1pp and 5%)")
 	fs.StringArrayVar(&o.failOn, "fail-on", nil, "exit 1 when a change judged real breaks this `RULE` (repeatable; see Rules below)")

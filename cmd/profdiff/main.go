@@ -155,6 +155,9 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 	if variant == dopts.Base && len(sides) > 1 {
 		return nil, fmt.Errorf("--variant %s is the base: name a side to draw against it", o.variant)
 	}
+	if o.previousResults, err = previousComment(o); err != nil {
+		return nil, err
+	}
 	phases, err := parsePhases(o)
 	if err != nil {
 		return nil, err

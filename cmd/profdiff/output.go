@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 
@@ -178,7 +179,8 @@ func writeReport(o options, rep, pair *diff.Report, ds []diff.Side, profiles [][
 			}
 			return writeExport(out, o.format, ds, profiles)
 		case "markdown", "md":
-			return report.WriteMarkdown(out, rep, report.MarkdownOptions{Files: o.by == "file", Sort: o.sortMetric()})
+			return report.WriteMarkdown(out, rep, report.MarkdownOptions{Files: o.by == "file", Sort: o.sortMetric(),
+				Commit: o.commit, BaseCommit: o.baseCommit, Previous: o.previousResults, Now: time.Now()})
 		}
 		return report.WriteText(out, rep, report.TextOptions{Top: o.top, Color: color, Files: o.by == "file", Sort: o.sortMetric()})
 	}, rep.Broken())
