@@ -110,8 +110,8 @@ func (c *comparison) calls() []Call {
 	// keys are the calls' (caller, callee) rows in the order first met,
 	// sums their time in each run, runs values a call.
 	index := make(map[uint64]int32, hint)
-	var keys []uint64
-	var sums []float64
+	keys := make([]uint64, 0, hint)
+	sums := make([]float64, 0, hint*runs)
 	for si, s := range c.sides {
 		for ri, t := range s.Tables {
 			row := c.rows[si][ri]
@@ -126,7 +126,10 @@ func (c *comparison) calls() []Call {
 					id = int32(len(keys))
 					index[k] = id
 					keys = append(keys, k)
-					sums = append(sums, make([]float64, runs)...)
+					if len(sums)+runs > cap(sums) {
+						sums = slices.Grow(sums, max(runs, len(sums)/4))
+					}
+					sums = sums[:len(sums)+runs] // zeroed: never used before
 				}
 				sums[int(id)*runs+offset[si]+ri] += float64(e.Total) * c.scale[si]
 			}
@@ -184,7 +187,7 @@ func (c *comparison) calls() []Call {
 		keep = min(keep, c.opts.MaxCalls)
 	}
 	alloc := newMeasureBlocks(c)
-	var out []Call
+	out := make([]Call, 0, min(keep, len(order))+len(tested))
 	for i, id := range order {
 		p, ok := pOf[id]
 		if !ok {
