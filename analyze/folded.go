@@ -125,7 +125,7 @@ func foldedLineCut(head []byte) bool {
 // "unit=ms" or "unit=samples" (profdiff --format folded writes one) sets
 // the unit, unless opts.FoldedUnitSet.
 func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
-	f := &foldedReader{opts: opts, p: &Profile{Format: FormatFolded}, frames: map[string]int32{}, children: map[[2]int32]int32{}, sampleOf: []int32{-1}}
+	f := &foldedReader{opts: opts, p: &Profile{Format: FormatFolded}, frames: map[string]int32{}, sampleOf: []int32{-1}}
 	if err := f.setUnit(opts.FoldedUnit); err != nil {
 		return nil, err
 	}
@@ -174,10 +174,10 @@ type foldedReader struct {
 	unit     string
 	unitNs   float64
 	frames   map[string]int32
-	children map[[2]int32]int32 // (parent node, frame) -> node
-	sampleOf []int32            // node -> index of its sample in p.Samples, -1 for none
-	cut      int                // stacks cut to MaxFoldedDepth frames
-	lineNo   int                // the line being read, from 1
+	children nodeTable // (parent node, frame) -> node
+	sampleOf []int32   // node -> index of its sample in p.Samples, -1 for none
+	cut      int       // stacks cut to MaxFoldedDepth frames
+	lineNo   int       // the line being read, from 1
 	// stacks counts the lines of stacks, twoCounts those whose stack ends
 	// in a number too, as the differential form's do ("main;f 3 5"),
 	// firstTwo the first of those: a frame may end in a number, but if
@@ -302,16 +302,80 @@ func (f *foldedReader) node(stack string) int32 {
 			f.frames[name] = fi
 			f.p.Frames = append(f.p.Frames, foldedFrame(name))
 		}
-		child, ok := f.children[[2]int32{node, fi}]
-		if !ok {
+		slot, child := f.children.find(f.p.Nodes, node, fi)
+		if child < 0 {
 			child = int32(len(f.p.Nodes))
-			f.children[[2]int32{node, fi}] = child
 			f.p.Nodes = append(f.p.Nodes, Node{Frame: fi, Parent: node})
+			f.children.add(f.p.Nodes, slot, child)
 			f.sampleOf = append(f.sampleOf, -1)
 		}
 		node = child
 	}
 	return node
+}
+
+// nodeTable finds a node by its parent and frame: an open-addressing hash
+// table of node ids whose keys are the nodes themselves, 4 bytes a slot
+// and at most 8 a node, where a map of (parent, frame) pairs took 20 or
+// more: 2 M distinct stacks of 4-8 frames are 10 M nodes.
+type nodeTable struct {
+	slots []int32 // node id + 1; 0 for an empty slot
+	used  int
+}
+
+// nodeHash mixes a node's parent and frame.
+func nodeHash(parent, frame int32) uint64 {
+	h := (uint64(uint32(parent))<<32 | uint64(uint32(frame))) * 0x9E3779B97F4A7C15
+	return h ^ h>>29
+}
+
+// find returns the node with parent and frame (-1 when there is none) and
+// the slot where it is or would go.
+func (t *nodeTable) find(nodes []Node, parent, frame int32) (slot int, node int32) {
+	if len(t.slots) == 0 {
+		return -1, -1
+	}
+	mask := len(t.slots) - 1
+	for i := int(nodeHash(parent, frame)) & mask; ; i = (i + 1) & mask {
+		id := t.slots[i] - 1
+		if id < 0 {
+			return i, -1
+		}
+		if n := nodes[id]; n.Parent == parent && n.Frame == frame {
+			return i, id
+		}
+	}
+}
+
+// add puts node, which find did not find, in slot (as find returned it),
+// growing the table when it is over 3/4 full.
+func (t *nodeTable) add(nodes []Node, slot int, node int32) {
+	if slot >= 0 && (t.used+1)*4 <= len(t.slots)*3 {
+		t.slots[slot] = node + 1
+		t.used++
+		return
+	}
+	old := t.slots
+	t.slots = make([]int32, max(1024, 2*len(old)))
+	t.used = 0
+	for _, id := range old {
+		if id > 0 {
+			t.insert(nodes, id-1)
+		}
+	}
+	t.insert(nodes, node)
+}
+
+// insert puts node in its first free slot.
+func (t *nodeTable) insert(nodes []Node, node int32) {
+	mask := len(t.slots) - 1
+	n := nodes[node]
+	i := int(nodeHash(n.Parent, n.Frame)) & mask
+	for t.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	t.slots[i] = node + 1
+	t.used++
 }
 
 // foldedDepth returns the number of frames of a stack: its names between

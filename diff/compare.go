@@ -245,6 +245,11 @@ type Options struct {
 	WorkUnit string
 	// MaxPaths is how many paths to find; 0 means 5, negative none.
 	MaxPaths int
+	// MaxCalls is how many of the heaviest calls Report.Calls holds, as
+	// well as every call judged real; 0 keeps them all. A report of
+	// millions of distinct stacks has millions of calls, of which a
+	// reader like the JSON report writes only the heaviest and the real.
+	MaxCalls int
 	// TreeMinShare is the share of on-CPU time (0.0001 = 0.01%) under
 	// which a call-tree node is left out of Report.Tree when it holds
 	// less on every side, as pprof's -nodefraction; its time stays in its
@@ -377,7 +382,6 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 		c.judgeRows(r.Packages, false)
 		c.judgeRows(r.Functions, true)
 		c.judgeRows(r.Files, false)
-		c.judgeCalls(r.Calls)
 	}
 	wg.Wait()
 	r.judgeSpread()

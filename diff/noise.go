@@ -180,26 +180,47 @@ func (c *comparison) runsNeeded(m Measure) int {
 func (c *comparison) judgeSet(ms []*Measure, has func(i int) (before, after bool), eligible func(i int) bool, functionLevel bool) {
 	ps := make([]float64, len(ms))
 	for i, m := range ms {
-		pp := math.NaN()
-		if c.onCPU[0] > 0 && c.onCPU[1] > 0 {
-			pp = 100 * (m.Mean[1]/c.onCPU[1] - m.Mean[0]/c.onCPU[0])
-		}
-		m.Change = change(m.Mean[0], m.Mean[1], pp)
 		ps[i] = math.NaN()
 		if eligible == nil || eligible(i) {
-			prior := c.opts.RunNoise
-			if functionLevel {
-				prior = functionPrior(prior, c.share(m))
-			}
-			ps[i] = zTest(sideStatsOf(m.Runs[0], c.interval[0], c.scale[0], prior), sideStatsOf(m.Runs[1], c.interval[1], c.scale[1], prior))
+			ps[i] = c.pValue(m, functionLevel)
 		}
 	}
 	holm(ps)
 	for i, m := range ms {
+		m.Change = c.change(m)
 		m.Change.P = c.family(ps[i])
 		before, after := has(i)
 		m.Change.Verdict = verdict(m.Change, c.opts, true, !before, !after)
 	}
+}
+
+// change returns a measure's change between the two sides, in ns and in
+// points of on-CPU time, not yet tested.
+func (c *comparison) change(m *Measure) Change {
+	pp := math.NaN()
+	if c.onCPU[0] > 0 && c.onCPU[1] > 0 {
+		pp = 100 * (m.Mean[1]/c.onCPU[1] - m.Mean[0]/c.onCPU[0])
+	}
+	return change(m.Mean[0], m.Mean[1], pp)
+}
+
+// pValue tests a measure's change between the two sides, before any
+// correction; functionLevel takes the prior of a function's time.
+func (c *comparison) pValue(m *Measure, functionLevel bool) float64 {
+	prior := c.opts.RunNoise
+	if functionLevel {
+		prior = functionPrior(prior, c.share(m))
+	}
+	return zTest(sideStatsOf(m.Runs[0], c.interval[0], c.scale[0], prior), sideStatsOf(m.Runs[1], c.interval[1], c.scale[1], prior))
+}
+
+// judge returns a call's change with its verdict, given its p-value
+// corrected over the calls (NaN when untested), as judgeSet judges.
+func (c *comparison) judge(m *Measure, p float64) Change {
+	ch := c.change(m)
+	ch.P = c.family(p)
+	ch.Verdict = verdict(ch, c.opts, true, !(m.Mean[0] > 0), !(m.Mean[1] > 0))
+	return ch
 }
 
 // judgeRows judges a table's self and total changes, each corrected over

@@ -28,6 +28,7 @@ import (
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/narrow"
+	"github.com/profdiff/profdiff/report"
 	"github.com/profdiff/profdiff/symbolicate"
 	"github.com/profdiff/profdiff/tui"
 )
@@ -164,6 +165,11 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 	}
 	dopts.Narrowing = filters.Describe()
 	dopts.PathsOnlyTree = needsOf(o.format, o.jsonOutput != "").tree == treeCompared
+	if o.format != "tui" {
+		// Of the calls, the JSON report writes the heaviest and the
+		// real ones; only the explorer reads them all.
+		dopts.MaxCalls = report.MaxJSONCalls
+	}
 	syms, err := sideSymbolicators(o, flags)
 	if err != nil {
 		return nil, err
