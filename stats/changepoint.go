@@ -69,9 +69,10 @@ type ChangePoint struct {
 	// either side of the change, between it and the series' neighbouring
 	// change points (or its ends).
 	Before, After float64
-	// P is the p-value of the change adjusted for every test of its round
-	// (Westfall–Young max-T): the share of permutations in which some
-	// series tested alongside it showed a statistic at least as large.
+	// P is the p-value of the change adjusted for every segment of every
+	// series tested in the same round (Westfall–Young max-T): the share
+	// of permutations in which some segment showed a statistic at least
+	// as large.
 	P float64
 }
 
@@ -93,9 +94,16 @@ type ChangePoint struct {
 // same, and with several runs a point, permuting runs gives power with
 // few commits (eight commits have only 8!/(4!·4!) = 70 ways to split four
 // and four, twenty-four runs millions). The price is the assumption that
-// the runs of one build are exchangeable across commits; drift between
-// commits' machines that is larger than the spread of a commit's runs
-// breaks it, and the Material floors are what absorb it.
+// the runs of one build are exchangeable across commits. Drift shared by
+// the runs of a commit breaks it: simulated on stores of eight commits of
+// three runs, a slowdown of the whole machine drawn afresh for each
+// commit with a spread of 3% raised the false-alarm rate from 0.05 to
+// 0.10, and 5% to 0.21 (mostly the headline, whose runs agree to a
+// percent or two), despite 5% Material floors. Runs of a history should
+// be taken on one quiet machine, or interleaved. A variance from the
+// spread of commit means instead of runs, tried, cut power (380 of 400
+// steps found instead of 395) and barely that rate (0.13 instead of 0.14
+// with 5% drift of each series apart), so it is not used.
 //
 // Several hundred series are tested at once, so per-series p-values with
 // a Holm or Bonferroni correction cannot work: ten runs split five and
@@ -137,7 +145,7 @@ type ChangePoint struct {
 // squares being the same in every permutation), skipping the Floor and
 // Material calls of splits that cannot raise the permutation's largest
 // statistic, spread over the CPUs: 600 series of 10 one-run points with
-// 2000 permutations take about 45 ms on two CPUs, 600 of 50 points of
+// 2000 permutations take 45-80 ms on two shared CPUs, 600 of 50 points of
 // three runs about half a second.
 func ChangePoints(series []Series, opts ChangePointOptions) []ChangePoint {
 	if opts.Alpha <= 0 {
