@@ -63,10 +63,12 @@ type Stretch struct {
 	// first and last busy samples.
 	First, Last int32
 	// Top are the functions with the most on-CPU self time in the
-	// stretch, at most five, the most first.
+	// stretch, at most five, the most first (summed by function over the
+	// stretch's 32 busiest frames).
 	Top []FunctionTime
-	// Stack is the stack of the stretch's first busy sample, outermost
-	// first: what it started in.
+	// Stack is the stack of the stretch's first on-CPU sample (its first
+	// sample when all are (program)), outermost first: what it started in;
+	// its innermost 64 frames when deeper.
 	Stack []Key
 }
 
@@ -155,23 +157,62 @@ func FindStalls(p *Profile, keep int) *Stalls {
 		cur.Duration = end.Time + end.Weight - cur.Start
 		add(cur)
 	}
-	for i := range longest {
-		describe(p, &longest[i])
+	if len(longest) > 0 {
+		self := make([]int64, len(p.Frames))
+		for i := range longest {
+			describe(p, &longest[i], self)
+		}
 	}
 	st.Longest = longest
 	return st
 }
 
+// maxStallStack bounds the frames kept of the stack a stretch started in:
+// the innermost ones (a compiler's recursion runs thousands deep).
+const maxStallStack = 64
+
 // describe fills in what ran in a stretch: its top functions by self time
-// and the stack it started in.
-func describe(p *Profile, s *Stretch) {
-	self := map[Key]int64{}
+// and the stack it started in. self is scratch space, one entry a frame,
+// all zero, and left so.
+func describe(p *Profile, s *Stretch, self []int64) {
+	var used []int32
 	for _, sm := range p.Samples[s.First : s.Last+1] {
-		if p.OnCPU(sm) {
-			self[stallKey(&p.Frames[p.Nodes[sm.Node].Frame])] += sm.Weight
+		if !p.OnCPU(sm) {
+			continue
 		}
+		f := p.Nodes[sm.Node].Frame
+		if self[f] == 0 {
+			used = append(used, f)
+		}
+		self[f] += sm.Weight
 	}
-	for k, ns := range self {
+	// The busiest frames, then grouped by function: a function that a
+	// source map made of several frames adds up, among these.
+	const busiest = 32
+	var top []int32 // at most busiest, the most self time first
+	for _, f := range used {
+		if len(top) == busiest && self[f] <= self[top[busiest-1]] {
+			continue
+		}
+		i := len(top)
+		if i < busiest {
+			top = append(top, f)
+		} else {
+			i--
+		}
+		for ; i > 0 && self[top[i-1]] < self[f]; i-- {
+			top[i] = top[i-1]
+		}
+		top[i] = f
+	}
+	byKey := map[Key]int64{}
+	for _, f := range top {
+		byKey[stallKey(&p.Frames[f])] += self[f]
+	}
+	for _, f := range used {
+		self[f] = 0
+	}
+	for k, ns := range byKey {
 		s.Top = append(s.Top, FunctionTime{Key: k, SelfNs: ns})
 	}
 	slices.SortFunc(s.Top, func(a, b FunctionTime) int {
@@ -181,14 +222,20 @@ func describe(p *Profile, s *Stretch) {
 		return CompareKeys(a.Key, b.Key)
 	})
 	s.Top = s.Top[:min(len(s.Top), 5)]
-	for n := p.Samples[s.First].Node; n >= 0; n = p.Nodes[n].Parent {
+	start := p.Samples[s.First].Node
+	for _, sm := range p.Samples[s.First : s.Last+1] {
+		if p.OnCPU(sm) {
+			start = sm.Node
+			break
+		}
+	}
+	for n, depth := start, 0; n >= 0 && depth < len(p.Nodes); n, depth = p.Nodes[n].Parent, depth+1 {
 		f := &p.Frames[p.Nodes[n].Frame]
 		if f.Kind == KindRoot {
 			break
 		}
-		s.Stack = append(s.Stack, stallKey(f))
-		if len(s.Stack) > len(p.Nodes) { // a cycle: the readers reject them, but stay finite
-			break
+		if len(s.Stack) < maxStallStack {
+			s.Stack = append(s.Stack, stallKey(f))
 		}
 	}
 	slices.Reverse(s.Stack)
