@@ -33,3 +33,25 @@ func TestStallRuleBreaks(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, stdout)
 	}
 }
+
+// TestStallsAreOfWholeRuns: narrowing by function drops the idle samples
+// between stretches, so stalls are measured before it: --focus leaves the
+// loader's longest stall as it was.
+func TestStallsAreOfWholeRuns(t *testing.T) {
+	b := fixture("responsiveness/before-r1.cpuprofile.gz")
+	_, whole, _ := runCLI("--format", "json", b)
+	code, focused, stderr := runCLI("--format", "json", "--focus", "tokenize", b)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	longest := func(out string) string {
+		i := strings.Index(out, `"longest_stall"`)
+		if i < 0 {
+			return ""
+		}
+		return out[i : i+strings.Index(out[i:], "]")]
+	}
+	if longest(whole) == "" || longest(whole) != longest(focused) {
+		t.Errorf("longest stall %q, under --focus %q", longest(whole), longest(focused))
+	}
+}
