@@ -23,14 +23,22 @@ const maxListedStalls = 5
 func (v *View) Responsiveness() *diff.Responsiveness { return v.r.Responsiveness }
 
 // ResponsivenessRows returns the Responsiveness table's rows: figure, each
-// side's value (mean ±σ over runs), and for a pair the judged change.
+// side's value (mean ±σ over runs), and for a pair the judged change (with
+// a base and variants, each variant's change beside its value).
 func (v *View) ResponsivenessRows() [][]Cell {
 	rs := v.r.Responsiveness
 	var rows [][]Cell
 	for _, f := range rs.Figures() {
 		row := cells(f.Name)
 		for si := range f.Measure.Mean {
-			row = append(row, Cell{Text: figureValue(f, si)})
+			cell := Cell{Text: figureValue(f, si)}
+			if v.r.Several() && si != v.r.Base {
+				// Each variant's change against the base beside its value.
+				c := changeOf(f.Measure, si)
+				cell.Text += " " + units.SignedPct(c.DeltaPct) + " " + c.Verdict.String()
+				cell.Verdict = c.Verdict
+			}
+			row = append(row, cell)
 		}
 		if v.r.Compared() {
 			row = append(row, figureChange(f))
