@@ -38,6 +38,8 @@ type Responsiveness struct {
 
 // Stall is one of a side's longest stretches.
 type Stall struct {
+	// Side and Run are the indexes of the side (in Report.Sides) and of
+	// the run (in the side's files) the stretch was found in.
 	Side, Run int
 	analyze.Stretch
 }
