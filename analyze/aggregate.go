@@ -94,6 +94,9 @@ type Table struct {
 	// asked for it.
 	NodeFunctions []int32
 	Warnings      []Warning
+	// Stalls are the run's busy stretches (see FindStalls); nil when the
+	// profile records no sample times.
+	Stalls *Stalls
 }
 
 // CallTree is a profile's call tree merged by function key: the children
@@ -213,6 +216,7 @@ const (
 func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	t := &Table{Format: p.Format, File: p.File, Thread: p.Thread, SampleType: p.SampleType, Symbolication: p.Symbolication}
 	t.Warnings = append(t.Warnings, p.Warnings...)
+	t.Stalls = FindStalls(p, DefaultLongestStalls)
 	a := newAggregation(p, opts)
 	a.summarize(t)
 	a.walk()

@@ -203,6 +203,9 @@ type Report struct {
 	// Phases are stretches of every run (--phase), each compared on its
 	// own; the report shows their headlines as one block each.
 	Phases []Phase
+	// Responsiveness compares the runs' stalls; nil when a run records no
+	// sample times (see responsiveness.go).
+	Responsiveness *Responsiveness
 }
 
 // Phase is the comparison of one stretch of every run.
@@ -312,6 +315,9 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 	if opts.Base < 0 || opts.Base >= len(sides) {
 		return nil, fmt.Errorf("the base is side %d of %d", opts.Base+1, len(sides))
 	}
+	if err := stallRulesMeasurable(sides, opts.Rules); err != nil {
+		return nil, err
+	}
 	if len(sides) > 2 || opts.Base != 0 {
 		return compareSeveral(sides, opts)
 	}
@@ -385,6 +391,7 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 	}
 	wg.Wait()
 	r.judgeSpread()
+	r.Responsiveness = c.responsiveness()
 	if len(sides) == 2 {
 		r.Paths, r.PathsDelta = findPaths(r, opts)
 		r.Rules = evaluate(r, opts.Rules)

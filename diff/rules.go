@@ -13,10 +13,12 @@ import (
 // crosses a limit. The grammar:
 //
 //	RULE   = TARGET OP LIMIT
-//	TARGET = "on-cpu" | "on-cpu/work" | KIND ":" (NAME | "*")
+//	TARGET = "on-cpu" | "on-cpu/work" | KIND ":" (NAME | "*") | STALLS
 //	KIND   = ("package" | "function" | "file") ["-total"]
+//	STALLS = "longest-stall" | "stalls-16ms" | "stalls-50ms" | "blocking"
 //	OP     = ">" (grew by more than) | "<" (shrank by more than)
-//	LIMIT  = [+|-] NUMBER ("%" | "pp")      pp: percentage points of on-CPU, for rows
+//	LIMIT  = [+|-] NUMBER ("%" | "pp" | "ms")  pp: percentage points of on-CPU, for rows;
+//	                                         ms: milliseconds, for longest-stall and blocking
 //
 // e.g. on-cpu>+5%, on-cpu/work>+3%, package:*>+2pp, package:lodash>+10%,
 // function:match>+5%, function-total:render>+10%. A row rule judges the
@@ -31,6 +33,8 @@ type Rule struct {
 	Less  bool // "<": shrank by more than |Limit|
 	Limit float64
 	PP    bool // Limit is in percentage points
+	// Ms says Limit is in milliseconds (longest-stall and blocking).
+	Ms bool
 }
 
 // RuleResult says whether a rule broke, and which rows broke it.
@@ -73,13 +77,13 @@ func ParseRule(s string) (Rule, error) {
 	target, limit := strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:])
 	r.Less = s[i] == '<'
 	switch {
-	case target == "on-cpu" || target == "on-cpu/work":
+	case target == "on-cpu" || target == "on-cpu/work" || isStallTarget(target):
 		r.Target = target
 	default:
 		kind, name, ok := strings.Cut(target, ":")
 		kind, r.Total = strings.CutSuffix(kind, "-total")
 		if !ok || name == "" || (kind != "package" && kind != "function" && kind != "file") {
-			return r, fmt.Errorf("%q: the target is on-cpu, on-cpu/work, package:NAME, function:NAME or file:NAME (NAME may be *; package-total:NAME and the like judge total time)", s)
+			return r, fmt.Errorf("%q: the target is on-cpu, on-cpu/work, package:NAME, function:NAME, file:NAME (NAME may be *; package-total:NAME and the like judge total time), longest-stall, stalls-16ms, stalls-50ms or blocking", s)
 		}
 		r.Target, r.Name = kind, name
 	}
@@ -88,8 +92,10 @@ func ParseRule(s string) (Rule, error) {
 		r.PP, limit = true, strings.TrimSuffix(limit, "pp")
 	case strings.HasSuffix(limit, "%"):
 		limit = strings.TrimSuffix(limit, "%")
+	case strings.HasSuffix(limit, "ms") && (r.Target == "longest-stall" || r.Target == "blocking"):
+		r.Ms, limit = true, strings.TrimSuffix(limit, "ms")
 	default:
-		return r, fmt.Errorf("%q: the limit ends in %% or pp", s)
+		return r, fmt.Errorf("%q: the limit ends in %% or pp (or ms, for longest-stall and blocking)", s)
 	}
 	v, err := strconv.ParseFloat(limit, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
@@ -97,6 +103,9 @@ func ParseRule(s string) (Rule, error) {
 	}
 	if r.PP && strings.HasPrefix(r.Target, "on-cpu") {
 		return r, fmt.Errorf("%q: on-CPU limits are in %%", s)
+	}
+	if r.PP && isStallTarget(r.Target) {
+		return r, fmt.Errorf("%q: stall limits are in %% or ms", s)
 	}
 	r.Limit = math.Abs(v)
 	return r, nil
@@ -108,8 +117,11 @@ func (r Rule) crosses(c Change) bool {
 		return false
 	}
 	v := c.DeltaPct
-	if r.PP {
+	switch {
+	case r.PP:
 		v = c.DeltaPP
+	case r.Ms:
+		v = c.Delta / 1e6
 	}
 	if math.IsNaN(v) { // new: grew from nothing
 		v = math.Inf(1)
@@ -151,6 +163,10 @@ func evaluate(rep *Report, rules []Rule) []RuleResult {
 				break
 			}
 			check(analyze.Key{}, rep.Headline.PerWork.Change)
+		case "longest-stall", "stalls-16ms", "stalls-50ms", "blocking":
+			if f := rep.Responsiveness.figure(rule.Target); f != nil {
+				check(analyze.Key{}, f.Measure.Change)
+			}
 		case "package":
 			for i := range rep.Packages {
 				row := &rep.Packages[i]

@@ -62,6 +62,7 @@ func compareSeveral(sides []Side, opts Options) (*Report, error) {
 		r.Headline.PerWork = m.measure(m.each(func(p *Report) *Measure { return &p.Headline.PerWork }))
 	}
 	r.judgeSpread()
+	r.Responsiveness = m.responsiveness()
 	r.Packages = m.rows(func(p *Report) []Row { return p.Packages })
 	r.Functions = m.rows(func(p *Report) []Row { return p.Functions })
 	r.Files = m.rows(func(p *Report) []Row { return p.Files })

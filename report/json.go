@@ -67,6 +67,7 @@ func WriteJSON(w io.Writer, r *diff.Report) error {
 		j.String(r.Sides[r.Base].Name)
 	}
 	j.headline()
+	j.responsiveness()
 	// phases: each --phase's name, its window as given and its headline,
 	// shaped as the report's; absent without phases.
 	if len(r.Phases) > 0 {

@@ -25,19 +25,21 @@ type refJSONReport struct {
 	Unit     string `json:"unit"`
 	WorkUnit string `json:"work_unit,omitempty"`
 	// Narrowing lists the filters and window applied to every run.
-	Narrowing []string         `json:"narrowing,omitempty"`
-	Sides     []refJSONSide    `json:"sides"`
-	Base      string           `json:"base,omitempty"`
-	Headline  refJSONHeadline  `json:"headline"`
-	Paths     []refJSONPath    `json:"paths"`
-	PathsNs   *float64         `json:"paths_delta_ns,omitempty"`
-	PathsPct  *float64         `json:"paths_share_pct,omitempty"`
-	Packages  []refJSONPackage `json:"packages"`
-	Functions []refJSONFunc    `json:"functions"`
-	Files     []refJSONFile    `json:"files"`
-	Calls     []refJSONCall    `json:"calls"`
-	Rules     []refJSONRule    `json:"rules,omitempty"`
-	Warnings  []string         `json:"warnings"`
+	Narrowing []string        `json:"narrowing,omitempty"`
+	Sides     []refJSONSide   `json:"sides"`
+	Base      string          `json:"base,omitempty"`
+	Headline  refJSONHeadline `json:"headline"`
+	// Responsiveness: absent when a run records no sample times.
+	Responsiveness *refJSONResponsiveness `json:"responsiveness,omitempty"`
+	Paths          []refJSONPath          `json:"paths"`
+	PathsNs        *float64               `json:"paths_delta_ns,omitempty"`
+	PathsPct       *float64               `json:"paths_share_pct,omitempty"`
+	Packages       []refJSONPackage       `json:"packages"`
+	Functions      []refJSONFunc          `json:"functions"`
+	Files          []refJSONFile          `json:"files"`
+	Calls          []refJSONCall          `json:"calls"`
+	Rules          []refJSONRule          `json:"rules,omitempty"`
+	Warnings       []string               `json:"warnings"`
 	// Symbolication adds up the sides' source-map coverage (per run);
 	// absent when maps were not applied.
 	Symbolication *refJSONSymbolication `json:"symbolication,omitempty"`
@@ -255,6 +257,7 @@ func writeJSONReference(w io.Writer, r *diff.Report) error {
 		out.Headline.PerWork = &pw
 	}
 	out.Headline.RunsNeeded = r.Headline.RunsNeeded
+	out.Responsiveness = refResponsivenessJSON(r)
 	out.Headline.RobustSpread = []*float64{}
 	for _, v := range r.Headline.RobustSpread {
 		out.Headline.RobustSpread = append(out.Headline.RobustSpread, refNum(v))

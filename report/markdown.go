@@ -112,6 +112,7 @@ func (m *markdown) head() string {
 		if note := v.RunsNote(); note != "" {
 			fmt.Fprintf(&head, "\n_%s_\n", EscapeMarkdown(note))
 		}
+		head.WriteString(markdownResponsiveness(v))
 		fmt.Fprintf(&head, "\n#### Where it changed\n\n_%s._\n\n", EscapeMarkdown(v.PathsSummary()))
 		for i, p := range r.Paths {
 			fmt.Fprintf(&head, "%d. %s\n", i+1, EscapeMarkdown(v.PathText(p)))
@@ -123,6 +124,7 @@ func (m *markdown) head() string {
 		for _, l := range v.HeadlineRows() {
 			fmt.Fprintf(&head, "| %s | %s | %s |\n", EscapeMarkdown(l[0].Text), EscapeMarkdown(l[1].Text), EscapeMarkdown(l[2].Text))
 		}
+		head.WriteString(markdownResponsiveness(v))
 	}
 	if v.Root() != "" {
 		fmt.Fprintf(&head, "\n_Locations are relative to %s._\n", EscapeMarkdown(v.Root()))

@@ -258,6 +258,7 @@ func writeTextSeveral(tw *textWriter, v *View, opts TextOptions) {
 	}
 	tw.printf("\n")
 	writeTextSides(tw, v)
+	writeTextResponsiveness(tw, v)
 	tw.printf("\n%s\n", v.fastest(termtext.Clean))
 	writeTextPhases(tw, r)
 	for _, t := range v.severalTables(opts.Files) {
@@ -311,6 +312,7 @@ func markdownSeveral(r *diff.Report, v *View, opts MarkdownOptions) string {
 	}
 	fmt.Fprintf(&b, "### %s\n\n", EscapeMarkdown(severalTitle(r)))
 	b.WriteString(markdownSides(v))
+	b.WriteString(markdownResponsiveness(v))
 	if m := v.Matched(); m != "" {
 		fmt.Fprintf(&b, "\n_%s._\n", EscapeMarkdown(capitalize(m)))
 	}

@@ -79,6 +79,7 @@ func writeTextOne(tw *textWriter, v *View, opts TextOptions) {
 	for _, l := range v.HeadlineRows() {
 		tw.printf("%s\n", strings.TrimRight(fmt.Sprintf("  %-8s %10s  %s", l[0].Text, l[1].Text, l[2].Text), " "))
 	}
+	writeTextResponsiveness(tw, v)
 	fnCells := func(x *diff.Row) []string {
 		return []string{v.Name(x.Key), termtext.Clean(x.Key.Package), v.Location(x.Key)}
 	}
@@ -138,6 +139,7 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 	if note := v.RunsNote(); note != "" {
 		tw.printf("  %s\n", note)
 	}
+	writeTextResponsiveness(tw, v)
 
 	tw.printf("\nWhere it changed (%s)\n", v.PathsSummary())
 	for i, p := range r.Paths {

@@ -722,6 +722,8 @@ func (v *View) Offenders(res diff.RuleResult) []string {
 			name = diff.FunctionName(o.Key) + " (" + Location(o.Key) + ")"
 		case "file":
 			name = FileName(o.Key)
+		default:
+			name = stallRuleName(res.Rule.Target, o.Change)
 		}
 		out = append(out, name+" "+formatChange(o.Change))
 	}

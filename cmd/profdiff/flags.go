@@ -25,6 +25,13 @@ perf via stackcollapse, async-profiler, py-spy, rbspy), gzipped or not; the
 format is detected from the content.
 (idle) and (program) are left out of on-CPU time; garbage collection is kept
 and shown as the package (gc).
+Stalls (profiles with sample times: V8, Chrome traces; not pprof or folded):
+a busy stretch is a run of samples with no (idle) sample, however late the
+samples came; (program) counts as busy (V8's own work on the thread), and a
+stretch runs from the (idle) sample before it to the one after it. The
+report gives the longest stretch, stretches over 16 and 50 ms and blocking
+time (each stretch's length beyond 50 ms), each end known to within one
+sampling interval, and what ran in the longest.
 
 Usage:
   profdiff [flags] PROFILE
@@ -40,12 +47,16 @@ const usageRules = `
 Rules (--fail-on): TARGET>LIMIT or TARGET<LIMIT, where TARGET is on-cpu,
 on-cpu/work, package:NAME, function:NAME or file:NAME (the end of the path),
 which judge a row's self time, or package-total:NAME, function-total:NAME or
-file-total:NAME, which judge its total time (NAME may be *), and LIMIT is
-+N% (relative) or +Npp (percentage points of on-CPU time, for rows).
+file-total:NAME, which judge its total time (NAME may be *), or
+longest-stall, stalls-16ms, stalls-50ms or blocking (the stall figures per
+run; an error, exit 2, on profiles without sample times), and LIMIT is +N%
+(relative), +Npp (percentage points of on-CPU time, for rows) or +Nms (for
+longest-stall and blocking: grew by more than N ms).
 A rule breaks only on a change judged real (better/worse/new/gone); a NAME
 that matches no row on either side is an error (exit 2), not a pass:
   on-cpu>+5%   on-cpu/work>+3%   package:*>+2pp   package:lodash>+10%
   function:match>+5%   function-total:render>+10%   file:src/router.js>+5%
+  longest-stall>+20%   longest-stall>+10ms   stalls-50ms>+0%   blocking>+50ms
 `
 
 const usageExamples = `

@@ -292,14 +292,21 @@ func tabulate(p *analyze.Profile, sym *symbolicate.Symbolicator, filters *narrow
 	}
 	analyze.AttributePackages(p, true) // names and packages as the report shows them
 	var before int64
+	var stalls *analyze.Stalls
 	if filters.Active() {
 		before = p.OnCPUNs()
+		// Stalls are the whole run's: narrowing by function drops idle
+		// samples, which would join stretches.
+		stalls = analyze.FindStalls(p, analyze.DefaultLongestStalls)
 		if err := filters.Apply(p); err != nil {
 			return nil, fmt.Errorf("%s: %w", p.File, filterFlag(err))
 		}
 	}
 	t := analyze.Aggregate(p, aopts)
 	t.Summary.NarrowedFromNs = before
+	if stalls != nil {
+		t.Stalls = stalls
+	}
 	return t, nil
 }
 

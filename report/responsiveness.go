@@ -1,0 +1,321 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/jsonwrite"
+	"github.com/profdiff/profdiff/internal/units"
+)
+
+// The Responsiveness block: the runs' stalls (busy stretches without an
+// idle sample), shown right after the headline when a side has one over
+// 50 ms, else said in one line; nothing for profiles without sample times.
+
+// maxListedStalls bounds the longest stalls the text and markdown list.
+const maxListedStalls = 5
+
+// Responsiveness returns the report's stalls, nil when it has none (a run
+// without sample times).
+func (v *View) Responsiveness() *diff.Responsiveness { return v.r.Responsiveness }
+
+// ResponsivenessRows returns the Responsiveness table's rows: figure, each
+// side's value (mean ±σ over runs), and for a pair the judged change (with
+// a base and variants, each variant's change beside its value).
+func (v *View) ResponsivenessRows() [][]Cell {
+	rs := v.r.Responsiveness
+	var rows [][]Cell
+	for _, f := range rs.Figures() {
+		row := cells(f.Name)
+		for si := range f.Measure.Mean {
+			cell := Cell{Text: figureValue(f, si)}
+			if v.r.Several() && si != v.r.Base {
+				// Each variant's change against the base beside its value.
+				c := changeOf(f.Measure, si)
+				cell.Text += " " + units.SignedPct(c.DeltaPct) + " " + c.Verdict.String()
+				cell.Verdict = c.Verdict
+			}
+			row = append(row, cell)
+		}
+		if v.r.Compared() {
+			row = append(row, figureChange(f))
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// figureValue formats a side's figure: "437 ms ±1%", "1", "1.33 ±0.58".
+func figureValue(f diff.Figure, side int) string {
+	if !f.Count {
+		return ValueSpread(f.Measure, side)
+	}
+	m := f.Measure.Mean[side]
+	s := units.Count(int64(m))
+	if m != math.Trunc(m) {
+		s = fmt.Sprintf("%.2f", m)
+	}
+	if sp := f.Measure.Spread(side); !math.IsNaN(sp) && sp > 0 {
+		s += fmt.Sprintf(" ±%.2f", sp)
+	}
+	return s
+}
+
+// figureChange formats a figure's judged change: as the headline's for
+// durations, "-1 -100% ~ p=0.61" for counts.
+func figureChange(f diff.Figure) Cell {
+	c := f.Measure.Change
+	if !f.Count {
+		return headlineChange(c)
+	}
+	p := units.FormatP(c.P)
+	if !strings.HasPrefix(p, "<") {
+		p = "=" + p
+	}
+	return Cell{Text: fmt.Sprintf("%+.3g %s %s p%s", c.Delta, units.SignedPct(c.DeltaPct), c.Verdict.String(), p), Verdict: c.Verdict}
+}
+
+// StallsUncertainty says how well the sampling interval pins the figures.
+func (v *View) StallsUncertainty() string {
+	rs := v.r.Responsiveness
+	var iv []string
+	for si, ns := range rs.IntervalNs {
+		s := units.Duration(ns)
+		if len(rs.IntervalNs) > 1 {
+			s += " " + v.r.Sides[si].Name
+		}
+		iv = append(iv, s)
+	}
+	return fmt.Sprintf("Busy stretches: runs of samples with no (idle) sample, (program) counted as busy. Each end of a stretch is known to within one sampling interval (%s): a stall's length and each stall's part of the blocking time to within two, and a count may gain or lose a stretch within two intervals of 16 or 50 ms.",
+		strings.Join(iv, ", "))
+}
+
+// NoLongStalls is the one line said instead of the block when no run has
+// a stretch over 50 ms.
+func (v *View) NoLongStalls() string {
+	rs := v.r.Responsiveness
+	var longest []string
+	for si := range rs.LongestStall.Mean {
+		s := units.Duration(rs.LongestStall.Mean[si])
+		if len(rs.LongestStall.Mean) > 1 {
+			s += " " + v.r.Sides[si].Name
+		}
+		longest = append(longest, s)
+	}
+	return "Responsiveness: no busy stretch over 50 ms (longest " + strings.Join(longest, ", ") + ")."
+}
+
+// LongStalls returns the stalls over 50 ms the block lists, the longest
+// first, at most maxListedStalls.
+func (v *View) LongStalls() []diff.Stall {
+	var out []diff.Stall
+	for _, s := range v.r.Responsiveness.Longest {
+		if s.Duration > analyze.LongStallNs {
+			out = append(out, s)
+		}
+	}
+	// Longest is sorted within each side; merge the sides by duration.
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].Duration > out[j-1].Duration; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out[:min(len(out), maxListedStalls)]
+}
+
+// StallText describes one stall: "437 ms at 0.80 s, before run 1: parseRecordAt
+// 127 ms, addTerms 81 ms, (garbage collector) 60 ms; started in listOnTimeout
+// > load > read".
+func (v *View) StallText(s diff.Stall) string {
+	var top []string
+	for _, f := range s.Top[:min(len(s.Top), 3)] {
+		top = append(top, v.Name(f.Key)+" "+units.Duration(float64(f.SelfNs)))
+	}
+	stack := s.Stack
+	const shown = 4
+	prefix := ""
+	if len(stack) > shown {
+		stack, prefix = stack[len(stack)-shown:], "… > "
+	}
+	var names []string
+	for _, k := range stack {
+		names = append(names, v.Name(k))
+	}
+	where := v.r.Sides[s.Side].Name
+	if v.r.Sides[s.Side].Runs > 1 {
+		where += fmt.Sprintf(" run %d", s.Run+1)
+	}
+	text := fmt.Sprintf("%s at %s, %s", units.Duration(float64(s.Duration)), units.Duration(float64(s.Start)), where)
+	if len(top) > 0 {
+		text += ": " + strings.Join(top, ", ")
+	}
+	if len(names) > 0 {
+		text += "; started in " + prefix + strings.Join(names, " > ")
+	}
+	return text
+}
+
+// writeTextResponsiveness writes the block (or its one line) after the
+// headline; nothing without stalls.
+func writeTextResponsiveness(tw *textWriter, v *View) {
+	rs := v.r.Responsiveness
+	if rs == nil {
+		return
+	}
+	if !rs.HasLong() {
+		tw.printf("\n%s\n", v.NoLongStalls())
+		return
+	}
+	tw.printf("\nResponsiveness (per run)\n")
+	head := []string{"figure"}
+	for _, s := range v.r.Sides {
+		head = append(head, s.Name)
+	}
+	if v.r.Compared() {
+		head = append(head, "change")
+	}
+	tw.table(head, v.ResponsivenessRows(), len(head)-1, true)
+	tw.printf("  %s\n", v.StallsUncertainty())
+	tw.printf("  Longest stalls, with the functions that ran most in them (self time) and the stack they started in:\n")
+	for i, s := range v.LongStalls() {
+		tw.printf("  %d. %s\n", i+1, v.StallText(s))
+	}
+}
+
+// markdownResponsiveness is the markdown block (or its one line); "" without
+// stalls.
+func markdownResponsiveness(v *View) string {
+	rs := v.r.Responsiveness
+	if rs == nil {
+		return ""
+	}
+	if !rs.HasLong() {
+		return "\n_" + EscapeMarkdown(v.NoLongStalls()) + "_\n"
+	}
+	var b strings.Builder
+	b.WriteString("\n#### Responsiveness\n\n| figure |")
+	align := "|---|"
+	for _, s := range v.r.Sides {
+		b.WriteString(" " + EscapeMarkdown(s.Name) + " |")
+		align += "---:|"
+	}
+	if v.r.Compared() {
+		b.WriteString(" change |")
+		align += "---|"
+	}
+	b.WriteString("\n" + align + "\n")
+	for _, row := range v.ResponsivenessRows() {
+		b.WriteString("|")
+		for i, c := range row {
+			text := EscapeMarkdown(c.Text)
+			if v.r.Compared() && i == len(row)-1 {
+				text = emphasize(text, c.Verdict)
+			}
+			b.WriteString(" " + text + " |")
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "\n_%s_\n\nLongest stalls:\n\n", EscapeMarkdown(v.StallsUncertainty()))
+	for i, s := range v.LongStalls() {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, EscapeMarkdown(v.StallText(s)))
+	}
+	return b.String()
+}
+
+// responsiveness writes the JSON responsiveness object; absent when a run
+// records no sample times.
+func (j *jsonReport) responsiveness() {
+	rs := j.r.Responsiveness
+	if rs == nil {
+		return
+	}
+	// responsiveness: the runs' busy stretches (runs of samples with no
+	// (idle) sample; (program) counts as busy). source: "samples".
+	// interval_ns: each side's mean sampling interval, to within which
+	// each end of a stretch is known. longest_stall and blocking are
+	// measures as headline.on_cpu (ns per run); stalls_over_16ms and
+	// stalls_over_50ms are measures of the same shape whose ns members
+	// hold counts per run. longest: each side's longest stretches over
+	// its runs (at most 5 a side), with side (its name), run (0-based),
+	// start_ns (from the profile's start), duration_ns, top_functions
+	// (name, package, file, line, self_ns; the most self time first) and
+	// stack (the frames of the stretch's first busy sample, outermost
+	// first: name, package, file, line).
+	j.Key("responsiveness")
+	j.BeginObject()
+	j.Key("source")
+	j.String(rs.Source)
+	j.Key("interval_ns")
+	j.Floats(rs.IntervalNs)
+	j.Key("longest_stall")
+	j.measure(&rs.LongestStall)
+	j.Key("stalls_over_16ms")
+	j.measure(&rs.Over16ms)
+	j.Key("stalls_over_50ms")
+	j.measure(&rs.Over50ms)
+	j.Key("blocking")
+	j.measure(&rs.Blocking)
+	j.Key("longest")
+	j.BeginArray()
+	for _, s := range rs.Longest {
+		j.BeginObject()
+		j.Key("side")
+		j.String(j.r.Sides[s.Side].Name)
+		j.Key("run")
+		j.Int(int64(s.Run))
+		j.Key("start_ns")
+		j.Int(s.Start)
+		j.Key("duration_ns")
+		j.Int(s.Duration)
+		j.Key("top_functions")
+		j.BeginArray()
+		for _, f := range s.Top {
+			j.BeginObject()
+			jsonFrame(j.Writer, f.Key)
+			j.Key("self_ns")
+			j.Int(f.SelfNs)
+			j.EndObject()
+		}
+		j.EndArray()
+		j.Key("stack")
+		j.BeginArray()
+		for _, k := range s.Stack {
+			j.BeginObject()
+			jsonFrame(j.Writer, k)
+			j.EndObject()
+		}
+		j.EndArray()
+		j.EndObject()
+	}
+	j.EndArray()
+	j.EndObject()
+}
+
+// jsonFrame writes a function's members: name, package, file, line.
+func jsonFrame(w *jsonwrite.Writer, k analyze.Key) {
+	w.Key("name")
+	w.String(diff.FunctionName(k))
+	w.Key("package")
+	w.String(k.Package)
+	w.Key("file")
+	w.String(k.File)
+	w.Key("line")
+	w.Int(int64(k.Line))
+}
+
+// stallRuleName names the figure a stall rule judged, with its change:
+// "longest stall -401 ms", "stalls over 50 ms -1".
+func stallRuleName(target string, c diff.Change) string {
+	for _, f := range (&diff.Responsiveness{}).Figures() {
+		if f.Rule == target {
+			if f.Count {
+				return fmt.Sprintf("%s %+.3g", f.Name, c.Delta)
+			}
+			return f.Name + " " + units.SignedDuration(c.Delta)
+		}
+	}
+	return target
+}
