@@ -28,6 +28,8 @@ const module = "github.com/profdiff/profdiff"
 // the display width of cells with displaywidth, which the Charm libraries
 // use too; it, internal/units and stats (the statistics) import no
 // profdiff package.
+// history (the store of commits' records and their change points) reads
+// analyze, diff's names and stats' change points; report renders it.
 // internal/difftest builds tables for tests only.
 var allowed = map[string][]string{
 	"internal/jsonscan":  {},
@@ -37,15 +39,16 @@ var allowed = map[string][]string{
 	"internal/difftest":  {module + "/analyze"},
 	"analyze":            {module + "/internal/jsonscan", "github.com/google/pprof/profile", "google.golang.org/protobuf/encoding/protowire"},
 	"diff":               {module + "/analyze", module + "/internal/units", module + "/stats"},
-	"report":             {module + "/analyze", module + "/diff", module + "/internal/jsonwrite", module + "/internal/termtext", module + "/internal/units"},
+	"report":             {module + "/analyze", module + "/diff", module + "/history", module + "/internal/jsonwrite", module + "/internal/termtext", module + "/internal/units"},
 	"sourcemap":          {module + "/internal/jsonscan"},
 	"symbolicate":        {module + "/analyze", module + "/sourcemap"},
 	"tui":                {module + "/analyze", module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/units", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
 	"export":             {module + "/analyze", module + "/diff", module + "/internal/termtext", "github.com/google/pprof/profile"},
 	"flamegraph":         {module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/jsonwrite"},
+	"history":            {module + "/analyze", module + "/diff", module + "/stats"},
 	"narrow":             {module + "/analyze"},
 	"stats":              {},
-	"cmd/profdiff":       {module + "/analyze", module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup"},
+	"cmd/profdiff":       {module + "/analyze", module + "/diff", module + "/history", module + "/report", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup"},
 }
 
 // forbiddenStd are standard packages no profdiff package may import:

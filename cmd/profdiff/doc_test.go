@@ -66,6 +66,9 @@ var docSubstitutes = map[string]string{
 	"dist-2869":    "testdata/chrome-cdp-page",
 	"dist-2870":    "testdata/chrome-cdp-page",
 	"dist-2871":    "testdata/chrome-cdp-page",
+	// A history store, written by the history add examples and read by
+	// the history example after them.
+	"perf-history": "$RUNS/history",
 }
 
 // docOutputs are the files the examples write (-o, --json-output).

@@ -45,6 +45,9 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "history" {
+		return runHistory(args[1:], stdin, stdout, stderr)
+	}
 	var o options
 	fs := newFlagSet(&o)
 	fs.SetOutput(io.Discard)

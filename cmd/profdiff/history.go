@@ -1,0 +1,177 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/profdiff/profdiff/history"
+	"github.com/profdiff/profdiff/report"
+)
+
+const historyUsage = `usage:
+  profdiff history add --store DIR --commit SHA [--date RFC3339] [--branch NAME] [--message TEXT] [flags] PROFILE...
+      record a commit's runs (PROFILE: files, directories of runs or globs; the
+      usual reading, source-map, narrowing and --work flags apply)
+  profdiff history [--order FILE] [--format text|markdown|json|html] [-o FILE] DIR
+      the commits where the headline, a package, a function or a file changed
+      for real, and the series of each (--order lists commits oldest first, as
+      git rev-list --reverse prints them; without it records are in date order)
+
+`
+
+// historyFlags are the flags of the history commands beyond the usual.
+type historyFlags struct {
+	store, commit, date, branch, message, order string
+	keep                                        int
+}
+
+func addHistoryFlags(fs *pflag.FlagSet, h *historyFlags) {
+	fs.StringVar(&h.store, "store", "", "history add: the store's folder (made if missing)")
+	fs.StringVar(&h.date, "date", "", "history add: the commit's date, RFC 3339 (default: now)")
+	fs.StringVar(&h.branch, "branch", "", "history add: the commit's branch")
+	fs.StringVar(&h.message, "message", "", "history add: the commit's message (its first line is kept)")
+	fs.IntVar(&h.keep, "keep", history.DefaultTop, "history add: how many functions, files and packages a record keeps (the rest summed as (other))")
+	fs.StringVar(&h.order, "order", "", "history: a `FILE` listing the commits oldest first (git rev-list --reverse)")
+}
+
+// runHistory runs `profdiff history add …` and `profdiff history DIR`.
+func runHistory(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var o options
+	var h historyFlags
+	fs := newFlagSet(&o)
+	addHistoryFlags(fs, &h)
+	fs.SetOutput(io.Discard)
+	add := len(args) > 0 && args[0] == "add"
+	if add {
+		args = args[1:]
+	}
+	if err := fs.Parse(expandListFlags(args)); err != nil {
+		fmt.Fprintf(stderr, "profdiff history: %s (see profdiff history --help)\n", errorText(err))
+		return exitUsage
+	}
+	if o.help {
+		fmt.Fprint(stdout, historyUsage)
+		return exitOK
+	}
+	h.commit = o.commit
+	if add {
+		return historyAdd(o, h, fs, stdin, stdout, stderr)
+	}
+	return historyShow(o, h, fs, stdout, stderr)
+}
+
+// historyAdd reads a commit's runs and writes its record into the store.
+func historyAdd(o options, h historyFlags, fs *pflag.FlagSet, stdin io.Reader, stdout, stderr io.Writer) int {
+	if h.store == "" || h.commit == "" || fs.NArg() == 0 {
+		return usageError(stderr, "history add needs --store DIR, --commit SHA and the commit's profiles")
+	}
+	date := time.Now().UTC().Truncate(time.Second)
+	if h.date != "" {
+		d, err := time.Parse(time.RFC3339, h.date)
+		if err != nil {
+			return usageError(stderr, "--date %q: give it as RFC 3339 (2026-11-01T08:52:24Z)", h.date)
+		}
+		date = d
+	}
+	side := sideArg{name: h.commit}
+	for _, a := range fs.Args() {
+		files, err := expandSide(a)
+		if err != nil {
+			return failed(stderr, err)
+		}
+		side.files = append(side.files, files...)
+	}
+	sides := []sideArg{side}
+	popts, err := parseOptions(o, fs.Changed("folded-unit"))
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	filters, err := narrowFilters(o)
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	flags, err := resolveSideFlags(o, sides)
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	syms, err := sideSymbolicators(o, flags)
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	ds, _, _, err := readSides(sides, flags, stdin, syms, popts, filters, o, needs{})
+	if err != nil {
+		return failed(stderr, err)
+	}
+	var work []float64
+	if w := flags[0].work; w > 0 {
+		for range ds[0].Tables {
+			work = append(work, w)
+		}
+	}
+	rec, err := history.NewRecord(history.Meta{Commit: h.commit, Date: date, Branch: h.branch, Message: h.message, WorkUnit: workUnit(o, work), Top: h.keep}, ds[0].Tables, work)
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	path, err := history.Add(h.store, rec)
+	if err != nil {
+		return failed(stderr, err)
+	}
+	if !o.quiet {
+		fmt.Fprintf(stderr, "profdiff: recorded %s (%d runs) in %s\n", h.commit, len(rec.Runs), path)
+	}
+	return exitOK
+}
+
+// workUnit is the unit a record's work counts, "" without work.
+func workUnit(o options, work []float64) string {
+	if len(work) == 0 {
+		return ""
+	}
+	return o.workUnit
+}
+
+// historyShow reads a store and writes its change points.
+func historyShow(o options, h historyFlags, fs *pflag.FlagSet, stdout, stderr io.Writer) int {
+	if fs.NArg() != 1 {
+		return usageError(stderr, "history takes one store folder (or: history add …)")
+	}
+	store, err := history.Open(fs.Arg(0))
+	if err != nil {
+		return failed(stderr, err)
+	}
+	recs, err := history.Order(store, h.order)
+	if err != nil {
+		return failed(stderr, err)
+	}
+	dopts, err := diffOptions(o, 2)
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	res, err := history.Analyze(recs, history.Options{Alpha: dopts.Alpha, MinDeltaPct: dopts.MinDeltaPct, MinDeltaPP: dopts.MinDeltaPP, Seed: 1})
+	if err != nil {
+		return failed(stderr, err)
+	}
+	write := func(w io.Writer) error {
+		switch o.format {
+		case "", "text":
+			return report.WriteHistoryText(w, res)
+		case "markdown", "md":
+			return report.WriteHistoryMarkdown(w, res)
+		case "json":
+			return report.WriteHistoryJSON(w, res)
+		case "html":
+			return report.WriteHistoryHTML(w, res)
+		}
+		return errors.New("history writes text, markdown, json or html")
+	}
+	switch o.format {
+	case "", "text", "markdown", "md", "json", "html":
+	default:
+		return usageError(stderr, "--format %s: history writes text, markdown, json or html", o.format)
+	}
+	return finish(stderr, o.output, stdout, write, false)
+}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHistoryCommands: history add writes one record per commit (again
+// replaces it), history reads the store in each format, and bad use or a
+// bad store is one line on stderr with exit status 2.
+func TestHistoryCommands(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "store")
+	before, after := fixture("node-router-unbundled-before.cpuprofile"), fixture("node-router-unbundled-after.cpuprofile")
+	for i, p := range []string{before, before, after, after} {
+		commit := []string{"a1", "a2", "a3", "a4"}[i]
+		if code, _, errs := runCLI("history", "add", "-q", "--store", store, "--commit", commit, "--date", "2026-11-0"+string(rune('1'+i))+"T00:00:00Z", p); code != 0 {
+			t.Fatalf("history add: exit %d: %s", code, errs)
+		}
+	}
+	if code, _, _ := runCLI("history", "add", "-q", "--store", store, "--commit", "a4", "--date", "2026-11-09T00:00:00Z", after); code != 0 {
+		t.Fatal("adding a commit again")
+	}
+	if files, _ := os.ReadDir(store); len(files) != 4 {
+		t.Errorf("%d records for 4 commits", len(files))
+	}
+	for _, f := range []string{"text", "markdown", "json", "html"} {
+		code, out, errs := runCLI("history", "--format", f, store)
+		if code != 0 || !strings.Contains(out, "4 commits") && f != "json" || f == "json" && !strings.Contains(out, `"change_points"`) {
+			t.Errorf("history --format %s: exit %d, %s %.200s", f, code, errs, out)
+		}
+	}
+	bad := t.TempDir()
+	os.WriteFile(filepath.Join(bad, "x.json"), []byte(`{"profdiff_history": 1, "commit": "a1"`), 0o644)
+	for _, args := range [][]string{
+		{"history", "add", "--store", store, before},                    // no --commit
+		{"history", "add", "--store", store, "--commit", "a;b", before}, // not a commit
+		{"history", "add", "--store", store, "--commit", "a5", "--date", "yesterday", before},
+		{"history", bad},
+		{"history", "--format", "pprof", store},
+	} {
+		code, _, errs := runCLI(args...)
+		if code != 2 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || errs == "" {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+}
