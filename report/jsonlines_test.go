@@ -20,7 +20,11 @@ func linesReport(t *testing.T, names ...string) *diff.Report {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sides = append(sides, diff.Side{Name: n, Tables: []*analyze.Table{analyze.Aggregate(p, analyze.AggregateOptions{Lines: true})}})
+		name := n
+		if len(names) == 2 {
+			name = [2]string{"before", "after"}[len(sides)]
+		}
+		sides = append(sides, diff.Side{Name: name, Tables: []*analyze.Table{analyze.Aggregate(p, analyze.AggregateOptions{Lines: true})}})
 	}
 	r, err := diff.Compare(sides, diff.Options{})
 	if err != nil {

@@ -170,7 +170,7 @@ func writeReport(o options, rep, pair *diff.Report, ds []diff.Side, profiles [][
 		}
 		switch o.format {
 		case "json":
-			return report.WriteJSON(out, rep)
+			return report.WriteJSONWith(out, rep, report.JSONOptions{Lines: o.lines})
 		case "html":
 			return flamegraph.Write(out, pair, flamegraph.Options{Title: htmlTitle(pair, sides)})
 		case "pprof", "speedscope", "folded":
