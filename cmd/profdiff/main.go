@@ -241,6 +241,7 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.source != "" {
 		return inv.writeSource(rep, scriptDirs, stdout, stderr)
 	}
+	o.readSource = inv.sourceOf(scriptDirs)
 	return writeReport(o, rep, inv.pair(rep), ds, profiles, inv.sides, stdout, stderr)
 }
 

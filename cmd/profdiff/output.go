@@ -104,7 +104,7 @@ func explore(in tui.Input, syms []*symbolicate.Symbolicator, disk *sourceFiles, 
 		if err != nil {
 			return "", err
 		}
-		err = flamegraph.Write(f, rep, flamegraph.Options{Title: "profdiff"})
+		err = flamegraph.Write(f, rep, flamegraph.Options{Title: "profdiff", Lines: true, Source: in.Source})
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -172,7 +172,7 @@ func writeReport(o options, rep, pair *diff.Report, ds []diff.Side, profiles [][
 		case "json":
 			return report.WriteJSONWith(out, rep, report.JSONOptions{Lines: o.lines})
 		case "html":
-			return flamegraph.Write(out, pair, flamegraph.Options{Title: htmlTitle(pair, sides)})
+			return flamegraph.Write(out, pair, flamegraph.Options{Title: htmlTitle(pair, sides), Lines: o.lines, Source: o.readSource})
 		case "pprof", "speedscope", "folded":
 			if rep.Several() {
 				ds, profiles = pairSides(pair, ds, profiles)

@@ -19,11 +19,14 @@ type lineFlags struct {
 	lines    bool
 	source   string
 	sourceRE *regexp.Regexp
+	// readSource reads a source file for the HTML page, as the explorer
+	// does (set once the sides are read).
+	readSource func(file string) (string, bool)
 }
 
 // addLineFlags defines --lines and --source.
 func addLineFlags(fs *pflag.FlagSet, o *options) {
-	fs.BoolVar(&o.lines, "lines", false, "with --format json, add lines[] to each function: its self and total time per source line")
+	fs.BoolVar(&o.lines, "lines", false, "add per-line times: with --format json, lines[] in each function (its self and total time per source line); with --format html, a clicked frame's source with each line's time")
 	fs.StringVar(&o.source, "source", "", "instead of the report, print the source of each function whose name matches `RE`, with each line's self and total time per side and, comparing two sides, each line's change and verdict (as go tool pprof -list)")
 }
 
@@ -49,6 +52,29 @@ func (o *options) checkLineFlags() error {
 		return errors.New("--source prints annotated source; --json-output is for the report")
 	}
 	return nil
+}
+
+// sourceOf returns what reads a source file for the HTML page: the
+// maps' sourcesContent, the AFTER side's first, then the disk under the
+// profile's script folders and the --sourcemaps folders only.
+func (inv *invocation) sourceOf(scriptDirs []string) func(string) (string, bool) {
+	var dirs []string
+	for _, f := range inv.flags {
+		dirs = append(dirs, f.dirs...)
+	}
+	disk := newSourceFiles(append(dirs, scriptDirs...))
+	disk.relative = relativeTo(inv.roots, inv.variant)
+	return func(file string) (string, bool) {
+		for i := len(inv.syms) - 1; i >= 0; i-- {
+			if inv.syms[i] != nil {
+				if text, ok := inv.syms[i].Source(file); ok {
+					return text, true
+				}
+			}
+		}
+		text, why := disk.read(file)
+		return text, why == "" && text != ""
+	}
 }
 
 // writeSource writes the annotated source of the functions --source

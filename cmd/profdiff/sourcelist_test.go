@@ -81,9 +81,24 @@ func TestSourceReadsNoFileOutsideTheFolders(t *testing.T) {
 	}
 }
 
-// TestLinesFlag: --lines adds lines[] to the JSON functions; the default
-// JSON has none.
+// TestLinesFlag: --lines adds lines[] to the JSON functions, and to the
+// HTML page each function's source with its lines' times (the text from
+// the map's sourcesContent); by default neither has them.
 func TestLinesFlag(t *testing.T) {
+	for _, lines := range []bool{false, true} {
+		out := filepath.Join(t.TempDir(), "page.html")
+		args := []string{"--format", "html", "-o", out, "--sourcemaps", fixture("bundles/lines/dist"), fixture("bundles/lines/lines.cpuprofile")}
+		if lines {
+			args = append([]string{"--lines"}, args...)
+		}
+		if code, _, errs := runCLI(args...); code != exitOK {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		page, _ := os.ReadFile(out)
+		if got := strings.Contains(string(page), `"sources":`) && strings.Contains(string(page), "total = (total + sq) % 1000003;"); got != lines {
+			t.Errorf("--lines %v: the page has the source: %v", lines, got)
+		}
+	}
 	for _, lines := range []bool{false, true} {
 		args := []string{"--format", "json", fixture("go-router-before.pprof")}
 		if lines {
