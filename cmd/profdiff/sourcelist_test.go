@@ -111,5 +111,14 @@ func TestLinesFlag(t *testing.T) {
 		if got := strings.Contains(out, `"lines": [`); got != lines {
 			t.Errorf("--lines %v: lines in the JSON: %v", lines, got)
 		}
+		// --json-output, beside markdown, has them as --format json does.
+		file := filepath.Join(t.TempDir(), "out.json")
+		if code, _, errs := runCLI(append(args[:len(args)-1:len(args)-1], "--format", "markdown", "--json-output", file, fixture("go-router-before.pprof"))...); code != exitOK {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		data, _ := os.ReadFile(file)
+		if got := strings.Contains(string(data), `"lines": [`); got != lines {
+			t.Errorf("--lines %v: lines in --json-output: %v", lines, got)
+		}
 	}
 }
