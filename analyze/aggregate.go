@@ -81,6 +81,12 @@ type Table struct {
 	// frames as recorded (not mapped through a source map); with
 	// AggregateOptions.Lines.
 	Lines []LineTime
+	// LineTotals says Lines carry total time (pprof, whose stacks record
+	// every frame's line); V8 records only the sampled function's line.
+	LineTotals bool
+	// BundledLines are the functions whose lines were recorded in a
+	// bundle their source map maps them out of, which Lines leaves out.
+	BundledLines []BundledLine
 	// Edges are the caller -> callee function pairs with the time that
 	// flows along each (samples whose stack holds the call, once per
 	// sample), when AggregateOptions.Edges asked for them.
@@ -172,8 +178,11 @@ func CallTreeOf(nodes []CallNode) CallTree {
 // LineTime is a function's self time on one line of its file.
 type LineTime struct {
 	Function Key
-	Line     int32
+	Line     int32 // 0 for the function's self time on no recorded line
 	Self     int64
+	// Total is the time of the samples in whose stack the function was on
+	// the line, when Table.LineTotals says the profile records it.
+	Total int64
 }
 
 // Edge is the time of the samples in whose stack Caller calls Callee
@@ -222,7 +231,8 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	a.walk()
 	t.Summary.GCNs = a.gcNs
 	if opts.Lines {
-		t.Lines = lineTimes(p, a.fnKey, a.k, a.self)
+		t.Lines, t.BundledLines = lineTimes(p, a.fnKey, a.k, a.self)
+		t.LineTotals = len(p.LineTotals) > 0
 	}
 	t.Packages, _ = a.k.rows(dimPackage, a.selfs, a.totals)
 	var fnRow []int32
@@ -286,7 +296,7 @@ const edgeBit, hasEdge = 1 << numDims, 1 << (numDims + 1)
 func newAggregation(p *Profile, opts AggregateOptions) *aggregation {
 	nn := len(p.Nodes)
 	a := &aggregation{p: p, k: newKeyer(p)}
-	if (opts.Lines && len(p.LineTicks) > 0) || opts.NodeFunctions {
+	if (opts.Lines && (len(p.LineTicks) > 0 || len(p.LineTotals) > 0)) || opts.NodeFunctions {
 		a.fnKey = make([]int32, nn)
 		for i := range a.fnKey {
 			a.fnKey[i] = -1
@@ -580,59 +590,6 @@ func compactTree(parent, fn []int32, selfs []treeSelf) CallTree {
 	}
 	t.Parent, t.Function = slices.Clip(parent[:kept]), slices.Clip(fn[:kept])
 	return t
-}
-
-// lineTimes spreads each node's self time over its positionTicks lines in
-// proportion to the ticks, and sums by function and line.
-func lineTimes(p *Profile, fnKey []int32, k *keyer, self []int64) []LineTime {
-	if fnKey == nil || len(p.LineTicks) == 0 {
-		return nil
-	}
-	sums := map[int32]int64{} // node -> ticks
-	prev, run := int32(-1), int64(0)
-	for _, lt := range p.LineTicks { // a node's ticks are usually together
-		if lt.Node != prev {
-			if prev >= 0 {
-				sums[prev] += run
-			}
-			prev, run = lt.Node, 0
-		}
-		run += int64(lt.Ticks)
-	}
-	if prev >= 0 {
-		sums[prev] += run
-	}
-	acc := map[uint64]int64{} // (function id, line) -> time
-	for _, lt := range p.LineTicks {
-		n := lt.Node
-		fn := fnKey[n]
-		if self[n] == 0 || fn < 0 || p.Frames[p.Nodes[n].Frame].Generated != nil {
-			continue
-		}
-		acc[uint64(uint32(fn))<<32|uint64(uint32(lt.Line))] += self[n] * int64(lt.Ticks) / sums[n]
-	}
-	type fl struct {
-		rank, line int32
-		fn         int32
-		self       int64
-	}
-	rank := k.ranks(dimFunction)
-	lines := make([]fl, 0, len(acc))
-	for x, v := range acc {
-		fn := int32(x >> 32)
-		lines = append(lines, fl{rank[fn], int32(uint32(x)), fn, v})
-	}
-	slices.SortFunc(lines, func(a, b fl) int {
-		if c := cmp.Compare(a.rank, b.rank); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.line, b.line)
-	})
-	out := make([]LineTime, len(lines))
-	for i, l := range lines {
-		out[i] = LineTime{Function: k.keys[dimFunction][l.fn], Line: l.line, Self: l.self}
-	}
-	return out
 }
 
 // ranks returns each key id of dimension d's place in CompareKeys order,

@@ -37,6 +37,9 @@ type ParseOptions struct {
 	// FoldedIntervalNs is the interval of a folded file's samples; 0
 	// means DefaultFoldedIntervalNs.
 	FoldedIntervalNs int64
+	// Lines records, for pprof, each frame's total time per line
+	// (Profile.LineTotals), which per-line output reads.
+	Lines bool
 }
 
 // errNotProfile is what an input of no format Parse reads is.
@@ -279,7 +282,7 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := readPprof(data, opts.SampleType)
+	p, err := readPprof(data, opts.SampleType, opts.Lines)
 	if err != nil {
 		if looksLikeText(data) {
 			return nil, errNotProfile

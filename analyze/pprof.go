@@ -250,7 +250,7 @@ func pprofDataOf(pp *pprofile.Profile) *pprofData {
 }
 
 // readPprof converts a pprof profile into the model.
-func readPprof(data []byte, sampleType string) (*Profile, error) {
+func readPprof(data []byte, sampleType string, lines bool) (*Profile, error) {
 	pp, err := parsePprofData(data)
 	if err != nil {
 		return nil, fmt.Errorf("not a readable pprof profile: %v", err)
@@ -266,6 +266,9 @@ func readPprof(data []byte, sampleType string) (*Profile, error) {
 		return nil, err
 	}
 	b := newPprofBuilder(pp, w)
+	if lines && !b.node {
+		b.lineTotals = map[[2]int32]int64{}
+	}
 	for _, st := range pp.sampleTypes {
 		b.p.SampleTypes = append(b.p.SampleTypes, st.typ+"/"+st.unit)
 	}
@@ -278,6 +281,7 @@ func readPprof(data []byte, sampleType string) (*Profile, error) {
 	p := b.p
 	p.Frames = b.in.frames
 	p.LineTicks = appendLineTicks(p.LineTicks, b.lineCounts)
+	p.LineTotals = sortedLineTotals(b.lineTotals)
 	if pp.periodType != nil && pp.period > 0 {
 		if u, ok := timeUnits[pp.periodType.unit]; ok {
 			p.IntervalNs = pp.period * u
@@ -310,6 +314,10 @@ type pprofBuilder struct {
 	children   map[pprofEdge]int32
 	lineCounts map[[2]int32]int32 // Go locations' lines: ticks per (node, line)
 	sampled    int64              // the weight of all samples
+	// lineTotals, when asked for, is each frame's time per line, each
+	// sample counted once: ns per (frame, line); seen is a sample's.
+	lineTotals map[[2]int32]int64
+	seen       [][2]int32
 }
 
 // pprofStep is a location taken from a node of the tree.
@@ -455,6 +463,9 @@ func (b *pprofBuilder) addSample(si int) error {
 	b.p.Samples = append(b.p.Samples, Sample{Node: cur, Weight: v * b.w.scale})
 	if !b.node && len(locs) > 0 {
 		b.countLine(cur, b.pp.locs[locs[0]], values)
+	}
+	if b.lineTotals != nil {
+		b.addLineTotals(locs, v*b.w.scale)
 	}
 	b.sampled += v * b.w.scale
 	if b.countIndex >= 0 && b.countIndex < len(values) {

@@ -135,6 +135,11 @@ type Frame struct {
 	// Ignored marks frames whose source the source map lists in its
 	// ignoreList (third-party code).
 	Ignored bool
+	// LinesMapped says symbolication mapped the lines of this frame's
+	// nodes' LineTicks to lines of the original file (each of the
+	// bundle's lines maps to one original line); a frame with Generated
+	// set and not LinesMapped has its LineTicks in the bundle's lines.
+	LinesMapped bool
 }
 
 // LineTick counts a node's samples on one source line.
@@ -192,6 +197,11 @@ type Profile struct {
 	// LineTicks are V8's positionTicks: how many of a node's samples were
 	// taken on each line (1-based, of the script as recorded).
 	LineTicks []LineTick
+	// LineTotals are, where the format records the line of every frame of
+	// a stack (pprof) and ParseOptions.Lines asked for them, each frame's
+	// time per line: the samples in whose stack the frame was on the line,
+	// each counted once.
+	LineTotals []LineTotal
 
 	// WallNs is end - start of the recording, in nanoseconds.
 	WallNs int64

@@ -182,6 +182,13 @@ type Report struct {
 	// Lines are functions' self times per source line, where profiles
 	// record lines, ordered by function and line.
 	Lines []LineTime
+	// LineTotals says Lines carry total time: every run's profile recorded
+	// the line of each frame of its stacks (pprof).
+	LineTotals bool
+	// BundledLines are the functions (rows of Functions) whose lines were
+	// recorded in a bundle and are not in Lines, each with whether the
+	// bundle is minified (on some run).
+	BundledLines map[int32]bool
 	// Tree is the call tree merged by function over runs and sides; nil
 	// when the tables carry no tree.
 	Tree []TreeNode
@@ -376,7 +383,7 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 	}()
 	r.Files = c.join(func(t *analyze.Table) []analyze.Row { return t.Files }, nil)
 	r.Calls = c.calls()
-	r.Lines = c.lines()
+	c.lines(r)
 	if len(sides) == 2 {
 		r.Warnings = append(r.Warnings, sideWarnings(r.Sides, sides)...)
 		c.judgeHeadline(&r.Headline.OnCPU, slices.Repeat([]float64{1}, 2))

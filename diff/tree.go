@@ -65,29 +65,11 @@ type Path struct {
 // profile says on which line each sample was.
 type LineTime struct {
 	Function int32 // index into Report.Functions
-	Line     int32
+	Line     int32 // 0: the function's self time on no recorded line
 	Self     Measure
-}
-
-// lines joins every run's per-line self times by function row.
-func (c *comparison) lines() []LineTime {
-	type fl struct{ fn, line int32 }
-	out := sumByKey(c, func(t *analyze.Table) []analyze.LineTime { return t.Lines },
-		func(int, int) func(analyze.LineTime) (fl, int64, bool) {
-			return func(lt analyze.LineTime) (fl, int64, bool) {
-				fn, ok := c.fnIndex[lt.Function]
-				return fl{fn, lt.Line}, lt.Self, ok
-			}
-		},
-		func(k fl, m Measure) LineTime { return LineTime{Function: k.fn, Line: k.line, Self: m} },
-		func(l *LineTime) *Measure { return &l.Self })
-	slices.SortFunc(out, func(a, b LineTime) int {
-		if d := cmp.Compare(a.Function, b.Function); d != 0 {
-			return d
-		}
-		return cmp.Compare(a.Line, b.Line)
-	})
-	return out
+	// Total is the time of the samples in whose stack the function was on
+	// the line; zero when Report.LineTotals is false.
+	Total Measure
 }
 
 // calls joins every run's caller -> callee edges by function row, heaviest

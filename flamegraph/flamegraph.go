@@ -37,6 +37,11 @@ type Options struct {
 	Title string
 	// Top is how many rows the package and function tables hold.
 	Top int
+	// Lines adds each function's per-line times (and source, through
+	// Source) to the page, shown when a frame is clicked.
+	Lines bool
+	// Source returns a file's text, or false; nil for none.
+	Source func(file string) (string, bool)
 }
 
 // The page's data is one JSON object, which the page's script reads:
@@ -104,7 +109,11 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 		j.String(termtext.Clean(wn.String()))
 	}
 	j.EndArray()
-	writeTree(j, r, v)
+	fns := writeTree(j, r, v)
+	if opts.Lines {
+		j.Key("sources")
+		writeSources(j, r, fns, opts.Source)
+	}
 	j.Key("minShare")
 	j.Float(r.Options.TreeMinShare)
 	j.Key("paths")
@@ -163,7 +172,7 @@ func stringRows(j *jsonwrite.Writer, rows [][]string) {
 // (in the order the nodes first name them) with their judged changes,
 // then node by node the parent, function, self and total per side, and
 // judged changes; and, per side, the time left out of the tree.
-func writeTree(j *jsonwrite.Writer, r *diff.Report, v *report.View) {
+func writeTree(j *jsonwrite.Writer, r *diff.Report, v *report.View) []int32 {
 	compared := r.Compared()
 	// fnIndex maps a row of r.Functions to its index in functions, -1
 	// before a node names it; fns are the rows in that order.
@@ -261,6 +270,7 @@ func writeTree(j *jsonwrite.Writer, r *diff.Report, v *report.View) {
 		j.Float(other)
 	}
 	j.EndArray()
+	return fns
 }
 
 // writeJudged writes the judged changes of n rows or nodes as a judgedSet:
@@ -465,6 +475,7 @@ const pageHTML = `<header>
 <div id="flame"><canvas id="canvas"></canvas></div>
 <div id="tip" hidden></div>
 <p id="other"></p>
+<section id="source-section" hidden><h2 id="source-title"></h2><p id="source-note"></p><table id="source" class="rows"></table></section>
 </section>
 <aside>
 <section><h2>Headline</h2><table id="headline"></table></section>

@@ -413,8 +413,42 @@
   canvas.addEventListener("click", (e) => {
     const r = canvas.getBoundingClientRect();
     const i = nodeAt(e.clientX - r.left, e.clientY - r.top);
-    if (i !== null && i >= 0) zoomTo(i);
+    if (i !== null && i >= 0) {
+      zoomTo(i);
+      showSource(i);
+    }
   });
+  // The clicked frame's function's source, with each line's self time per
+  // side (the page holds them when written with per-line times).
+  function showSource(i) {
+    const sec = $("source-section");
+    const f = D.function[i];
+    const src = D.sources && f >= 0 ? D.sources[f] : null;
+    if (!src) {
+      sec.hidden = true;
+      return 0;
+    }
+    const fn = D.functions[f];
+    $("source-title").textContent = fn[0] + "  " + fn[2];
+    $("source-note").textContent = src.note;
+    const t = $("source");
+    t.textContent = "";
+    const head = el("tr");
+    const labels = D.compared ? ["line", "before", "after", "change", ""] : ["line", "self", ""];
+    for (const h of labels) head.appendChild(el("th", h));
+    t.appendChild(head);
+    for (const row of src.rows) {
+      const tr = el("tr");
+      tr.appendChild(el("td", row[0] > 0 ? String(row[0]) : ""));
+      const times = row.slice(2);
+      for (const x of times) tr.appendChild(el("td", x ? dur(x) : "."));
+      if (D.compared) tr.appendChild(el("td", times[0] || times[1] ? sdur(times[1] - times[0]) : ""));
+      tr.appendChild(el("td", row[0] > 0 ? row[1] : "(unattributed: samples that recorded no line)", "code"));
+      t.appendChild(tr);
+    }
+    sec.hidden = false;
+    return src.rows.length;
+  }
   $("reset").addEventListener("click", () => zoomTo(0));
   function search(text) {
     if (text === null) {
@@ -479,10 +513,21 @@
       judge: $("judge").value,
       rootWidth: D.total.map((t) => t[0]), zoom: zoom, notFinite: bad, tip: N > 1 ? tipText(1) : [],
       resources: performance.getEntriesByType("resource").length,
+      sourceRows: sourceRows, sourceNote: $("source-note").textContent,
     });
   }
   // #judge=path opens judging each frame on its own call path.
   if (/(^#|&)judge=path(&|$)/.test(location.hash)) $("judge").value = "path";
+  // #source opens the source of the heaviest frame that has one.
+  let sourceRows = 0;
+  if (/(^#|&)source(&|$)/.test(location.hash) && D.sources) {
+    let best = -1;
+    for (let i = 1; i < N; i++) {
+      const f = D.function[i];
+      if (f >= 0 && D.sources[f] && (best < 0 || D.total[sides - 1][i] > D.total[sides - 1][best])) best = i;
+    }
+    if (best > 0) sourceRows = showSource(best);
+  }
   window.addEventListener("resize", draw);
   if (D.compared) computeScale();
   legend();

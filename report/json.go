@@ -34,7 +34,13 @@ const MaxJSONCalls = 5000
 // the members left out in some reports; every other member is always
 // there, and a list is [] when empty unless it says null.
 func WriteJSON(w io.Writer, r *diff.Report) error {
-	j := jsonReport{Writer: jsonwrite.New(w, jsonwrite.Options{Indent: true, Escape: jsonUnsafe}), r: r}
+	return WriteJSONWith(w, r, JSONOptions{})
+}
+
+// WriteJSONWith writes the report as WriteJSON does, with the optional
+// parts opts asks for.
+func WriteJSONWith(w io.Writer, r *diff.Report, opts JSONOptions) error {
+	j := jsonReport{Writer: jsonwrite.New(w, jsonwrite.Options{Indent: true, Escape: jsonUnsafe}), r: r, opts: opts}
 	v := NewView(r)
 	j.BeginObject()
 	j.Key("version")
@@ -150,7 +156,8 @@ func WriteJSON(w io.Writer, r *diff.Report) error {
 // jsonReport writes a report's JSON.
 type jsonReport struct {
 	*jsonwrite.Writer
-	r *diff.Report
+	r    *diff.Report
+	opts JSONOptions
 	// nums are a change's numbers, formatted once (formatChange).
 	nums [4][]byte
 }
@@ -430,6 +437,9 @@ func (j *jsonReport) rows() {
 		j.Key("package")
 		j.String(k.Package)
 		j.selfTotal(row)
+		if j.opts.Lines {
+			j.functionLines(int32(i))
+		}
 		j.EndObject()
 	}
 	j.EndArray()

@@ -138,6 +138,7 @@ func (s *Symbolicator) Apply(p *analyze.Profile) {
 		}
 		cov.MappedScripts++
 		cov.OnCPUMappedNs += s.applyMap(p, lm, frames, self)
+		mapLineTicks(p, lm.m, frames)
 	}
 	for _, m := range busiestFirst(miss) {
 		cov.Missing = append(cov.Missing, m.script)

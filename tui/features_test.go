@@ -273,8 +273,12 @@ func TestSourcePaneComparisonLabels(t *testing.T) {
 	in := routerInput(t)
 	in.Source = goSourceInput(t).Source
 	c, _ := press(t, sized(New(in), 120, 48), "tab", "enter")
-	if out := c.Render(); !strings.Contains(out, "line    before     after │") {
-		t.Errorf("no before/after labels:\n%s", out)
+	out := c.Render()
+	if !strings.Contains(out, "line    before     after    change") {
+		t.Errorf("no before/after/change labels:\n%s", out)
+	}
+	if !regexp.MustCompile(`213 +290 ms +88\.2 ms +-201 ms`).MatchString(out) {
+		t.Errorf("no change on line 213:\n%s", out)
 	}
 	b, a := movedTables()
 	for _, tb := range []*analyze.Table{b, a} {
@@ -285,6 +289,16 @@ func TestSourcePaneComparisonLabels(t *testing.T) {
 	c, _ = press(t, find(t, c, "render"), "enter")
 	if out := c.Render(); !strings.Contains(out, "no per-line times: lines were recorded in the bundle") {
 		t.Errorf("no reason for the missing per-line times:\n%s", out)
+	}
+	// A function whose lines were a minified bundle's says so.
+	in.Report.BundledLines = map[int32]bool{}
+	for i := range in.Report.Functions {
+		in.Report.BundledLines[int32(i)] = true
+	}
+	c, _ = press(t, sized(New(in), 200, 40), "tab")
+	c, _ = press(t, find(t, c, "render"), "enter")
+	if out := c.Render(); !strings.Contains(out, "no per-line times: the bundle is minified") {
+		t.Errorf("a minified bundle's function does not say so:\n%s", out)
 	}
 }
 

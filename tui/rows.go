@@ -306,7 +306,7 @@ func (m Model) hotLines(fn int32) []diff.LineTime {
 	i, _ := slices.BinarySearchFunc(ls, fn, func(lt diff.LineTime, fn int32) int { return cmp.Compare(lt.Function, fn) })
 	var out []diff.LineTime
 	for ; i < len(ls) && ls[i].Function == fn; i++ {
-		if slices.ContainsFunc(ls[i].Self.Mean, func(v float64) bool { return v > 0 }) {
+		if ls[i].Line > 0 && slices.ContainsFunc(ls[i].Self.Mean, func(v float64) bool { return v > 0 }) {
 			out = append(out, ls[i])
 		}
 	}

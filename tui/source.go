@@ -9,6 +9,7 @@ import (
 
 	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/internal/units"
+	"github.com/profdiff/profdiff/report"
 )
 
 // sourceLines returns a file's lines, read once through Input.Source; nil
@@ -133,13 +134,17 @@ func (m Model) sourcePane(s *screen, height int) []string {
 	f := r.Functions[s.fnRow].Key
 	lines := m.sourceLines(f.File)
 	perLine := map[int32][]float64{}
+	verdicts := map[int32]string{}
 	hot := m.hotLines(s.fnRow)
 	for _, lt := range hot {
 		perLine[lt.Line] = lt.Self.Mean
+		if v := lt.Self.Change.Verdict; v.Real() {
+			verdicts[lt.Line] = v.String()
+		}
 	}
 	title := fmt.Sprintf("── %s:%d", m.view.File(f), max(f.Line, 1))
 	if len(hot) == 0 {
-		title += " · " + m.noLinesReason()
+		title += " · " + m.noLinesReason(s.fnRow)
 	} else if s.srcFocus {
 		title += " · ↑/↓ scroll, ]/[ next/previous hot line, tab or esc leaves"
 	} else {
@@ -152,6 +157,9 @@ func (m Model) sourcePane(s *screen, height int) []string {
 	head := fmt.Sprintf("  %5s", "line")
 	for _, l := range labels {
 		head += " " + pad(l, 9, true)
+	}
+	if r.Compared() {
+		head += " " + pad("change", 9, true) + " " + pad("", 6, false)
 	}
 	out := []string{termtext.Fit(title, m.width, false), head + " │"}
 	rows := max(height-2, 1)
@@ -169,6 +177,13 @@ func (m Model) sourcePane(s *screen, height int) []string {
 			}
 			cells += " " + pad(c, 9, true)
 		}
+		if r.Compared() {
+			c := ""
+			if v := perLine[l]; len(v) == 2 {
+				c = units.SignedDuration(v[1] - v[0])
+			}
+			cells += " " + pad(c, 9, true) + " " + pad(verdicts[l], 6, false)
+		}
 		src := termtext.Clean(strings.ReplaceAll(lines[l-1], "\t", "  "))
 		text := fmt.Sprintf("%s %5d%s │ %s", mark, l, cells, src)
 		if l == s.srcLine && s.srcFocus {
@@ -180,8 +195,14 @@ func (m Model) sourcePane(s *screen, height int) []string {
 }
 
 // noLinesReason says why a function shows no per-line times.
-func (m Model) noLinesReason() string {
+func (m Model) noLinesReason(fn int32) string {
 	r := m.report()
+	if minified, ok := r.BundledLines[fn]; ok {
+		if minified {
+			return "no per-line times: " + report.MinifiedLinesNote
+		}
+		return "no per-line times: " + report.BundledLinesNote
+	}
 	for _, sd := range r.Sides {
 		if sy := sd.Symbolication; sy != nil && sy.MappedScripts > 0 {
 			return "no per-line times: lines were recorded in the bundle, not in this source"

@@ -104,6 +104,7 @@ first), 2 bad usage or unreadable input.
 
 // options are the parsed command line.
 type options struct {
+	lineFlags
 	format       string
 	output       string
 	jsonOutput   string
@@ -209,6 +210,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.BoolVar(&o.noRootMatch, "no-root-match", false, "keep every file's path as recorded: do not match the files of sides run from different checkouts by their path below each")
 	fs.BoolVar(&o.noSourceMaps, "no-sourcemaps", false, "do not apply source maps: report frames as the profiler recorded them")
 	fs.BoolVar(&o.allowMixed, "allow-mixed-formats", false, "compare sides of different formats (a .cpuprofile against a pprof), whose names and packages rarely match")
+	addLineFlags(fs, o)
 	fs.BoolVar(&o.list, "list", false, "list the profiles a file holds (threads of a trace, sample types of a pprof) and exit")
 	fs.StringVar(&o.focus, "focus", "", "keep only samples with a frame matching `RE` (a regular expression on the function name, package, file or file:line), as pprof -focus")
 	fs.StringVar(&o.ignore, "ignore", "", "drop samples with a frame matching `RE`, as pprof -ignore")

@@ -131,6 +131,9 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 	}
 	// Interactive means a terminal on both ends: output sent to a file,
 	// a pipe or /dev/null (a character device, but no terminal) gets text.
+	if err := o.checkLineFlags(); err != nil {
+		return nil, err
+	}
 	if err := o.chooseFormat(isTerminal(stdin) && isTerminal(stdout), isTerminal(stdout)); err != nil {
 		return nil, err
 	}
@@ -184,7 +187,7 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 // the report, and returns the exit status.
 func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	o := inv.o
-	ds, profiles, scriptDirs, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, inv.filters, o, needsOf(o.format, o.jsonOutput != ""))
+	ds, profiles, scriptDirs, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, inv.filters, o, needsOf(o.format, o.jsonOutput != "").withLineFlags(o))
 	if err != nil {
 		return failed(stderr, err)
 	}
@@ -238,6 +241,10 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 		src.relative = relativeTo(roots, inv.variant)
 		return explore(in, inv.syms, src, stderr)
 	}
+	if o.source != "" {
+		return inv.writeSource(rep, scriptDirs, stdout, stderr)
+	}
+	o.readSource = inv.sourceOf(scriptDirs)
 	return writeReport(o, rep, inv.pair(rep), ds, profiles, inv.sides, stdout, stderr)
 }
 

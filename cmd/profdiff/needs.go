@@ -87,3 +87,9 @@ func (n needs) aggregateOptions(sides int) analyze.AggregateOptions {
 		NodeFunctions: n.profiles,
 	}
 }
+
+// withLineFlags adds what --lines and --source read: the per-line times.
+func (n needs) withLineFlags(o options) needs {
+	n.lines = n.lines || o.lines || o.source != ""
+	return n
+}

@@ -40,8 +40,8 @@ func finish(stderr io.Writer, path string, stdout io.Writer, write func(io.Write
 	return exitOK
 }
 
-// writeJSONFile writes the comparison as JSON to path.
-func writeJSONFile(path string, rep *diff.Report) error {
+// writeJSONFile writes the comparison as JSON to path, with opts' parts.
+func writeJSONFile(path string, rep *diff.Report, opts report.JSONOptions) error {
 	if path == "-" {
 		return errors.New("--json-output takes a file, not -")
 	}
@@ -49,7 +49,7 @@ func writeJSONFile(path string, rep *diff.Report) error {
 	if err != nil {
 		return err
 	}
-	err = report.WriteJSON(out, rep)
+	err = report.WriteJSONWith(out, rep, opts)
 	if cerr := done(err == nil); err == nil {
 		err = cerr
 	}
@@ -104,7 +104,7 @@ func explore(in tui.Input, syms []*symbolicate.Symbolicator, disk *sourceFiles, 
 		if err != nil {
 			return "", err
 		}
-		err = flamegraph.Write(f, rep, flamegraph.Options{Title: "profdiff"})
+		err = flamegraph.Write(f, rep, flamegraph.Options{Title: "profdiff", Lines: true, Source: in.Source})
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -164,15 +164,15 @@ func writeReport(o options, rep, pair *diff.Report, ds []diff.Side, profiles [][
 	}
 	return finish(stderr, o.output, stdout, func(out io.Writer) error {
 		if o.jsonOutput != "" {
-			if err := writeJSONFile(o.jsonOutput, rep); err != nil {
+			if err := writeJSONFile(o.jsonOutput, rep, report.JSONOptions{Lines: o.lines}); err != nil {
 				return err
 			}
 		}
 		switch o.format {
 		case "json":
-			return report.WriteJSON(out, rep)
+			return report.WriteJSONWith(out, rep, report.JSONOptions{Lines: o.lines})
 		case "html":
-			return flamegraph.Write(out, pair, flamegraph.Options{Title: htmlTitle(pair, sides)})
+			return flamegraph.Write(out, pair, flamegraph.Options{Title: htmlTitle(pair, sides), Lines: o.lines, Source: o.readSource})
 		case "pprof", "speedscope", "folded":
 			if rep.Several() {
 				ds, profiles = pairSides(pair, ds, profiles)

@@ -209,6 +209,7 @@ func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symb
 	var jobs []job
 	tables := make([][]*analyze.Table, len(sides))
 	aopts, keep := need.aggregateOptions(len(sides)), need.profiles
+	popts.Lines = need.lines
 	profiles := make([][]*analyze.Profile, len(sides))
 	for si, s := range sides {
 		tables[si] = make([]*analyze.Table, len(s.files))

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+
+	"github.com/spf13/pflag"
+
+	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/report"
+)
+
+// lineFlags are the flags of the line level: --lines adds each function's
+// lines to the JSON report; --source annotates matching functions' source.
+type lineFlags struct {
+	lines    bool
+	source   string
+	sourceRE *regexp.Regexp
+	// readSource reads a source file for the HTML page, as the explorer
+	// does (set once the sides are read).
+	readSource func(file string) (string, bool)
+}
+
+// addLineFlags defines --lines and --source.
+func addLineFlags(fs *pflag.FlagSet, o *options) {
+	fs.BoolVar(&o.lines, "lines", false, "add per-line times: with --format json, lines[] in each function (its self and total time per source line); with --format html, a clicked frame's source with each line's time")
+	fs.StringVar(&o.source, "source", "", "instead of the report, print the source of each function whose name matches `RE`, with each line's self and total time per side and, comparing two sides, each line's change and verdict (as go tool pprof -list)")
+}
+
+// checkLineFlags compiles --source and checks it against --format: the
+// annotated source is text.
+func (o *options) checkLineFlags() error {
+	if o.source == "" {
+		return nil
+	}
+	re, err := regexp.Compile(o.source)
+	if err != nil {
+		return fmt.Errorf("--source %q: %v", o.source, err)
+	}
+	o.sourceRE = re
+	switch o.format {
+	case "":
+		o.format = "text"
+	case "text":
+	default:
+		return fmt.Errorf("--source prints text, not --format %s (for per-line times in JSON, use --format json --lines)", o.format)
+	}
+	if o.jsonOutput != "" {
+		return errors.New("--source prints annotated source; --json-output is for the report")
+	}
+	return nil
+}
+
+// sourceOf returns what reads a source file for the HTML page: the
+// maps' sourcesContent, the AFTER side's first, then the disk under the
+// profile's script folders and the --sourcemaps folders only.
+func (inv *invocation) sourceOf(scriptDirs []string) func(string) (string, bool) {
+	var dirs []string
+	for _, f := range inv.flags {
+		dirs = append(dirs, f.dirs...)
+	}
+	disk := newSourceFiles(append(dirs, scriptDirs...))
+	disk.relative = relativeTo(inv.roots, inv.variant)
+	return func(file string) (string, bool) {
+		for i := len(inv.syms) - 1; i >= 0; i-- {
+			if inv.syms[i] != nil {
+				if text, ok := inv.syms[i].Source(file); ok {
+					return text, true
+				}
+			}
+		}
+		text, why := disk.read(file)
+		return text, why == "" && text != ""
+	}
+}
+
+// writeSource writes the annotated source of the functions --source
+// matches, reading each side's source from its maps' sourcesContent or
+// from disk under the profile's script folders and the --sourcemaps
+// folders only, and returns the exit status.
+func (inv *invocation) writeSource(rep *diff.Report, scriptDirs []string, stdout, stderr io.Writer) int {
+	o := inv.o
+	var dirs []string
+	for _, f := range inv.flags {
+		dirs = append(dirs, f.dirs...)
+	}
+	dirs = append(dirs, scriptDirs...)
+	disk := make([]*sourceFiles, len(rep.Sides))
+	for i := range disk {
+		disk[i] = newSourceFiles(dirs)
+		disk[i].relative = relativeTo(inv.roots, i)
+	}
+	source := func(side int, file string) (string, string) {
+		if side < len(inv.syms) && inv.syms[side] != nil {
+			if text, ok := inv.syms[side].Source(file); ok {
+				return text, ""
+			}
+		}
+		return disk[side].read(file)
+	}
+	for _, w := range rep.Warnings {
+		if !o.quiet && w.Kind.AboutTheRequest() {
+			fmt.Fprintf(stderr, "profdiff: warning: %s\n", termtext.Clean(w.String()))
+		}
+	}
+	return finish(stderr, o.output, stdout, func(out io.Writer) error {
+		return report.WriteSource(out, rep, report.SourceOptions{Match: o.sourceRE, Source: source, Context: 2})
+	}, rep.Broken())
+}

@@ -1,0 +1,107 @@
+package diff
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/profdiff/profdiff/analyze"
+)
+
+// lines fills r.Lines, r.LineTotals and r.BundledLines.
+func (c *comparison) lines(r *Report) {
+	for _, s := range c.sides {
+		for _, t := range s.Tables {
+			for _, b := range t.BundledLines {
+				if fn, ok := c.fnIndex[b.Function]; ok {
+					if r.BundledLines == nil {
+						r.BundledLines = map[int32]bool{}
+					}
+					r.BundledLines[fn] = r.BundledLines[fn] || b.Minified
+				}
+			}
+		}
+	}
+	r.Lines, r.LineTotals = c.joinLines()
+}
+
+// joinLines joins every run's per-line self and total times by function
+// row and line, ordered by function and line, and with two sides judges
+// them as the functions are judged (each line's self and total, corrected
+// over the lines). It reports whether the lines carry totals: every run's
+// table says so.
+func (c *comparison) joinLines() ([]LineTime, bool) {
+	type fl struct{ fn, line int32 }
+	totals, any := true, false
+	for _, s := range c.sides {
+		for _, t := range s.Tables {
+			any = any || len(t.Lines) > 0
+			totals = totals && t.LineTotals
+		}
+	}
+	if !any {
+		return nil, false
+	}
+	keysOf := func(total bool) func(int, int) func(analyze.LineTime) (fl, int64, bool) {
+		return func(int, int) func(analyze.LineTime) (fl, int64, bool) {
+			return func(lt analyze.LineTime) (fl, int64, bool) {
+				fn, ok := c.fnIndex[lt.Function]
+				if total {
+					return fl{fn, lt.Line}, lt.Total, ok
+				}
+				return fl{fn, lt.Line}, lt.Self, ok
+			}
+		}
+	}
+	part := func(t *analyze.Table) []analyze.LineTime { return t.Lines }
+	newOut := func(k fl, m Measure) LineTime { return LineTime{Function: k.fn, Line: k.line, Self: m} }
+	out := sumByKey(c, part, keysOf(false), newOut, func(l *LineTime) *Measure { return &l.Self })
+	if totals {
+		byKey := make(map[fl]int, len(out))
+		for i, l := range out {
+			byKey[fl{l.Function, l.Line}] = i
+		}
+		alloc := newMeasureBlocks(c)
+		for _, t := range sumByKey(c, part, keysOf(true), newOut, func(l *LineTime) *Measure { return &l.Self }) {
+			i, ok := byKey[fl{t.Function, t.Line}]
+			if !ok {
+				i = len(out)
+				self := alloc.next()
+				c.finish(&self)
+				out = append(out, LineTime{Function: t.Function, Line: t.Line, Self: self})
+			}
+			out[i].Total = t.Self
+		}
+		for i := range out {
+			if out[i].Total.Mean == nil {
+				out[i].Total = alloc.next()
+				c.finish(&out[i].Total)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b LineTime) int {
+		if d := cmp.Compare(a.Function, b.Function); d != 0 {
+			return d
+		}
+		return cmp.Compare(a.Line, b.Line)
+	})
+	if len(c.sides) == 2 {
+		c.judgeLines(out, totals)
+	}
+	return out, totals
+}
+
+// judgeLines judges the lines' self times (and totals when there are),
+// each a set corrected over the lines, with the prior of functions' time.
+func (c *comparison) judgeLines(lines []LineTime, totals bool) {
+	self, total := make([]*Measure, len(lines)), make([]*Measure, len(lines))
+	for i := range lines {
+		self[i], total[i] = &lines[i].Self, &lines[i].Total
+	}
+	has := func(ms []*Measure) func(i int) (bool, bool) {
+		return func(i int) (bool, bool) { return ms[i].Mean[0] > 0, ms[i].Mean[1] > 0 }
+	}
+	c.judgeSet(self, has(self), func(i int) bool { return c.eligible(self[i]) }, true)
+	if totals {
+		c.judgeSet(total, has(total), func(i int) bool { return c.eligible(total[i]) }, true)
+	}
+}

@@ -1,0 +1,67 @@
+package diff
+
+import (
+	"math"
+	"testing"
+
+	"github.com/profdiff/profdiff/analyze"
+)
+
+// linesTable reads a fixture with its per-line times.
+func linesTable(t *testing.T, name string) *analyze.Table {
+	t.Helper()
+	p, err := analyze.ParseFile("../testdata/"+name, analyze.ParseOptions{Lines: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return analyze.Aggregate(p, analyze.AggregateOptions{Lines: true})
+}
+
+// TestLinesAreJudged: comparing two sides, each line's self time is judged
+// as the functions' are (a p-value where the line is large enough to
+// test, a verdict); a Go profile's lines carry totals, judged too; the
+// functions whose lines were a bundle's are listed by row.
+func TestLinesAreJudged(t *testing.T) {
+	a, b := linesTable(t, "node-router-unbundled-before.cpuprofile"), linesTable(t, "node-router-unbundled-after.cpuprofile")
+	r, err := Compare([]Side{{Name: "before", Tables: []*analyze.Table{a}}, {Name: "after", Tables: []*analyze.Table{b}}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Lines) == 0 || r.LineTotals {
+		t.Fatalf("%d lines, totals %v", len(r.Lines), r.LineTotals)
+	}
+	tested := 0
+	for _, l := range r.Lines {
+		if !math.IsNaN(l.Self.Change.P) {
+			tested++
+		}
+	}
+	if tested == 0 {
+		t.Error("no line was tested")
+	}
+
+	g := linesTable(t, "go-router-before.pprof")
+	r, err = Compare([]Side{{Name: "a", Tables: []*analyze.Table{g}}, {Name: "b", Tables: []*analyze.Table{g}}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.LineTotals {
+		t.Fatal("Go lines without totals")
+	}
+	for _, l := range r.Lines {
+		if l.Total.Mean == nil || l.Total.Mean[0] < l.Self.Mean[0] || l.Total.Change.Verdict.Real() {
+			t.Fatalf("line %d of %s: self %v total %v", l.Line, r.Functions[l.Function].Key.Function, l.Self.Mean, l.Total.Mean)
+		}
+	}
+
+	bundled := &analyze.Table{Functions: []analyze.Row{{Key: analyze.Key{Function: "render", File: "src/view.js"}, Self: 10, Total: 10}},
+		BundledLines: []analyze.BundledLine{{Function: analyze.Key{Function: "render", File: "src/view.js"}, Minified: true}}}
+	bundled.Summary.OnCPUNs = 10
+	r, err = Compare([]Side{{Name: "one", Tables: []*analyze.Table{bundled}}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := r.BundledLines[0]; !ok || !m {
+		t.Errorf("bundled %v", r.BundledLines)
+	}
+}
