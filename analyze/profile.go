@@ -206,6 +206,11 @@ type Profile struct {
 	// Chrome's navigation timing marks), in file order; nil for other
 	// formats.
 	Marks []Mark
+	// Tasks are the profiled thread's tasks a Chrome trace recorded
+	// (RunTask and its kin, outermost only), in time order, from the
+	// profile's start; nil for other formats and for traces without them.
+	// FindStalls measures stalls from them when present.
+	Tasks []Span
 
 	// Warnings are problems that were worked around while reading, such as
 	// samples recorded out of order.

@@ -75,8 +75,11 @@ type Stretch struct {
 // Stalls are a run's busy stretches, summed up.
 type Stalls struct {
 	// IntervalNs is the run's mean sampling interval: the uncertainty of
-	// each end of a stretch.
+	// each end of a stretch (when not FromTasks).
 	IntervalNs int64
+	// FromTasks says the stretches are the thread's tasks a Chrome trace
+	// recorded (Profile.Tasks), exact, not runs of samples.
+	FromTasks bool
 	// Stretches is the number of busy stretches.
 	Stretches int
 	// LongestNs is the longest stretch's duration, 0 without any.
@@ -95,13 +98,17 @@ type Stalls struct {
 	Longest []Stretch
 }
 
-// FindStalls finds p's busy stretches and describes its longest (at most
+// FindStalls finds p's busy stretches (its tasks, when a trace recorded
+// them: see Profile.Tasks) and describes its longest (at most
 // keep); nil when p records no sample times (pprof, folded stacks), from
 // which stalls cannot be measured. It is one pass over the samples, plus
 // one over each of the longest stretches' samples.
 func FindStalls(p *Profile, keep int) *Stalls {
 	if !p.HasTimestamps {
 		return nil
+	}
+	if p.Tasks != nil {
+		return taskStalls(p, keep)
 	}
 	st := &Stalls{IntervalNs: p.IntervalNs}
 	var longest []Stretch // at most keep, longest first

@@ -14,7 +14,8 @@ import (
 // per run, with each figure judged as on-CPU time is.
 type Responsiveness struct {
 	// Source says where the stretches come from: "samples" (runs of
-	// samples without (idle)).
+	// samples without (idle)), "tasks" (the thread's tasks a Chrome trace
+	// recorded, exact), or "tasks and samples" when the runs differ.
 	Source string
 	// IntervalNs is each side's mean sampling interval: each end of a
 	// stretch is known to within one.
@@ -128,6 +129,7 @@ func (c *comparison) responsiveness() *Responsiveness {
 		}
 		r.Runs = append(r.Runs, runs)
 	}
+	r.Source = sourceOf(r.Runs)
 	of := func(f func(*analyze.Stalls) float64) Measure {
 		m := Measure{Mean: make([]float64, len(r.Runs)), Runs: make([][]float64, len(r.Runs))}
 		for si, runs := range r.Runs {
@@ -190,6 +192,7 @@ func (m *merger) responsiveness() *Responsiveness {
 		r.IntervalNs[m.base], r.IntervalNs[v] = p.Responsiveness.IntervalNs[0], p.Responsiveness.IntervalNs[1]
 		r.Runs[m.base], r.Runs[v] = p.Responsiveness.Runs[0], p.Responsiveness.Runs[1]
 	}
+	r.Source = sourceOf(r.Runs)
 	r.LongestStall = m.measure(m.each(func(p *Report) *Measure { return &p.Responsiveness.LongestStall }))
 	r.Over16ms = m.measure(m.each(func(p *Report) *Measure { return &p.Responsiveness.Over16ms }))
 	r.Over50ms = m.measure(m.each(func(p *Report) *Measure { return &p.Responsiveness.Over50ms }))
@@ -214,4 +217,27 @@ func (m *merger) responsiveness() *Responsiveness {
 		}
 	}
 	return r
+}
+
+// sourceOf names where the runs' stretches come from: "tasks" when every
+// run's are its trace's tasks, "samples" when none are, else "tasks and
+// samples".
+func sourceOf(runs [][]*analyze.Stalls) string {
+	tasks, samples := false, false
+	for _, side := range runs {
+		for _, st := range side {
+			if st.FromTasks {
+				tasks = true
+			} else {
+				samples = true
+			}
+		}
+	}
+	switch {
+	case tasks && samples:
+		return "tasks and samples"
+	case tasks:
+		return "tasks"
+	}
+	return "samples"
 }
