@@ -77,6 +77,9 @@ type Stalls struct {
 	// IntervalNs is the run's mean sampling interval: the uncertainty of
 	// each end of a stretch (when not FromTasks).
 	IntervalNs int64
+	// EndNs is when the run's last sample ended, from the profile's
+	// start: with Long, what a timeline of the run spans.
+	EndNs int64
 	// FromTasks says the stretches are the thread's tasks a Chrome trace
 	// recorded (Profile.Tasks), exact, not runs of samples.
 	FromTasks bool
@@ -107,10 +110,16 @@ func FindStalls(p *Profile, keep int) *Stalls {
 	if !p.HasTimestamps {
 		return nil
 	}
-	if p.Tasks != nil {
-		return taskStalls(p, keep)
+	var end int64
+	if n := len(p.Samples); n > 0 {
+		end = p.Samples[n-1].Time + p.Samples[n-1].Weight
 	}
-	st := &Stalls{IntervalNs: p.IntervalNs}
+	if p.Tasks != nil {
+		st := taskStalls(p, keep)
+		st.EndNs = end
+		return st
+	}
+	st := &Stalls{IntervalNs: p.IntervalNs, EndNs: end}
 	var longest []Stretch // at most keep, longest first
 	add := func(s Stretch) {
 		st.Stretches++
