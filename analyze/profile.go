@@ -211,6 +211,10 @@ type Profile struct {
 	// profile's start; nil for other formats and for traces without them.
 	// FindStalls measures stalls from them when present.
 	Tasks []Span
+	// AnimationFrames are the frames the profiled thread's renderer
+	// recorded in a Chrome trace (AnimationFrame events), in time order,
+	// from the profile's start; nil without them.
+	AnimationFrames []Span
 
 	// Warnings are problems that were worked around while reading, such as
 	// samples recorded out of order.

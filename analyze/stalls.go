@@ -80,6 +80,10 @@ type Stalls struct {
 	// EndNs is when the run's last sample ended, from the profile's
 	// start: with Long, what a timeline of the run spans.
 	EndNs int64
+	// Frames counts the animation frames a Chrome trace recorded
+	// (Profile.AnimationFrames), 0 without them; FramesOver16ms those
+	// longer than FrameBudgetNs.
+	Frames, FramesOver16ms int
 	// FromTasks says the stretches are the thread's tasks a Chrome trace
 	// recorded (Profile.Tasks), exact, not runs of samples.
 	FromTasks bool
@@ -117,9 +121,11 @@ func FindStalls(p *Profile, keep int) *Stalls {
 	if p.Tasks != nil {
 		st := taskStalls(p, keep)
 		st.EndNs = end
+		st.countFrames(p)
 		return st
 	}
 	st := &Stalls{IntervalNs: p.IntervalNs, EndNs: end}
+	st.countFrames(p)
 	var longest []Stretch // at most keep, longest first
 	add := func(s Stretch) {
 		st.Stretches++
@@ -181,6 +187,16 @@ func FindStalls(p *Profile, keep int) *Stalls {
 	}
 	st.Longest = longest
 	return st
+}
+
+// countFrames counts p's animation frames and those over FrameBudgetNs.
+func (st *Stalls) countFrames(p *Profile) {
+	st.Frames = len(p.AnimationFrames)
+	for _, f := range p.AnimationFrames {
+		if f.Duration > FrameBudgetNs {
+			st.FramesOver16ms++
+		}
+	}
 }
 
 // maxStallStack bounds the frames kept of the stack a stretch started in:

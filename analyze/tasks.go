@@ -28,6 +28,10 @@ func isTaskName(name []byte) bool {
 type traceTasks struct {
 	spans map[[2]int64][][2]float64 // (pid, tid) -> [start, end] in µs
 	open  map[[2]int64][]openEvent  // (pid, tid) -> begun duration events
+	// frames and openFrame: the threads' AnimationFrame events (async
+	// b/e, one open at a time on a thread, their id reused).
+	frames    map[[2]int64][][2]float64
+	openFrame map[[2]int64]float64
 }
 
 // openEvent is a duration event (ph B) waiting for its end.
@@ -40,6 +44,10 @@ type openEvent struct {
 // event (ph X), or a B/E pair (an E closes the thread's latest B).
 func (tt *traceTasks) event(t *traceReader, ev traceEvent) {
 	key := [2]int64{ev.pid, ev.tid}
+	if string(t.name) == "AnimationFrame" {
+		tt.frame(key, t.ph, ev.ts)
+		return
+	}
 	switch t.ph {
 	case 'X':
 		if isTaskName(t.name) && t.dur >= 0 {
@@ -61,6 +69,40 @@ func (tt *traceTasks) event(t *traceReader, ev traceEvent) {
 			tt.add(key, b.ts, ev.ts)
 		}
 	}
+}
+
+// frame keeps an AnimationFrame event: a b opens the thread's frame, the
+// next e closes it.
+func (tt *traceTasks) frame(key [2]int64, ph byte, ts float64) {
+	switch ph {
+	case 'b':
+		if tt.openFrame == nil {
+			tt.openFrame = map[[2]int64]float64{}
+			tt.frames = map[[2]int64][][2]float64{}
+		}
+		tt.openFrame[key] = ts
+	case 'e':
+		if b, ok := tt.openFrame[key]; ok && ts >= b {
+			tt.frames[key] = append(tt.frames[key], [2]float64{b, ts})
+			delete(tt.openFrame, key)
+		}
+	}
+}
+
+// framesOf returns a profile's thread's animation frames, from the
+// profile's start, in time order; nil without any.
+func (tt *traceTasks) framesOf(tp *traceProfile) []Span {
+	all := slices.Clone(tt.frames[[2]int64{tp.pid, tp.tid}])
+	if len(all) == 0 {
+		return nil
+	}
+	slices.SortFunc(all, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
+	start := float64(tp.rp.startTime)
+	out := make([]Span, 0, len(all))
+	for _, f := range all {
+		out = append(out, Span{Start: usToNs(f[0] - start), Duration: usToNs(f[1]) - usToNs(f[0])})
+	}
+	return out
 }
 
 func (tt *traceTasks) add(key [2]int64, start, end float64) {

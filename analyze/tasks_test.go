@@ -48,6 +48,43 @@ func TestLongTasksMatchTraceRunTasks(t *testing.T) {
 	}
 }
 
+// TestAnimationFramesMatchTrace: the frames over 16 ms counted are the
+// profiled thread's AnimationFrame events (b then e) longer than 16 ms, as
+// read here from the JSON independently.
+func TestAnimationFramesMatchTrace(t *testing.T) {
+	for _, name := range []string{"chrome156-multi-process.trace.json.gz", "chrome156-multi-thread.trace.json.gz"} {
+		events := readTraceEvents(t, fixture(name))
+		for _, w := range chromeTraces[name] {
+			var frames, late int
+			open := -1.0
+			for _, e := range events {
+				if e.Pid.int() != w.pid || e.Tid.int() != w.tid || e.Name != "AnimationFrame" {
+					continue
+				}
+				switch {
+				case e.Ph == "b":
+					open = e.Ts
+				case e.Ph == "e" && open >= 0:
+					frames++
+					if e.Ts-open > 16_000 {
+						late++
+					}
+					open = -1
+				}
+			}
+			sel := strconv.FormatInt(w.pid, 10) + ":" + strconv.FormatInt(w.tid, 10)
+			p, err := ParseFile(fixture(name), ParseOptions{Thread: sel})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := FindStalls(p, 5)
+			if st.Frames != frames || st.FramesOver16ms != late {
+				t.Errorf("%s %s: %d frames, %d over 16 ms; the trace has %d, %d", name, sel, st.Frames, st.FramesOver16ms, frames, late)
+			}
+		}
+	}
+}
+
 // TestLongTaskSaysWhatRan: the longest task of the multi-process trace's
 // iframe renderer ran the page's busy loop, and the samples inside it say so.
 func TestLongTaskSaysWhatRan(t *testing.T) {
@@ -100,6 +137,7 @@ type traceEventJSON struct {
 	Pid  jsonInt `json:"pid"`
 	Tid  jsonInt `json:"tid"`
 	Dur  float64 `json:"dur"`
+	Ts   float64 `json:"ts"`
 }
 
 // jsonInt reads a pid or tid written as a number or a string.

@@ -410,6 +410,7 @@ func (t *traceReader) finish(file string) ([]*Profile, error) {
 			}
 		}
 		p.Tasks = t.tasks.of(tp)
+		p.AnimationFrames = t.tasks.framesOf(tp)
 		out = append(out, p)
 	}
 	return out, nil

@@ -81,6 +81,16 @@ func figureChange(f diff.Figure) Cell {
 // StallsUncertainty says how well the sampling interval pins the figures.
 func (v *View) StallsUncertainty() string {
 	rs := v.r.Responsiveness
+	frames := ""
+	if rs.LateFrames != nil {
+		frames = " Frames over 16 ms: the browser's AnimationFrame events longer than 16 ms."
+	}
+	return v.stallsUncertainty() + frames
+}
+
+// stallsUncertainty is StallsUncertainty without the frames' note.
+func (v *View) stallsUncertainty() string {
+	rs := v.r.Responsiveness
 	var iv []string
 	for si, ns := range rs.IntervalNs {
 		s := units.Duration(ns)
@@ -289,6 +299,10 @@ func (j *jsonReport) responsiveness() {
 	j.measure(&rs.Over50ms)
 	j.Key("blocking")
 	j.measure(&rs.Blocking)
+	if rs.LateFrames != nil {
+		j.Key("frames_over_16ms")
+		j.measure(rs.LateFrames)
+	}
 	j.Key("longest")
 	j.BeginArray()
 	for _, s := range rs.Longest {
