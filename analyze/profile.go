@@ -216,6 +216,15 @@ type Profile struct {
 	// Chrome's navigation timing marks), in file order; nil for other
 	// formats.
 	Marks []Mark
+	// Tasks are the profiled thread's tasks a Chrome trace recorded
+	// (RunTask and its kin, outermost only), in time order, from the
+	// profile's start; nil for other formats and for traces without them.
+	// FindStalls measures stalls from them when present.
+	Tasks []Span
+	// AnimationFrames are the frames the profiled thread's renderer
+	// recorded in a Chrome trace (AnimationFrame events), in time order,
+	// from the profile's start; nil without them.
+	AnimationFrames []Span
 
 	// Warnings are problems that were worked around while reading, such as
 	// samples recorded out of order.

@@ -75,8 +75,18 @@ type Stretch struct {
 // Stalls are a run's busy stretches, summed up.
 type Stalls struct {
 	// IntervalNs is the run's mean sampling interval: the uncertainty of
-	// each end of a stretch.
+	// each end of a stretch (when not FromTasks).
 	IntervalNs int64
+	// EndNs is when the run's last sample ended, from the profile's
+	// start: with Long, what a timeline of the run spans.
+	EndNs int64
+	// Frames counts the animation frames a Chrome trace recorded
+	// (Profile.AnimationFrames), 0 without them; FramesOver16ms those
+	// longer than FrameBudgetNs.
+	Frames, FramesOver16ms int
+	// FromTasks says the stretches are the thread's tasks a Chrome trace
+	// recorded (Profile.Tasks), exact, not runs of samples.
+	FromTasks bool
 	// Stretches is the number of busy stretches.
 	Stretches int
 	// LongestNs is the longest stretch's duration, 0 without any.
@@ -95,7 +105,8 @@ type Stalls struct {
 	Longest []Stretch
 }
 
-// FindStalls finds p's busy stretches and describes its longest (at most
+// FindStalls finds p's busy stretches (its tasks, when a trace recorded
+// them: see Profile.Tasks) and describes its longest (at most
 // keep); nil when p records no sample times (pprof, folded stacks), from
 // which stalls cannot be measured. It is one pass over the samples, plus
 // one over each of the longest stretches' samples.
@@ -103,7 +114,18 @@ func FindStalls(p *Profile, keep int) *Stalls {
 	if !p.HasTimestamps {
 		return nil
 	}
-	st := &Stalls{IntervalNs: p.IntervalNs}
+	var end int64
+	if n := len(p.Samples); n > 0 {
+		end = p.Samples[n-1].Time + p.Samples[n-1].Weight
+	}
+	if p.Tasks != nil {
+		st := taskStalls(p, keep)
+		st.EndNs = end
+		st.countFrames(p)
+		return st
+	}
+	st := &Stalls{IntervalNs: p.IntervalNs, EndNs: end}
+	st.countFrames(p)
 	var longest []Stretch // at most keep, longest first
 	add := func(s Stretch) {
 		st.Stretches++
@@ -165,6 +187,16 @@ func FindStalls(p *Profile, keep int) *Stalls {
 	}
 	st.Longest = longest
 	return st
+}
+
+// countFrames counts p's animation frames and those over FrameBudgetNs.
+func (st *Stalls) countFrames(p *Profile) {
+	st.Frames = len(p.AnimationFrames)
+	for _, f := range p.AnimationFrames {
+		if f.Duration > FrameBudgetNs {
+			st.FramesOver16ms++
+		}
+	}
 }
 
 // maxStallStack bounds the frames kept of the stack a stretch started in:

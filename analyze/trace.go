@@ -37,6 +37,7 @@ type traceReader struct {
 	events   int
 	marks    []traceMark             // User Timing marks and measures, in file order
 	measures map[traceMeasureKey]int // open measures (async begin) -> index in marks
+	tasks    traceTasks              // the threads' tasks (see tasks.go)
 
 	// per-event scratch, reused
 	chunkLines bool // the chunk carried lines
@@ -173,6 +174,7 @@ func (t *traceReader) readEventMembers() (ev traceEvent) {
 // keepEvent keeps what the event just read holds, by its name.
 func (t *traceReader) keepEvent(ev traceEvent) {
 	pid, tid, ts := ev.pid, ev.tid, ev.ts
+	t.tasks.event(t, ev)
 	switch string(t.name) {
 	case "thread_name":
 		t.threads[[2]int64{pid, tid}] = string(t.argStr)
@@ -407,6 +409,8 @@ func (t *traceReader) finish(file string) ([]*Profile, error) {
 					Start: int64((m.start - float64(tp.rp.startTime)) * 1000), End: int64((m.end - float64(tp.rp.startTime)) * 1000)})
 			}
 		}
+		p.Tasks = t.tasks.of(tp)
+		p.AnimationFrames = t.tasks.framesOf(tp)
 		out = append(out, p)
 	}
 	return out, nil

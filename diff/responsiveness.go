@@ -14,7 +14,8 @@ import (
 // per run, with each figure judged as on-CPU time is.
 type Responsiveness struct {
 	// Source says where the stretches come from: "samples" (runs of
-	// samples without (idle)).
+	// samples without (idle)), "tasks" (the thread's tasks a Chrome trace
+	// recorded, exact), or "tasks and samples" when the runs differ.
 	Source string
 	// IntervalNs is each side's mean sampling interval: each end of a
 	// stretch is known to within one.
@@ -27,6 +28,10 @@ type Responsiveness struct {
 	// Blocking is each run's blocking time, in ns: the sum over its
 	// stretches of their length beyond 50 ms.
 	Blocking Measure
+	// LateFrames counts each run's animation frames over 16 ms, from the
+	// browser's AnimationFrame events; nil unless every run's trace
+	// recorded frames.
+	LateFrames *Measure
 	// Longest are each side's longest stretches over its runs (at most
 	// analyze.DefaultLongestStalls a side), the longest first within a
 	// side, sides in order.
@@ -69,13 +74,30 @@ type Figure struct {
 }
 
 // Figures returns the report's four figures in the order they are shown.
+// With frame events, a fifth: frames over 16 ms.
 func (r *Responsiveness) Figures() []Figure {
-	return []Figure{
+	f := []Figure{
 		{"longest stall", "longest-stall", false, &r.LongestStall},
 		{"stalls over 16 ms", "stalls-16ms", true, &r.Over16ms},
 		{"stalls over 50 ms", "stalls-50ms", true, &r.Over50ms},
 		{"blocking time", "blocking", false, &r.Blocking},
 	}
+	if r.LateFrames != nil {
+		f = append(f, Figure{"frames over 16 ms", "", true, r.LateFrames})
+	}
+	return f
+}
+
+// hasFrames reports whether every run recorded animation frames.
+func hasFrames(runs [][]*analyze.Stalls) bool {
+	for _, side := range runs {
+		for _, st := range side {
+			if st.Frames == 0 {
+				return false
+			}
+		}
+	}
+	return len(runs) > 0
 }
 
 // figure returns the measure a rule target names, or nil.
@@ -128,6 +150,7 @@ func (c *comparison) responsiveness() *Responsiveness {
 		}
 		r.Runs = append(r.Runs, runs)
 	}
+	r.Source = sourceOf(r.Runs)
 	of := func(f func(*analyze.Stalls) float64) Measure {
 		m := Measure{Mean: make([]float64, len(r.Runs)), Runs: make([][]float64, len(r.Runs))}
 		for si, runs := range r.Runs {
@@ -142,6 +165,10 @@ func (c *comparison) responsiveness() *Responsiveness {
 	r.Over16ms = of(func(s *analyze.Stalls) float64 { return float64(s.Over16ms) })
 	r.Over50ms = of(func(s *analyze.Stalls) float64 { return float64(s.Over50ms) })
 	r.Blocking = of(func(s *analyze.Stalls) float64 { return float64(s.BlockingNs) })
+	if hasFrames(r.Runs) {
+		m := of(func(s *analyze.Stalls) float64 { return float64(s.FramesOver16ms) })
+		r.LateFrames = &m
+	}
 	if len(c.sides) == 2 {
 		for _, f := range r.Figures() {
 			interval := c.interval
@@ -190,10 +217,15 @@ func (m *merger) responsiveness() *Responsiveness {
 		r.IntervalNs[m.base], r.IntervalNs[v] = p.Responsiveness.IntervalNs[0], p.Responsiveness.IntervalNs[1]
 		r.Runs[m.base], r.Runs[v] = p.Responsiveness.Runs[0], p.Responsiveness.Runs[1]
 	}
+	r.Source = sourceOf(r.Runs)
 	r.LongestStall = m.measure(m.each(func(p *Report) *Measure { return &p.Responsiveness.LongestStall }))
 	r.Over16ms = m.measure(m.each(func(p *Report) *Measure { return &p.Responsiveness.Over16ms }))
 	r.Over50ms = m.measure(m.each(func(p *Report) *Measure { return &p.Responsiveness.Over50ms }))
 	r.Blocking = m.measure(m.each(func(p *Report) *Measure { return &p.Responsiveness.Blocking }))
+	if hasFrames(r.Runs) {
+		lf := m.measure(m.each(func(p *Report) *Measure { return p.Responsiveness.LateFrames }))
+		r.LateFrames = &lf
+	}
 	for si := range m.sides {
 		for k, p := range m.pairs {
 			pair := 1
@@ -214,4 +246,27 @@ func (m *merger) responsiveness() *Responsiveness {
 		}
 	}
 	return r
+}
+
+// sourceOf names where the runs' stretches come from: "tasks" when every
+// run's are its trace's tasks, "samples" when none are, else "tasks and
+// samples".
+func sourceOf(runs [][]*analyze.Stalls) string {
+	tasks, samples := false, false
+	for _, side := range runs {
+		for _, st := range side {
+			if st.FromTasks {
+				tasks = true
+			} else {
+				samples = true
+			}
+		}
+	}
+	switch {
+	case tasks && samples:
+		return "tasks and samples"
+	case tasks:
+		return "tasks"
+	}
+	return "samples"
 }

@@ -26,10 +26,17 @@ import (
 )
 
 //go:embed page.js
-var pageJS string
+var flameJS string
 
 //go:embed page.css
-var pageCSS string
+var flameCSS string
+
+// pageJS and pageCSS are the page's script and style: the flame graph's,
+// then the stalls strip's (stalls.go).
+var (
+	pageJS  = flameJS + stallsJS
+	pageCSS = flameCSS + stallsCSS
+)
 
 // Options tune the page.
 type Options struct {
@@ -61,6 +68,8 @@ type Options struct {
 //	    Options.TreeMinShare of the comparison); minShare: that share.
 //	paths: {nodes, text} of each path; pathsNote: what they explain.
 //	packages, functionTable: the tables (see table).
+//	stalls: the responsiveness strip (see stallsData), null without
+//	    stall figures.
 //
 // A judgedSet holds judged changes of self and total time as parallel
 // arrays: selfVerdict and totalVerdict as codes (see verdictCodes),
@@ -141,6 +150,7 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 	rowsTable(v, r, r.Packages, "Packages", false, opts.Top).write(j)
 	j.Key("functionTable")
 	rowsTable(v, r, r.Functions, "Functions", true, opts.Top).write(j)
+	stallsOf(r, v).write(j)
 	j.EndObject()
 	writeTail(j)
 	return j.Flush()
@@ -459,6 +469,7 @@ const pageHTML = `<header>
 <h1 id="title">profdiff</h1>
 <div id="sides"></div>
 </header>
+<section id="stalls-section" hidden><h2>Responsiveness: long stretches</h2><p id="stalls-note"></p><div id="stalls-strips"></div><div id="stalls-detail"></div></section>
 <main>
 <section id="graph-section">
 <div id="controls">

@@ -48,6 +48,8 @@ type refData struct {
 	PathsNote string    `json:"pathsNote"`
 	Packages  refTable  `json:"packages"`
 	FuncTable refTable  `json:"functionTable"`
+	// Stalls is the responsiveness strip's data.
+	Stalls *stallsData `json:"stalls"`
 }
 
 // refJudgedSet holds judged changes of self and total time, as parallel
@@ -119,6 +121,7 @@ func writeReference(w io.Writer, r *diff.Report, opts Options) error {
 	// The tables are built as before; only how they are written changed.
 	d.Packages = refTable(rowsTable(v, r, r.Packages, "Packages", false, opts.Top))
 	d.FuncTable = refTable(rowsTable(v, r, r.Functions, "Functions", true, opts.Top))
+	d.Stalls = stallsOf(r, v)
 
 	blob, err := json.Marshal(d) // escapes <, > and & as \u003c...: safe in a script element
 	if err != nil {

@@ -81,6 +81,16 @@ func figureChange(f diff.Figure) Cell {
 // StallsUncertainty says how well the sampling interval pins the figures.
 func (v *View) StallsUncertainty() string {
 	rs := v.r.Responsiveness
+	frames := ""
+	if rs.LateFrames != nil {
+		frames = " Frames over 16 ms: the browser's AnimationFrame events longer than 16 ms."
+	}
+	return v.stallsUncertainty() + frames
+}
+
+// stallsUncertainty is StallsUncertainty without the frames' note.
+func (v *View) stallsUncertainty() string {
+	rs := v.r.Responsiveness
 	var iv []string
 	for si, ns := range rs.IntervalNs {
 		s := units.Duration(ns)
@@ -89,8 +99,35 @@ func (v *View) StallsUncertainty() string {
 		}
 		iv = append(iv, s)
 	}
-	return fmt.Sprintf("Busy stretches: runs of samples with no (idle) sample, (program) counted as busy. Each end of a stretch is known to within one sampling interval (%s): a stall's length and each stall's part of the blocking time to within two, and a count may gain or lose a stretch within two intervals of 16 or 50 ms.",
+	if rs.Source == "tasks" {
+		return "Long tasks: the thread's tasks as the browser recorded them (RunTask events), exact to the microsecond; blocking time sums each task's length beyond 50 ms, as Total Blocking Time does; what ran in a task is from the samples taken in it."
+	}
+	text := ""
+	if rs.Source != "samples" {
+		text = "Some runs' stretches are the browser's tasks (exact), the others' runs of samples. "
+	}
+	return text + fmt.Sprintf("Busy stretches: runs of samples with no (idle) sample, (program) counted as busy. Each end of a stretch is known to within one sampling interval (%s): a stall's length and each stall's part of the blocking time to within two, and a count may gain or lose a stretch within two intervals of 16 or 50 ms.",
 		strings.Join(iv, ", "))
+}
+
+// SourceText says where the figures come from: "from the browser's tasks"
+// or "from samples".
+func (v *View) SourceText() string {
+	switch v.r.Responsiveness.Source {
+	case "tasks":
+		return "from the browser's tasks"
+	case "samples":
+		return "from samples"
+	}
+	return "from the browser's tasks and from samples"
+}
+
+// stallsNoun names the listed stretches: "tasks" or "stalls".
+func (v *View) stallsNoun() string {
+	if v.r.Responsiveness.Source == "tasks" {
+		return "tasks"
+	}
+	return "stalls"
 }
 
 // NoLongStalls is the one line said instead of the block when no run has
@@ -105,7 +142,11 @@ func (v *View) NoLongStalls() string {
 		}
 		longest = append(longest, s)
 	}
-	return "Responsiveness: no busy stretch over 50 ms (longest " + strings.Join(longest, ", ") + ")."
+	what := "busy stretch"
+	if rs.Source == "tasks" {
+		what = "task"
+	}
+	return "Responsiveness (" + v.SourceText() + "): no " + what + " over 50 ms (longest " + strings.Join(longest, ", ") + ")."
 }
 
 // LongStalls returns the stalls over 50 ms the block lists, the longest
@@ -169,7 +210,7 @@ func writeTextResponsiveness(tw *textWriter, v *View) {
 		tw.printf("\n%s\n", v.NoLongStalls())
 		return
 	}
-	tw.printf("\nResponsiveness (per run)\n")
+	tw.printf("\nResponsiveness (per run, %s)\n", v.SourceText())
 	head := []string{"figure"}
 	for _, s := range v.r.Sides {
 		head = append(head, s.Name)
@@ -179,7 +220,7 @@ func writeTextResponsiveness(tw *textWriter, v *View) {
 	}
 	tw.table(head, v.ResponsivenessRows(), len(head)-1, true)
 	tw.printf("  %s\n", v.StallsUncertainty())
-	tw.printf("  Longest stalls, with the functions that ran most in them (self time) and the stack they started in:\n")
+	tw.printf("  Longest %s, with the functions that ran most in them (self time) and the stack they started in:\n", v.stallsNoun())
 	for i, s := range v.LongStalls() {
 		tw.printf("  %d. %s\n", i+1, v.StallText(s))
 	}
@@ -196,7 +237,7 @@ func markdownResponsiveness(v *View) string {
 		return "\n_" + EscapeMarkdown(v.NoLongStalls()) + "_\n"
 	}
 	var b strings.Builder
-	b.WriteString("\n#### Responsiveness\n\n| figure |")
+	b.WriteString("\n#### Responsiveness\n\n_Per run, " + EscapeMarkdown(v.SourceText()) + "._\n\n| figure |")
 	align := "|---|"
 	for _, s := range v.r.Sides {
 		b.WriteString(" " + EscapeMarkdown(s.Name) + " |")
@@ -218,7 +259,7 @@ func markdownResponsiveness(v *View) string {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "\n_%s_\n\nLongest stalls:\n\n", EscapeMarkdown(v.StallsUncertainty()))
+	fmt.Fprintf(&b, "\n_%s_\n\nLongest %s:\n\n", EscapeMarkdown(v.StallsUncertainty()), v.stallsNoun())
 	for i, s := range v.LongStalls() {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, EscapeMarkdown(v.StallText(s)))
 	}
@@ -258,6 +299,10 @@ func (j *jsonReport) responsiveness() {
 	j.measure(&rs.Over50ms)
 	j.Key("blocking")
 	j.measure(&rs.Blocking)
+	if rs.LateFrames != nil {
+		j.Key("frames_over_16ms")
+		j.measure(rs.LateFrames)
+	}
 	j.Key("longest")
 	j.BeginArray()
 	for _, s := range rs.Longest {

@@ -6,13 +6,14 @@ import (
 )
 
 type refJSONResponsiveness struct {
-	Source      string         `json:"source"`
-	IntervalNs  []float64      `json:"interval_ns"`
-	Longest     refJSONMeasure `json:"longest_stall"`
-	Over16ms    refJSONMeasure `json:"stalls_over_16ms"`
-	Over50ms    refJSONMeasure `json:"stalls_over_50ms"`
-	Blocking    refJSONMeasure `json:"blocking"`
-	LongestList []refJSONStall `json:"longest"`
+	Source      string          `json:"source"`
+	IntervalNs  []float64       `json:"interval_ns"`
+	Longest     refJSONMeasure  `json:"longest_stall"`
+	Over16ms    refJSONMeasure  `json:"stalls_over_16ms"`
+	Over50ms    refJSONMeasure  `json:"stalls_over_50ms"`
+	Blocking    refJSONMeasure  `json:"blocking"`
+	LateFrames  *refJSONMeasure `json:"frames_over_16ms,omitempty"`
+	LongestList []refJSONStall  `json:"longest"`
 }
 
 type refJSONStall struct {
@@ -49,6 +50,10 @@ func refResponsivenessJSON(r *diff.Report) *refJSONResponsiveness {
 	out := &refJSONResponsiveness{Source: rs.Source, IntervalNs: rs.IntervalNs,
 		Longest: refMeasureJSON(r, &rs.LongestStall), Over16ms: refMeasureJSON(r, &rs.Over16ms),
 		Over50ms: refMeasureJSON(r, &rs.Over50ms), Blocking: refMeasureJSON(r, &rs.Blocking), LongestList: []refJSONStall{}}
+	if rs.LateFrames != nil {
+		m := refMeasureJSON(r, rs.LateFrames)
+		out.LateFrames = &m
+	}
 	for _, s := range rs.Longest {
 		st := refJSONStall{Side: r.Sides[s.Side].Name, Run: s.Run, StartNs: s.Start, DurationNs: s.Duration, Top: []refJSONStallFn{}, Stack: []refJSONFrame{}}
 		for _, f := range s.Top {

@@ -8,6 +8,7 @@ type keyMap struct {
 	NextTab, PrevTab, Enter, Back           key.Binding
 	Filter, Sort, Reverse, Total, Noise     key.Binding
 	NextHot, PrevHot, Warnings, HTML, Help  key.Binding
+	Stalls                                  key.Binding
 	Focus, Ignore, Hide, Undo               key.Binding
 	Variant, Base                           key.Binding
 	Quit                                    key.Binding
@@ -37,6 +38,7 @@ func newKeyMap() keyMap {
 		PrevHot:  b([]string{"["}, "[", "previous hot line"),
 		Warnings: b([]string{"w"}, "w", "list warnings"),
 		HTML:     b([]string{"H"}, "H", "write HTML report"),
+		Stalls:   b([]string{"r"}, "r", "stalls view"),
 		Focus:    b([]string{"f"}, "f", "focus on row"),
 		Ignore:   b([]string{"i"}, "i", "ignore row"),
 		Hide:     b([]string{"x"}, "x", "hide row frames"),
@@ -53,5 +55,5 @@ func (k keyMap) all() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom,
 		k.NextTab, k.PrevTab, k.Enter, k.Back,
 		k.Filter, k.Sort, k.Reverse, k.Total, k.Noise,
-		k.NextHot, k.PrevHot, k.Warnings, k.HTML, k.Help, k.Quit, k.Focus, k.Ignore, k.Hide, k.Undo, k.Variant, k.Base}
+		k.NextHot, k.PrevHot, k.Warnings, k.Stalls, k.HTML, k.Help, k.Quit, k.Focus, k.Ignore, k.Hide, k.Undo, k.Variant, k.Base}
 }

@@ -518,7 +518,11 @@ func (m Model) shortHelp() string {
 		if m.report().Compared() {
 			items = append(items, [2]string{"n", "hide ~"})
 		}
-		items = append(items, [2]string{"w", "warnings"}, [2]string{"H", "html"}, [2]string{"?", "help"}, [2]string{"q", "quit"})
+		items = append(items, [2]string{"w", "warnings"}, [2]string{"H", "html"})
+		if m.view.Responsiveness() != nil {
+			items = append(items, [2]string{"r", "stalls"})
+		}
+		items = append(items, [2]string{"?", "help"}, [2]string{"q", "quit"})
 	}
 	out := ""
 	for _, it := range items {
@@ -543,6 +547,8 @@ func (m Model) renderOverlay() string {
 	case overlayHelp:
 		title = "profdiff: keys"
 		body = m.helpGrid()
+	case overlayStalls:
+		title, body = m.stallsTitle(), m.stallsLines()
 	case overlayWarnings:
 		title = "profdiff: " + units.Plural(len(m.report().Warnings), "warning", "warnings")
 		width := max(m.width-2, 10)

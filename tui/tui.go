@@ -83,6 +83,7 @@ const (
 	overlayNone overlay = iota
 	overlayHelp
 	overlayWarnings
+	overlayStalls
 )
 
 // screen is one level of the drill-down, with its own filter, sort,

@@ -84,7 +84,7 @@ func (m *Model) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.PageUp):
 		m.ovOffset = max(m.ovOffset-max(m.height-4, 1), 0)
 	case key.Matches(msg, m.keys.Help), key.Matches(msg, m.keys.Back), key.Matches(msg, m.keys.Quit),
-		key.Matches(msg, m.keys.Warnings), key.Matches(msg, m.keys.Enter):
+		key.Matches(msg, m.keys.Warnings), key.Matches(msg, m.keys.Enter), key.Matches(msg, m.keys.Stalls):
 		m.overlay = overlayNone
 	}
 	return nil
@@ -101,6 +101,12 @@ func (m *Model) commandKey(msg tea.KeyPressMsg) bool {
 			m.status = "no warnings"
 		} else {
 			m.overlay, m.ovOffset = overlayWarnings, 0
+		}
+	case key.Matches(msg, m.keys.Stalls):
+		if m.view.Responsiveness() == nil {
+			m.status = "no stalls: the profiles record no sample times"
+		} else {
+			m.overlay, m.ovOffset = overlayStalls, 0
 		}
 	case key.Matches(msg, m.keys.HTML):
 		m.writeHTML()

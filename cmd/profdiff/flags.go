@@ -31,7 +31,8 @@ samples came; (program) counts as busy (V8's own work on the thread), and a
 stretch runs from the (idle) sample before it to the one after it. The
 report gives the longest stretch, stretches over 16 and 50 ms and blocking
 time (each stretch's length beyond 50 ms), each end known to within one
-sampling interval, and what ran in the longest.
+sampling interval, and what ran in the longest. In a Chrome trace the
+stretches are the thread's tasks as the browser recorded them (RunTask), exact.
 
 Usage:
   profdiff [flags] PROFILE
