@@ -418,12 +418,15 @@ func TestActionSameRepoThenFork(t *testing.T) {
 	}
 
 	// 1. A pull request from the same repository: one comment, created.
+	// Two listings: compare reads the earlier comment for --previous (none
+	// yet), and post looks for it again before creating one, since another
+	// run may have posted in between.
 	res := r.run("pull_request", prEvent("o/r"), ab)
 	if res.status != 0 {
 		t.Fatalf("first run: status %d\n%s", res.status, res.stderr)
 	}
-	if got := res.methods(); !slices.Equal(got, []string{"GET", "POST"}) {
-		t.Errorf("first run: gh calls %v, want a listing then one POST", res.calls)
+	if got := res.methods(); !slices.Equal(got, []string{"GET", "GET", "POST"}) {
+		t.Errorf("first run: gh calls %v, want two listings (compare's, post's) then one POST", res.calls)
 	}
 	cs := r.comments()
 	if len(cs) != 1 || !strings.HasPrefix(cs[0].Body, "<!-- profdiff: default -->\n") {
@@ -467,8 +470,8 @@ func TestActionSameRepoThenFork(t *testing.T) {
 	if res.status != 1 {
 		t.Errorf("a broken rule: status %d, want 1\n%s", res.status, res.stderr)
 	}
-	if got := res.methods(); !slices.Equal(got, []string{"GET", "PATCH"}) {
-		t.Errorf("second run: gh calls %v, want a listing then one PATCH", res.calls)
+	if got := res.methods(); !slices.Equal(got, []string{"GET", "GET", "PATCH"}) {
+		t.Errorf("second run: gh calls %v, want two listings (compare's, post's) then one PATCH", res.calls)
 	}
 	cs = r.comments()
 	if len(cs) != 1 || cs[0].Body == body || !strings.Contains(cs[0].Body, "rule(s) broken") {
@@ -497,9 +500,10 @@ func TestActionSameRepoThenFork(t *testing.T) {
 	}
 
 	// 4. A fork: nothing posted, no failure, the report left as an
-	// artifact, the summary says why.
+	// artifact, the summary says why. Its read-only token still reads the
+	// comments, once, for the earlier results.
 	res = r.run("pull_request", prEvent("someone/r"), ab)
-	if res.status != 0 || len(res.calls) != 0 {
+	if res.status != 0 || !slices.Equal(res.methods(), []string{"GET"}) {
 		t.Errorf("fork: status %d, gh calls %v\n%s", res.status, res.calls, res.stderr)
 	}
 	dir := res.outputs["report-dir"]
@@ -578,5 +582,99 @@ func TestSplitArgs(t *testing.T) {
 	}
 	if _, err := splitArgs(`'open`); err == nil {
 		t.Error("an unclosed quote passed")
+	}
+}
+
+// prEventAt is a same-repository pull_request payload whose head is sha.
+func prEventAt(sha string) map[string]any {
+	ev := prEvent("o/r")
+	ev["pull_request"].(map[string]any)["head"].(map[string]any)["sha"] = sha
+	return ev
+}
+
+// TestActionCommentRemembersPushes: each run reads the pull request's
+// earlier comment and gives it to profdiff as --previous, so the edited
+// comment lists the earlier pushes, at most 10; a comment that cannot be
+// read or understood is a warning, and the comparison goes on.
+func TestActionCommentRemembersPushes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds profdiff")
+	}
+	r := newRunner(t)
+	ab := map[string]string{
+		"before": fixture("node-router-unbundled-before.cpuprofile"),
+		"after":  fixture("node-router-unbundled-after.cpuprofile"),
+	}
+	first, second := "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+	body := func() string {
+		t.Helper()
+		cs := r.comments()
+		if len(cs) != 1 {
+			t.Fatalf("%d comments, want one", len(cs))
+		}
+		return cs[0].Body
+	}
+
+	res := r.run("pull_request", prEventAt(first), ab)
+	b := body()
+	if res.status != 0 || strings.Contains(b, "Previous results") || !strings.Contains(b, "<!-- profdiff-results ") {
+		t.Fatalf("first run: status %d, comment %.800s\n%s", res.status, b, res.stderr)
+	}
+	if !strings.Contains(b, "against base 1111111111111111111111111111111111111111") || !strings.Contains(b, "_Commit "+first) {
+		t.Errorf("first run: the markdown does not name the commits (--commit, --base-commit): %.800s", b)
+	}
+
+	res = r.run("pull_request", prEventAt(second), ab)
+	b = body()
+	prev := b[max(0, strings.Index(b, "Previous results")):]
+	if res.status != 0 || !strings.Contains(b, "Previous results (1)") || !strings.Contains(prev, first) {
+		t.Fatalf("second run: status %d, comment %.1500s\n%s", res.status, b, res.stderr)
+	}
+
+	// A comment holding 11 results (10 older pushes and the last one):
+	// the next keeps the newest 10 earlier ones, newest first.
+	var results []string
+	for i := 11; i >= 1; i-- {
+		results = append(results, fmt.Sprintf(`{"commit":"c%039d","base":"1111111","date":"2026-11-%02dT08:00:00Z","per":"run","before_ns":1e9,"after_ns":9e8,"delta_pct":-10,"verdict":"better"}`, i, i))
+	}
+	seeded := "<!-- profdiff: default -->\nearlier\n<!-- profdiff-results {\"version\":1,\"results\":[" + strings.Join(results, ",") + "]} -->\n"
+	setBody := func(s string) {
+		st := stubState{Comments: []stubComment{{ID: r.comments()[0].ID, Body: s}}, NextID: 1}
+		sb, _ := json.Marshal(st)
+		os.WriteFile(r.state, sb, 0o644)
+	}
+	setBody(seeded)
+	res = r.run("pull_request", prEventAt("cccccccccccccccccccccccccccccccccccccccc"), ab)
+	b = body()
+	if res.status != 0 || !strings.Contains(b, "Previous results (10)") || !strings.Contains(b, fmt.Sprintf("c%039d", 11)) || strings.Contains(b, fmt.Sprintf("c%039d", 1)) {
+		t.Errorf("third run: status %d, comment %.3000s\n%s", res.status, b, res.stderr)
+	}
+	if strings.Index(b, fmt.Sprintf("c%039d", 11)) > strings.Index(b, fmt.Sprintf("c%039d", 10)) {
+		t.Errorf("third run: the earlier results are not newest first")
+	}
+
+	// A block this profdiff cannot read, and a token that cannot list the
+	// comments: warnings, and the comparison is posted without them.
+	setBody("<!-- profdiff: default -->\n<!-- profdiff-results {\"version\":99,\"results\":[]} -->\n")
+	res = r.run("pull_request", prEventAt(first), ab)
+	if b = body(); res.status != 0 || !strings.Contains(res.stderr, "::warning") || strings.Contains(b, "Previous results") || !strings.Contains(b, "### profdiff") {
+		t.Errorf("unreadable block: status %d, comment %.600s\n%s", res.status, b, res.stderr)
+	}
+	in := map[string]string{"token": ""}
+	for k, v := range ab {
+		in[k] = v
+	}
+	res = r.run("pull_request", prEventAt(second), in)
+	if res.status != 0 || res.outputs["status"] != "0" || !strings.Contains(res.stderr, "::warning title=profdiff::no token to read the earlier comment") {
+		t.Errorf("no token: status %d, outputs %v\n%s", res.status, res.outputs, res.stderr)
+	}
+}
+
+// TestProfdiffGetsNoToken: profdiff, which parses a pull request's
+// profiles, runs without the tokens the action's steps hold.
+func TestProfdiffGetsNoToken(t *testing.T) {
+	got := withoutSecrets([]string{"PATH=/bin", "GH_TOKEN=x", "GITHUB_TOKEN=y", "INPUT_TOKEN=z", "ACTIONS_ID_TOKEN_REQUEST_TOKEN=w", "HOME=/h"})
+	if !slices.Equal(got, []string{"PATH=/bin", "HOME=/h"}) {
+		t.Errorf("withoutSecrets: %v", got)
 	}
 }

@@ -4,7 +4,9 @@
 // the workflow's context from GitHub's GITHUB_* variables and event payload.
 //
 //	profdiff-action compare   run profdiff once (markdown and JSON), write the
-//	                          job summary, the step outputs and the comment
+//	                          job summary, the step outputs and the comment;
+//	                          the pull request's earlier comment, read through
+//	                          gh api, is profdiff's --previous
 //	profdiff-action post      create or edit the pull request's comment that
 //	                          starts with <!-- profdiff: NAME --> through gh api
 //
@@ -17,7 +19,8 @@
 //
 // inputs.go reads the action's inputs, compare.go runs profdiff,
 // comment.go writes the comment's header, footer and cut, outputs.go the
-// step outputs and files, post.go posts the comment through github.go's
+// step outputs and files, previous.go reads the earlier comment and keeps
+// the tokens from profdiff, post.go posts the comment through github.go's
 // client, event.go and report.go read the event payload and profdiff's JSON.
 package main
 
