@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -161,6 +163,8 @@ type runner struct {
 	action   actionFile
 	uploaded []string // paths the upload-artifact step was given
 	cwd      string   // the job's working directory (GITHUB_WORKSPACE); a new one per run when empty
+	sha      string   // GITHUB_SHA; feedface… when empty
+	profdiff string   // when set, the profdiff the later steps run instead of the one built
 }
 
 func newRunner(t *testing.T) *runner {
@@ -292,6 +296,9 @@ func (r *runner) run(eventName string, event any, inputs map[string]string) resu
 		}
 		if st.ID == "build" && r.built != nil && inputs["version"] == "" {
 			steps["build"] = r.built
+			if r.profdiff != "" {
+				steps["build"]["profdiff"] = r.profdiff
+			}
 			continue
 		}
 		out := filepath.Join(dir, "output-"+st.ID)
@@ -299,7 +306,7 @@ func (r *runner) run(eventName string, event any, inputs map[string]string) resu
 			"PATH="+r.bin+string(os.PathListSeparator)+os.Getenv("PATH"),
 			"GITHUB_ACTION_PATH="+r.root, "GITHUB_OUTPUT="+out, "GITHUB_STEP_SUMMARY="+summary,
 			"GITHUB_EVENT_NAME="+eventName, "GITHUB_EVENT_PATH="+evPath, "GITHUB_REPOSITORY=o/r",
-			"GITHUB_SERVER_URL=https://github.com", "GITHUB_RUN_ID=1", "GITHUB_SHA=feedfacefeedfacefeedfacefeedfacefeedface",
+			"GITHUB_SERVER_URL=https://github.com", "GITHUB_RUN_ID=1", "GITHUB_SHA="+cmp.Or(r.sha, "feedfacefeedfacefeedfacefeedfacefeedface"),
 			"RUNNER_TEMP="+r.temp, "GH_STUB_STATE="+r.state, "GH_STUB_LOG="+r.log)
 		for k, v := range st.Env {
 			env = append(env, k+"="+eval(v))
@@ -321,6 +328,9 @@ func (r *runner) run(eventName string, event any, inputs map[string]string) resu
 			}
 			if inputs["version"] == "" {
 				r.built = steps["build"]
+			}
+			if r.profdiff != "" {
+				steps["build"]["profdiff"] = r.profdiff
 			}
 		}
 		if err != nil {
@@ -676,5 +686,209 @@ func TestProfdiffGetsNoToken(t *testing.T) {
 	got := withoutSecrets([]string{"PATH=/bin", "GH_TOKEN=x", "GITHUB_TOKEN=y", "INPUT_TOKEN=z", "ACTIONS_ID_TOKEN_REQUEST_TOKEN=w", "HOME=/h"})
 	if !slices.Equal(got, []string{"PATH=/bin", "HOME=/h"}) {
 		t.Errorf("withoutSecrets: %v", got)
+	}
+}
+
+// gitT runs git in dir for a test and returns its trimmed output.
+func gitT(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// fakeHistoryProfdiff writes a profdiff that runs the real one (built into
+// RUNNER_TEMP by the build step) except for history add, which writes a
+// record file STORE/<date>-<sha>.json holding its arguments and whether it
+// saw a token. With FAKE_RACE_ORIGIN set, its first history add also
+// pushes another commit to the history branch of that origin first, as a
+// concurrent run would, so that the action's first push is rejected.
+func fakeHistoryProfdiff(t *testing.T, r *runner) string {
+	fake := filepath.Join(t.TempDir(), "profdiff")
+	script := `#!/usr/bin/env bash
+set -eu
+if [ "${1:-}" != history ]; then exec "` + filepath.Join(r.temp, "profdiff-bin", "profdiff") + `" "$@"; fi
+[ "$2" = add ] || exit 2
+store= commit= date=2026-01-01T00:00:00Z
+for a in "$@"; do
+  case "$a" in
+    --store=*) store=${a#--store=} ;;
+    --commit=*) commit=${a#--commit=} ;;
+    --date=*) date=${a#--date=} ;;
+  esac
+done
+if [ -n "${FAKE_RACE_ORIGIN:-}" ] && [ ! -e "$FAKE_RACE_ORIGIN.raced" ]; then
+  touch "$FAKE_RACE_ORIGIN.raced"
+  racer=$(mktemp -d)
+  git clone -q --branch "$FAKE_RACE_BRANCH" "$FAKE_RACE_ORIGIN" "$racer/c"
+  echo other > "$racer/c/racer.txt"
+  git -C "$racer/c" add racer.txt
+  git -C "$racer/c" -c user.name=racer -c user.email=r@example.com commit -qm "another run's record"
+  git -C "$racer/c" push -q origin "HEAD:$FAKE_RACE_BRANCH"
+fi
+mkdir -p "$store"
+{ printf '%s\n' "$@"; echo "token=${GH_TOKEN:-unset}"; } > "$store/$(date -u -d "$date" +%Y%m%dT%H%M%SZ)-$commit.json"
+`
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return fake
+}
+
+// pushEvent is a push payload for sha on branch of o/r, whose default
+// branch is main.
+func pushEvent(branch, sha, date, message string) map[string]any {
+	return map[string]any{"ref": "refs/heads/" + branch, "after": sha,
+		"repository":  map[string]any{"default_branch": "main", "full_name": "o/r"},
+		"head_commit": map[string]any{"id": sha, "timestamp": date, "message": message}}
+}
+
+// TestActionKeepsHistory: with history-branch, a push to the default
+// branch commits the head's record, and only it, to that branch of
+// origin (a local bare repository here), made as an orphan branch first;
+// a pull request or a push elsewhere records nothing; a second push adds a
+// second record on top, leaving the first as it was, even when another
+// run's push came first; the job's checkout is left as it was.
+func TestActionKeepsHistory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds profdiff")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	r := newRunner(t)
+	base := t.TempDir()
+	origin := filepath.Join(base, "origin.git")
+	gitT(t, base, "init", "-q", "--bare", "-b", "main", origin)
+	seed := filepath.Join(base, "seed")
+	gitT(t, base, "clone", "-q", origin, seed)
+	os.WriteFile(filepath.Join(seed, "README"), []byte("app\n"), 0o644)
+	gitT(t, seed, "add", "README")
+	gitT(t, seed, "commit", "-qm", "app")
+	gitT(t, seed, "push", "-q", "origin", "HEAD:main")
+	job := filepath.Join(base, "job")
+	gitT(t, base, "clone", "-q", origin, job)
+	jobHead := gitT(t, job, "rev-parse", "HEAD")
+	r.cwd = job
+	r.profdiff = fakeHistoryProfdiff(t, r)
+
+	const branch, dir = "profdiff-data", "perf/history"
+	in := map[string]string{
+		"before":           fixture("node-router-unbundled-before.cpuprofile"),
+		"after":            fixture("node-router-unbundled-after.cpuprofile"),
+		"sourcemaps-after": t.TempDir(),
+		"work":             "100",
+		"history-branch":   branch,
+		"history-dir":      dir,
+	}
+	tip := func() string {
+		out, _ := exec.Command("git", "-C", origin, "rev-parse", "--verify", "-q", "refs/heads/"+branch).Output()
+		return strings.TrimSpace(string(out))
+	}
+
+	// A pull request and a push to another branch: nothing recorded.
+	res := r.run("pull_request", prEvent("o/r"), in)
+	res2 := r.run("push", pushEvent("feature", "feedfacefeedfacefeedfacefeedfacefeedface", "2026-12-04T10:00:00+01:00", "wip"), in)
+	if res.status != 0 || res2.status != 0 || tip() != "" {
+		t.Fatalf("a pull request or another branch recorded: status %d, %d, branch at %q\n%s%s", res.status, res2.status, tip(), res.stderr, res2.stderr)
+	}
+
+	// The first push to main: one orphan commit by the bot, holding only
+	// the record.
+	first := "feedfacefeedfacefeedfacefeedfacefeedface"
+	r.sha = first
+	res = r.run("push", pushEvent("main", first, "2026-12-04T10:00:00+01:00", "router: cache compiled routes\n\nThe body."), in)
+	if res.status != 0 || tip() == "" {
+		t.Fatalf("first push: status %d, branch at %q\n%s", res.status, tip(), res.stderr)
+	}
+	rec1 := dir + "/20261204T090000Z-" + first + ".json"
+	if got := gitT(t, origin, "log", "--format=%P|%an|%ae", branch); got != "|github-actions[bot]|41898282+github-actions[bot]@users.noreply.github.com" {
+		t.Errorf("first push: the branch's log %q, want one parentless commit by the bot", got)
+	}
+	if got := gitT(t, origin, "ls-tree", "-r", "--name-only", branch); got != rec1 {
+		t.Errorf("first push: the branch holds %q, want only %s", got, rec1)
+	}
+	content := gitT(t, origin, "show", branch+":"+rec1)
+	for _, want := range []string{"--commit=" + first, "--date=2026-12-04T10:00:00+01:00", "--branch=main", "--message=router: cache compiled routes",
+		"--work=100", "--sourcemaps=" + in["sourcemaps-after"], "--\n" + in["after"], "token=unset"} {
+		if !strings.Contains(content, want) {
+			t.Errorf("first push: profdiff history add was not given %q:\n%s", want, content)
+		}
+	}
+	if strings.Contains(content, "The body.") || strings.Contains(content, in["before"]) {
+		t.Errorf("first push: profdiff history add was given more than the head's first line and profiles:\n%s", content)
+	}
+	blob1 := gitT(t, origin, "rev-parse", branch+":"+rec1)
+
+	// The second push, with another run's push to the branch just before
+	// this one's: a second record on top of both, the first untouched.
+	t.Setenv("FAKE_RACE_ORIGIN", origin)
+	t.Setenv("FAKE_RACE_BRANCH", branch)
+	second := "deadbeefdeadbeefdeadbeefdeadbeefdeadbeef"
+	r.sha = second
+	res = r.run("push", pushEvent("main", second, "2026-12-05T08:30:00Z", "router: faster matching"), in)
+	if res.status != 0 {
+		t.Fatalf("second push: status %d\n%s", res.status, res.stderr)
+	}
+	if _, err := os.Stat(origin + ".raced"); err != nil {
+		t.Fatalf("the concurrent push did not happen: %v", err)
+	}
+	rec2 := dir + "/20261205T083000Z-" + second + ".json"
+	if got := strings.Fields(gitT(t, origin, "ls-tree", "-r", "--name-only", branch)); !slices.Equal(got, []string{rec1, rec2, "racer.txt"}) {
+		t.Errorf("second push: the branch holds %q", got)
+	}
+	if got := gitT(t, origin, "log", "--format=%s", branch); got != "profdiff history: record "+second+"\nanother run's record\nprofdiff history: record "+first {
+		t.Errorf("second push: the branch's log\n%s", got)
+	}
+	if got := gitT(t, origin, "diff", "--name-status", branch+"~1", branch); got != "A\t"+rec2 {
+		t.Errorf("second push: its commit changed %q, want only its record added", got)
+	}
+	if got := gitT(t, origin, "rev-parse", branch+":"+rec1); got != blob1 {
+		t.Errorf("second push: the first record changed")
+	}
+	if !strings.Contains(res.stderr, "retrying") {
+		t.Errorf("second push: no retry after the rejected push:\n%s", res.stderr)
+	}
+
+	// The job's checkout is as it was: same head, clean, no worktree or
+	// branch left behind.
+	if got := gitT(t, job, "rev-parse", "HEAD"); got != jobHead {
+		t.Errorf("the job's HEAD moved to %s", got)
+	}
+	if got := gitT(t, job, "status", "--porcelain"); got != "" {
+		t.Errorf("the job's checkout is not clean:\n%s", got)
+	}
+	if got := gitT(t, job, "worktree", "list"); strings.Count(got, "\n") != 0 {
+		t.Errorf("worktrees left:\n%s", got)
+	}
+	if got := gitT(t, job, "branch", "--format=%(refname:short)"); got != "main" {
+		t.Errorf("local branches %q", got)
+	}
+}
+
+// TestHistoryRefusesBadPlaces: the records never go to the default branch
+// itself nor outside the history branch's checkout.
+func TestHistoryRefusesBadPlaces(t *testing.T) {
+	ev := filepath.Join(t.TempDir(), "event.json")
+	b, _ := json.Marshal(pushEvent("main", "feedfacefeedfacefeedfacefeedfacefeedface", "2026-12-04T10:00:00Z", "m"))
+	os.WriteFile(ev, b, 0o644)
+	for _, c := range []struct{ branch, dir, want string }{
+		{"main", "", "is the default branch"},
+		{"data", "../x", "history-dir"},
+		{"data", "/tmp/x", "history-dir"},
+		{"data", ".git/x", "history-dir"},
+		{"-data", "", "history-branch"},
+		{"a..b", "", "history-branch"},
+	} {
+		vars := map[string]string{"INPUT_HISTORY_BRANCH": c.branch, "INPUT_HISTORY_DIR": c.dir, "COMPARE_STATUS": "0",
+			"GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": ev, "GITHUB_SHA": "feedfacefeedfacefeedfacefeedfacefeedface"}
+		var stderr strings.Builder
+		status := run([]string{"history"}, func(k string) string { return vars[k] }, io.Discard, &stderr)
+		if status != 2 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("history-branch %q, history-dir %q: status %d, %q", c.branch, c.dir, status, stderr.String())
+		}
 	}
 }

@@ -9,6 +9,9 @@
 //	                          gh api, is profdiff's --previous
 //	profdiff-action post      create or edit the pull request's comment that
 //	                          starts with <!-- profdiff: NAME --> through gh api
+//	profdiff-action history   on a push to the default branch, record the head's
+//	                          profiles (profdiff history add) on the history
+//	                          branch, in a temporary worktree
 //
 // compare writes everything a later step needs into a report directory
 // (report.md, report.json, comment.md, meta.json, and report.html when asked
@@ -37,7 +40,7 @@ func main() {
 // run dispatches on the subcommand and returns the exit status.
 func run(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
-		fmt.Fprintln(stderr, "usage: profdiff-action compare|post (inputs come from INPUT_* environment variables)")
+		fmt.Fprintln(stderr, "usage: profdiff-action compare|post|history (inputs come from INPUT_* environment variables)")
 		return 2
 	}
 	env := environment{getenv: getenv, stdout: stdout, stderr: stderr}
@@ -46,7 +49,9 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		return env.compare()
 	case "post":
 		return env.post()
+	case "history":
+		return env.history()
 	}
-	fmt.Fprintf(stderr, "profdiff-action: unknown command %q: use compare or post\n", args[0])
+	fmt.Fprintf(stderr, "profdiff-action: unknown command %q: use compare, post or history\n", args[0])
 	return 2
 }
