@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -161,6 +163,8 @@ type runner struct {
 	action   actionFile
 	uploaded []string // paths the upload-artifact step was given
 	cwd      string   // the job's working directory (GITHUB_WORKSPACE); a new one per run when empty
+	sha      string   // GITHUB_SHA; feedface… when empty
+	profdiff string   // when set, the profdiff the later steps run instead of the one built
 }
 
 func newRunner(t *testing.T) *runner {
@@ -292,6 +296,9 @@ func (r *runner) run(eventName string, event any, inputs map[string]string) resu
 		}
 		if st.ID == "build" && r.built != nil && inputs["version"] == "" {
 			steps["build"] = r.built
+			if r.profdiff != "" {
+				steps["build"]["profdiff"] = r.profdiff
+			}
 			continue
 		}
 		out := filepath.Join(dir, "output-"+st.ID)
@@ -299,7 +306,7 @@ func (r *runner) run(eventName string, event any, inputs map[string]string) resu
 			"PATH="+r.bin+string(os.PathListSeparator)+os.Getenv("PATH"),
 			"GITHUB_ACTION_PATH="+r.root, "GITHUB_OUTPUT="+out, "GITHUB_STEP_SUMMARY="+summary,
 			"GITHUB_EVENT_NAME="+eventName, "GITHUB_EVENT_PATH="+evPath, "GITHUB_REPOSITORY=o/r",
-			"GITHUB_SERVER_URL=https://github.com", "GITHUB_RUN_ID=1", "GITHUB_SHA=feedfacefeedfacefeedfacefeedfacefeedface",
+			"GITHUB_SERVER_URL=https://github.com", "GITHUB_RUN_ID=1", "GITHUB_SHA="+cmp.Or(r.sha, "feedfacefeedfacefeedfacefeedfacefeedface"),
 			"RUNNER_TEMP="+r.temp, "GH_STUB_STATE="+r.state, "GH_STUB_LOG="+r.log)
 		for k, v := range st.Env {
 			env = append(env, k+"="+eval(v))
@@ -321,6 +328,9 @@ func (r *runner) run(eventName string, event any, inputs map[string]string) resu
 			}
 			if inputs["version"] == "" {
 				r.built = steps["build"]
+			}
+			if r.profdiff != "" {
+				steps["build"]["profdiff"] = r.profdiff
 			}
 		}
 		if err != nil {
@@ -418,12 +428,15 @@ func TestActionSameRepoThenFork(t *testing.T) {
 	}
 
 	// 1. A pull request from the same repository: one comment, created.
+	// Two listings: compare reads the earlier comment for --previous (none
+	// yet), and post looks for it again before creating one, since another
+	// run may have posted in between.
 	res := r.run("pull_request", prEvent("o/r"), ab)
 	if res.status != 0 {
 		t.Fatalf("first run: status %d\n%s", res.status, res.stderr)
 	}
-	if got := res.methods(); !slices.Equal(got, []string{"GET", "POST"}) {
-		t.Errorf("first run: gh calls %v, want a listing then one POST", res.calls)
+	if got := res.methods(); !slices.Equal(got, []string{"GET", "GET", "POST"}) {
+		t.Errorf("first run: gh calls %v, want two listings (compare's, post's) then one POST", res.calls)
 	}
 	cs := r.comments()
 	if len(cs) != 1 || !strings.HasPrefix(cs[0].Body, "<!-- profdiff: default -->\n") {
@@ -467,8 +480,8 @@ func TestActionSameRepoThenFork(t *testing.T) {
 	if res.status != 1 {
 		t.Errorf("a broken rule: status %d, want 1\n%s", res.status, res.stderr)
 	}
-	if got := res.methods(); !slices.Equal(got, []string{"GET", "PATCH"}) {
-		t.Errorf("second run: gh calls %v, want a listing then one PATCH", res.calls)
+	if got := res.methods(); !slices.Equal(got, []string{"GET", "GET", "PATCH"}) {
+		t.Errorf("second run: gh calls %v, want two listings (compare's, post's) then one PATCH", res.calls)
 	}
 	cs = r.comments()
 	if len(cs) != 1 || cs[0].Body == body || !strings.Contains(cs[0].Body, "rule(s) broken") {
@@ -497,9 +510,10 @@ func TestActionSameRepoThenFork(t *testing.T) {
 	}
 
 	// 4. A fork: nothing posted, no failure, the report left as an
-	// artifact, the summary says why.
+	// artifact, the summary says why. Its read-only token still reads the
+	// comments, once, for the earlier results.
 	res = r.run("pull_request", prEvent("someone/r"), ab)
-	if res.status != 0 || len(res.calls) != 0 {
+	if res.status != 0 || !slices.Equal(res.methods(), []string{"GET"}) {
 		t.Errorf("fork: status %d, gh calls %v\n%s", res.status, res.calls, res.stderr)
 	}
 	dir := res.outputs["report-dir"]
@@ -578,5 +592,304 @@ func TestSplitArgs(t *testing.T) {
 	}
 	if _, err := splitArgs(`'open`); err == nil {
 		t.Error("an unclosed quote passed")
+	}
+}
+
+// prEventAt is a same-repository pull_request payload whose head is sha.
+func prEventAt(sha string) map[string]any {
+	ev := prEvent("o/r")
+	ev["pull_request"].(map[string]any)["head"].(map[string]any)["sha"] = sha
+	return ev
+}
+
+// TestActionCommentRemembersPushes: each run reads the pull request's
+// earlier comment and gives it to profdiff as --previous, so the edited
+// comment lists the earlier pushes, at most 10; a comment that cannot be
+// read or understood is a warning, and the comparison goes on.
+func TestActionCommentRemembersPushes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds profdiff")
+	}
+	r := newRunner(t)
+	ab := map[string]string{
+		"before": fixture("node-router-unbundled-before.cpuprofile"),
+		"after":  fixture("node-router-unbundled-after.cpuprofile"),
+	}
+	first, second := "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+	body := func() string {
+		t.Helper()
+		cs := r.comments()
+		if len(cs) != 1 {
+			t.Fatalf("%d comments, want one", len(cs))
+		}
+		return cs[0].Body
+	}
+
+	res := r.run("pull_request", prEventAt(first), ab)
+	b := body()
+	if res.status != 0 || strings.Contains(b, "Previous results") || !strings.Contains(b, "<!-- profdiff-results ") {
+		t.Fatalf("first run: status %d, comment %.800s\n%s", res.status, b, res.stderr)
+	}
+	if !strings.Contains(b, "against base 1111111111111111111111111111111111111111") || !strings.Contains(b, "_Commit "+first) {
+		t.Errorf("first run: the markdown does not name the commits (--commit, --base-commit): %.800s", b)
+	}
+
+	res = r.run("pull_request", prEventAt(second), ab)
+	b = body()
+	prev := b[max(0, strings.Index(b, "Previous results")):]
+	if res.status != 0 || !strings.Contains(b, "Previous results (1)") || !strings.Contains(prev, first) {
+		t.Fatalf("second run: status %d, comment %.1500s\n%s", res.status, b, res.stderr)
+	}
+
+	// A comment holding 11 results (10 older pushes and the last one):
+	// the next keeps the newest 10 earlier ones, newest first.
+	var results []string
+	for i := 11; i >= 1; i-- {
+		results = append(results, fmt.Sprintf(`{"commit":"c%039d","base":"1111111","date":"2026-11-%02dT08:00:00Z","per":"run","before_ns":1e9,"after_ns":9e8,"delta_pct":-10,"verdict":"better"}`, i, i))
+	}
+	seeded := "<!-- profdiff: default -->\nearlier\n<!-- profdiff-results {\"version\":1,\"results\":[" + strings.Join(results, ",") + "]} -->\n"
+	setBody := func(s string) {
+		st := stubState{Comments: []stubComment{{ID: r.comments()[0].ID, Body: s}}, NextID: 1}
+		sb, _ := json.Marshal(st)
+		os.WriteFile(r.state, sb, 0o644)
+	}
+	setBody(seeded)
+	res = r.run("pull_request", prEventAt("cccccccccccccccccccccccccccccccccccccccc"), ab)
+	b = body()
+	if res.status != 0 || !strings.Contains(b, "Previous results (10)") || !strings.Contains(b, fmt.Sprintf("c%039d", 11)) || strings.Contains(b, fmt.Sprintf("c%039d", 1)) {
+		t.Errorf("third run: status %d, comment %.3000s\n%s", res.status, b, res.stderr)
+	}
+	if strings.Index(b, fmt.Sprintf("c%039d", 11)) > strings.Index(b, fmt.Sprintf("c%039d", 10)) {
+		t.Errorf("third run: the earlier results are not newest first")
+	}
+
+	// A block this profdiff cannot read, and a token that cannot list the
+	// comments: warnings, and the comparison is posted without them.
+	setBody("<!-- profdiff: default -->\n<!-- profdiff-results {\"version\":99,\"results\":[]} -->\n")
+	res = r.run("pull_request", prEventAt(first), ab)
+	if b = body(); res.status != 0 || !strings.Contains(res.stderr, "::warning") || strings.Contains(b, "Previous results") || !strings.Contains(b, "### profdiff") {
+		t.Errorf("unreadable block: status %d, comment %.600s\n%s", res.status, b, res.stderr)
+	}
+	in := map[string]string{"token": ""}
+	for k, v := range ab {
+		in[k] = v
+	}
+	res = r.run("pull_request", prEventAt(second), in)
+	if res.status != 0 || res.outputs["status"] != "0" || !strings.Contains(res.stderr, "::warning title=profdiff::no token to read the earlier comment") {
+		t.Errorf("no token: status %d, outputs %v\n%s", res.status, res.outputs, res.stderr)
+	}
+}
+
+// TestProfdiffGetsNoToken: profdiff, which parses a pull request's
+// profiles, runs without the tokens the action's steps hold.
+func TestProfdiffGetsNoToken(t *testing.T) {
+	got := withoutSecrets([]string{"PATH=/bin", "GH_TOKEN=x", "GITHUB_TOKEN=y", "INPUT_TOKEN=z", "ACTIONS_ID_TOKEN_REQUEST_TOKEN=w", "HOME=/h"})
+	if !slices.Equal(got, []string{"PATH=/bin", "HOME=/h"}) {
+		t.Errorf("withoutSecrets: %v", got)
+	}
+}
+
+// gitT runs git in dir for a test and returns its trimmed output.
+func gitT(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// fakeHistoryProfdiff writes a profdiff that runs the real one (built into
+// RUNNER_TEMP by the build step) except for history add, which writes a
+// record file STORE/<date>-<sha>.json holding its arguments and the tokens
+// it saw (none, it should see). With FAKE_RACE_ORIGIN set, its first history add also
+// pushes another commit to the history branch of that origin first, as a
+// concurrent run would, so that the action's first push is rejected.
+func fakeHistoryProfdiff(t *testing.T, r *runner) string {
+	fake := filepath.Join(t.TempDir(), "profdiff")
+	script := `#!/usr/bin/env bash
+set -eu
+if [ "${1:-}" != history ]; then exec "` + filepath.Join(r.temp, "profdiff-bin", "profdiff") + `" "$@"; fi
+[ "$2" = add ] || exit 2
+store= commit= date=2026-01-01T00:00:00Z
+for a in "$@"; do
+  case "$a" in
+    --store=*) store=${a#--store=} ;;
+    --commit=*) commit=${a#--commit=} ;;
+    --date=*) date=${a#--date=} ;;
+  esac
+done
+if [ -n "${FAKE_RACE_ORIGIN:-}" ] && [ ! -e "$FAKE_RACE_ORIGIN.raced" ]; then
+  touch "$FAKE_RACE_ORIGIN.raced"
+  racer=$(mktemp -d)
+  git clone -q --branch "$FAKE_RACE_BRANCH" "$FAKE_RACE_ORIGIN" "$racer/c"
+  echo other > "$racer/c/racer.txt"
+  git -C "$racer/c" add racer.txt
+  git -C "$racer/c" -c user.name=racer -c user.email=r@example.com commit -qm "another run's record"
+  git -C "$racer/c" push -q origin "HEAD:$FAKE_RACE_BRANCH"
+fi
+mkdir -p "$store"
+{ printf '%s\n' "$@"; echo "token=${GH_TOKEN:-}${GITHUB_TOKEN:-}"; } > "$store/$(date -u -d "$date" +%Y%m%dT%H%M%SZ)-$commit.json"
+`
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return fake
+}
+
+// pushEvent is a push payload for sha on branch of o/r, whose default
+// branch is main.
+func pushEvent(branch, sha, date, message string) map[string]any {
+	return map[string]any{"ref": "refs/heads/" + branch, "after": sha,
+		"repository":  map[string]any{"default_branch": "main", "full_name": "o/r"},
+		"head_commit": map[string]any{"id": sha, "timestamp": date, "message": message}}
+}
+
+// TestActionKeepsHistory: with history-branch, a push to the default
+// branch commits the head's record, and only it, to that branch of
+// origin (a local bare repository here), made as an orphan branch first;
+// a pull request or a push elsewhere records nothing; a second push adds a
+// second record on top, leaving the first as it was, even when another
+// run's push came first; the job's checkout is left as it was.
+func TestActionKeepsHistory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds profdiff")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	t.Setenv("GITHUB_TOKEN", "ghs_jobtoken") // as a workflow may set for its steps
+	r := newRunner(t)
+	base := t.TempDir()
+	origin := filepath.Join(base, "origin.git")
+	gitT(t, base, "init", "-q", "--bare", "-b", "main", origin)
+	seed := filepath.Join(base, "seed")
+	gitT(t, base, "clone", "-q", origin, seed)
+	os.WriteFile(filepath.Join(seed, "README"), []byte("app\n"), 0o644)
+	gitT(t, seed, "add", "README")
+	gitT(t, seed, "commit", "-qm", "app")
+	gitT(t, seed, "push", "-q", "origin", "HEAD:main")
+	job := filepath.Join(base, "job")
+	gitT(t, base, "clone", "-q", origin, job)
+	jobHead := gitT(t, job, "rev-parse", "HEAD")
+	r.cwd = job
+	r.profdiff = fakeHistoryProfdiff(t, r)
+
+	const branch, dir = "profdiff-data", "perf/history"
+	in := map[string]string{
+		"before":           fixture("node-router-unbundled-before.cpuprofile"),
+		"after":            fixture("node-router-unbundled-after.cpuprofile"),
+		"sourcemaps-after": t.TempDir(),
+		"work":             "100",
+		"history-branch":   branch,
+		"history-dir":      dir,
+	}
+	tip := func() string {
+		out, _ := exec.Command("git", "-C", origin, "rev-parse", "--verify", "-q", "refs/heads/"+branch).Output()
+		return strings.TrimSpace(string(out))
+	}
+
+	// A pull request and a push to another branch: nothing recorded.
+	res := r.run("pull_request", prEvent("o/r"), in)
+	res2 := r.run("push", pushEvent("feature", "feedfacefeedfacefeedfacefeedfacefeedface", "2026-12-04T10:00:00+01:00", "wip"), in)
+	if res.status != 0 || res2.status != 0 || tip() != "" {
+		t.Fatalf("a pull request or another branch recorded: status %d, %d, branch at %q\n%s%s", res.status, res2.status, tip(), res.stderr, res2.stderr)
+	}
+
+	// The first push to main: one orphan commit by the bot, holding only
+	// the record.
+	first := "feedfacefeedfacefeedfacefeedfacefeedface"
+	r.sha = first
+	res = r.run("push", pushEvent("main", first, "2026-12-04T10:00:00+01:00", "router: cache compiled routes\n\nThe body."), in)
+	if res.status != 0 || tip() == "" {
+		t.Fatalf("first push: status %d, branch at %q\n%s", res.status, tip(), res.stderr)
+	}
+	rec1 := dir + "/20261204T090000Z-" + first + ".json"
+	if got := gitT(t, origin, "log", "--format=%P|%an|%ae", branch); got != "|github-actions[bot]|41898282+github-actions[bot]@users.noreply.github.com" {
+		t.Errorf("first push: the branch's log %q, want one parentless commit by the bot", got)
+	}
+	if got := gitT(t, origin, "ls-tree", "-r", "--name-only", branch); got != rec1 {
+		t.Errorf("first push: the branch holds %q, want only %s", got, rec1)
+	}
+	content := gitT(t, origin, "show", branch+":"+rec1)
+	for _, want := range []string{"--commit=" + first, "--date=2026-12-04T10:00:00+01:00", "--branch=main", "--message=router: cache compiled routes",
+		"--work=100", "--sourcemaps=" + in["sourcemaps-after"], "--\n" + in["after"] + "\ntoken="} {
+		if !strings.Contains(content, want) {
+			t.Errorf("first push: profdiff history add was not given %q:\n%s", want, content)
+		}
+	}
+	if !strings.HasSuffix(content, "\ntoken=") || strings.Contains(content, "The body.") || strings.Contains(content, in["before"]) {
+		t.Errorf("first push: profdiff history add was given a token, or more than the head's first line and profiles:\n%s", content)
+	}
+	blob1 := gitT(t, origin, "rev-parse", branch+":"+rec1)
+
+	// The second push, with another run's push to the branch just before
+	// this one's: a second record on top of both, the first untouched.
+	t.Setenv("FAKE_RACE_ORIGIN", origin)
+	t.Setenv("FAKE_RACE_BRANCH", branch)
+	second := "deadbeefdeadbeefdeadbeefdeadbeefdeadbeef"
+	r.sha = second
+	res = r.run("push", pushEvent("main", second, "2026-12-05T08:30:00Z", "router: faster matching"), in)
+	if res.status != 0 {
+		t.Fatalf("second push: status %d\n%s", res.status, res.stderr)
+	}
+	if _, err := os.Stat(origin + ".raced"); err != nil {
+		t.Fatalf("the concurrent push did not happen: %v", err)
+	}
+	rec2 := dir + "/20261205T083000Z-" + second + ".json"
+	if got := strings.Fields(gitT(t, origin, "ls-tree", "-r", "--name-only", branch)); !slices.Equal(got, []string{rec1, rec2, "racer.txt"}) {
+		t.Errorf("second push: the branch holds %q", got)
+	}
+	if got := gitT(t, origin, "log", "--format=%s", branch); got != "profdiff history: record "+second+"\nanother run's record\nprofdiff history: record "+first {
+		t.Errorf("second push: the branch's log\n%s", got)
+	}
+	if got := gitT(t, origin, "diff", "--name-status", branch+"~1", branch); got != "A\t"+rec2 {
+		t.Errorf("second push: its commit changed %q, want only its record added", got)
+	}
+	if got := gitT(t, origin, "rev-parse", branch+":"+rec1); got != blob1 {
+		t.Errorf("second push: the first record changed")
+	}
+	if !strings.Contains(res.stderr, "retrying") {
+		t.Errorf("second push: no retry after the rejected push:\n%s", res.stderr)
+	}
+
+	// The job's checkout is as it was: same head, clean, no worktree or
+	// branch left behind.
+	if got := gitT(t, job, "rev-parse", "HEAD"); got != jobHead {
+		t.Errorf("the job's HEAD moved to %s", got)
+	}
+	if got := gitT(t, job, "status", "--porcelain"); got != "" {
+		t.Errorf("the job's checkout is not clean:\n%s", got)
+	}
+	if got := gitT(t, job, "worktree", "list"); strings.Count(got, "\n") != 0 {
+		t.Errorf("worktrees left:\n%s", got)
+	}
+	if got := gitT(t, job, "branch", "--format=%(refname:short)"); got != "main" {
+		t.Errorf("local branches %q", got)
+	}
+}
+
+// TestHistoryRefusesBadPlaces: the records never go to the default branch
+// itself nor outside the history branch's checkout.
+func TestHistoryRefusesBadPlaces(t *testing.T) {
+	ev := filepath.Join(t.TempDir(), "event.json")
+	b, _ := json.Marshal(pushEvent("main", "feedfacefeedfacefeedfacefeedfacefeedface", "2026-12-04T10:00:00Z", "m"))
+	os.WriteFile(ev, b, 0o644)
+	for _, c := range []struct{ branch, dir, want string }{
+		{"main", "", "is the default branch"},
+		{"data", "../x", "history-dir"},
+		{"data", "/tmp/x", "history-dir"},
+		{"data", ".git/x", "history-dir"},
+		{"-data", "", "history-branch"},
+		{"a..b", "", "history-branch"},
+	} {
+		vars := map[string]string{"INPUT_HISTORY_BRANCH": c.branch, "INPUT_HISTORY_DIR": c.dir, "COMPARE_STATUS": "0",
+			"GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": ev, "GITHUB_SHA": "feedfacefeedfacefeedfacefeedfacefeedface"}
+		var stderr strings.Builder
+		status := run([]string{"history"}, func(k string) string { return vars[k] }, io.Discard, &stderr)
+		if status != 2 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("history-branch %q, history-dir %q: status %d, %q", c.branch, c.dir, status, stderr.String())
+		}
 	}
 }

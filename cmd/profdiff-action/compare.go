@@ -85,12 +85,13 @@ type comparison struct {
 }
 
 // runCompare runs profdiff for the markdown and JSON reports and reads
-// what it wrote, with the pull request and commits the event names.
+// what it wrote, with the pull request and commits the event names. The
+// markdown names the commits compared (--commit, --base-commit) and, given
+// the pull request's earlier comment (--previous), lists what earlier
+// pushes measured.
 func (e environment) runCompare(cfg config) *comparison {
 	c := &comparison{cfg: cfg, md: filepath.Join(cfg.dir, "report.md"), js: filepath.Join(cfg.dir, "report.json")}
-	args := append([]string{"--format", "markdown", "-o", c.md, "--json-output", c.js}, cfg.args...)
-	c.status, c.stderr = e.profdiff(cfg.bin, args)
-	m := meta{Name: cfg.name, Comment: cfg.comment, Status: c.status, Repository: e.getenv("GITHUB_REPOSITORY")}
+	m := meta{Name: cfg.name, Comment: cfg.comment, Repository: e.getenv("GITHUB_REPOSITORY")}
 	ev := e.event()
 	m.PR, m.BaseSHA, m.HeadSHA, m.ReadOnly = ev.pr(), ev.baseSHA(), ev.headSHA(e.getenv("GITHUB_SHA")), ev.readOnly(e.getenv("GITHUB_EVENT_NAME"), m.Repository)
 	if sha := e.input("before-commit"); sha != "" {
@@ -99,6 +100,26 @@ func (e environment) runCompare(cfg config) *comparison {
 	if sha := e.input("after-commit"); sha != "" {
 		m.HeadSHA = sha
 	}
+	var remember []string // --commit, --base-commit and --previous
+	for _, f := range []struct{ flag, sha string }{{"--commit", m.HeadSHA}, {"--base-commit", m.BaseSHA}} {
+		if commitPattern.MatchString(f.sha) {
+			remember = append(remember, f.flag+"="+f.sha)
+		}
+	}
+	if prev := e.previousComment(cfg, m); prev != "" {
+		remember = append(remember, "--previous="+prev)
+	}
+	args := append([]string{"--format", "markdown", "-o", c.md, "--json-output", c.js}, remember...)
+	c.status, c.stderr = e.profdiff(cfg.bin, append(args, cfg.args...))
+	if c.status == 2 && len(remember) > 0 && rejected(c.stderr, remember) {
+		// A profdiff built at an older version (the version input) has
+		// none of these flags; a comment it cannot read is not worth
+		// failing the comparison for.
+		e.warnf("profdiff rejected %s (%s); comparing without them", strings.Join(flagNames(remember), ", "), oneLine(c.stderr))
+		args = args[:len(args)-len(remember)]
+		c.status, c.stderr = e.profdiff(cfg.bin, append(args, cfg.args...))
+	}
+	m.Status = c.status
 	c.out = map[string]string{"status": strconv.Itoa(c.status), "report-dir": cfg.dir, "report": c.md, "json": c.js,
 		"artifact-name": "profdiff-" + cfg.name, "fork": strconv.FormatBool(m.ReadOnly)}
 	if c.status == 0 || c.status == 1 {
@@ -153,6 +174,7 @@ func (e environment) errorf(format string, args ...any) int {
 func (e environment) profdiff(bin string, args []string) (int, string) {
 	var stderr bytes.Buffer
 	cmd := exec.Command(bin, args...)
+	cmd.Env = withoutSecrets(os.Environ())
 	cmd.Stdout = e.stdout
 	cmd.Stderr = io.MultiWriter(&stderr, e.stderr)
 	err := cmd.Run()
@@ -168,7 +190,9 @@ func (e environment) profdiff(bin string, args []string) (int, string) {
 
 // version asks profdiff which build it is, for the footer.
 func (e environment) version(bin string) string {
-	out, err := exec.Command(bin, "--version").Output()
+	cmd := exec.Command(bin, "--version")
+	cmd.Env = withoutSecrets(os.Environ())
+	out, err := cmd.Output()
 	if err != nil {
 		return "(unknown version)"
 	}

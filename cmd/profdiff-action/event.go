@@ -16,8 +16,18 @@ type event struct {
 		Head   gitRef `json:"head"`
 		Base   gitRef `json:"base"`
 	} `json:"pull_request"`
-	Before      string `json:"before"` // push
-	After       string `json:"after"`
+	Before     string `json:"before"` // push
+	After      string `json:"after"`
+	Ref        string `json:"ref"`
+	Deleted    bool   `json:"deleted"`
+	HeadCommit *struct {
+		ID        string `json:"id"`
+		Timestamp string `json:"timestamp"`
+		Message   string `json:"message"`
+	} `json:"head_commit"`
+	Repository *struct {
+		DefaultBranch string `json:"default_branch"`
+	} `json:"repository"`
 	WorkflowRun *struct {
 		ID             int64  `json:"id"`
 		Event          string `json:"event"`

@@ -40,28 +40,31 @@ func (g ghClient) json(v any, path string) error {
 	return json.Unmarshal(b, v)
 }
 
-// find returns the id of the oldest comment of the pull request whose body
-// starts with the marker, or 0.
-func (g ghClient) find(pr int, mark string) (int64, error) {
+// issueComment is a pull request's comment, as the API lists it.
+type issueComment struct {
+	ID   int64  `json:"id"`
+	Body string `json:"body"`
+}
+
+// find returns the oldest comment of the pull request whose body starts
+// with the marker, or one with ID 0.
+func (g ghClient) find(pr int, mark string) (issueComment, error) {
 	b, err := g.api("--paginate", "repos/"+g.repo+"/issues/"+strconv.Itoa(pr)+"/comments?per_page=100")
 	if err != nil {
-		return 0, err
+		return issueComment{}, err
 	}
 	// --paginate writes one JSON array per page, one after another.
 	dec := json.NewDecoder(bytes.NewReader(b))
 	for {
-		var page []struct {
-			ID   int64  `json:"id"`
-			Body string `json:"body"`
-		}
+		var page []issueComment
 		if err := dec.Decode(&page); errors.Is(err, io.EOF) {
-			return 0, nil
+			return issueComment{}, nil
 		} else if err != nil {
-			return 0, fmt.Errorf("reading the comments: %v", err)
+			return issueComment{}, fmt.Errorf("reading the comments: %v", err)
 		}
 		for _, c := range page {
 			if strings.HasPrefix(strings.TrimSpace(c.Body), mark) {
-				return c.ID, nil
+				return c, nil
 			}
 		}
 	}

@@ -4,9 +4,14 @@
 // the workflow's context from GitHub's GITHUB_* variables and event payload.
 //
 //	profdiff-action compare   run profdiff once (markdown and JSON), write the
-//	                          job summary, the step outputs and the comment
+//	                          job summary, the step outputs and the comment;
+//	                          the pull request's earlier comment, read through
+//	                          gh api, is profdiff's --previous
 //	profdiff-action post      create or edit the pull request's comment that
 //	                          starts with <!-- profdiff: NAME --> through gh api
+//	profdiff-action history   on a push to the default branch, record the head's
+//	                          profiles (profdiff history add) on the history
+//	                          branch, in a temporary worktree
 //
 // compare writes everything a later step needs into a report directory
 // (report.md, report.json, comment.md, meta.json, and report.html when asked
@@ -17,7 +22,8 @@
 //
 // inputs.go reads the action's inputs, compare.go runs profdiff,
 // comment.go writes the comment's header, footer and cut, outputs.go the
-// step outputs and files, post.go posts the comment through github.go's
+// step outputs and files, previous.go reads the earlier comment and keeps
+// the tokens from profdiff, post.go posts the comment through github.go's
 // client, event.go and report.go read the event payload and profdiff's JSON.
 package main
 
@@ -34,7 +40,7 @@ func main() {
 // run dispatches on the subcommand and returns the exit status.
 func run(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
-		fmt.Fprintln(stderr, "usage: profdiff-action compare|post (inputs come from INPUT_* environment variables)")
+		fmt.Fprintln(stderr, "usage: profdiff-action compare|post|history (inputs come from INPUT_* environment variables)")
 		return 2
 	}
 	env := environment{getenv: getenv, stdout: stdout, stderr: stderr}
@@ -43,7 +49,9 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		return env.compare()
 	case "post":
 		return env.post()
+	case "history":
+		return env.history()
 	}
-	fmt.Fprintf(stderr, "profdiff-action: unknown command %q: use compare or post\n", args[0])
+	fmt.Fprintf(stderr, "profdiff-action: unknown command %q: use compare, post or history\n", args[0])
 	return 2
 }

@@ -127,7 +127,8 @@ func (e environment) runIsPR(gh ghClient, pr int) bool {
 // one (with comment: on-change, only for a real change), and returns its
 // URL, or "" when nothing was posted.
 func (e environment) postComment(gh ghClient, m meta, name, text string) string {
-	id, err := gh.find(m.PR, marker(name))
+	found, err := gh.find(m.PR, marker(name))
+	id := found.ID
 	if err != nil {
 		e.warnf("listing the comments of #%d: %v", m.PR, err)
 		return ""
