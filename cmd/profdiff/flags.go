@@ -146,6 +146,9 @@ type options struct {
 	commit        string // the commit the (after) side comes from
 	baseCommit    string // the commit the base side comes from
 	previous      string // the earlier pull-request comment's body
+	// workOfOneSide lets --work apply to one side: history add records
+	// a commit's runs per unit of work.
+	workOfOneSide bool
 	// previousResults are the results --previous keeps, read by
 	// newInvocation.
 	previousResults []report.CommentResult

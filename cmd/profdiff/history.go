@@ -86,6 +86,7 @@ func historyAdd(o options, h historyFlags, fs *pflag.FlagSet, stdin io.Reader, s
 		side.files = append(side.files, files...)
 	}
 	sides := []sideArg{side}
+	o.workOfOneSide = true
 	popts, err := parseOptions(o, fs.Changed("folded-unit"))
 	if err != nil {
 		return usageError(stderr, "%v", err)

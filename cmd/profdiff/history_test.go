@@ -22,6 +22,14 @@ func TestHistoryCommands(t *testing.T) {
 	if code, _, _ := runCLI("history", "add", "-q", "--store", store, "--commit", "a4", "--date", "2026-11-09T00:00:00Z", after); code != 0 {
 		t.Fatal("adding a commit again")
 	}
+	// Work per run is recorded, and the history is per unit of work.
+	if code, _, errs := runCLI("history", "add", "-q", "--store", store, "--commit", "a4", "--date", "2026-11-09T00:00:00Z", "--work", "40000", "--work-unit", "request", after); code != 0 {
+		t.Fatalf("history add --work: %s", errs)
+	}
+	rec, _ := filepath.Glob(filepath.Join(store, "*-a4.json"))
+	if data, _ := os.ReadFile(rec[0]); !strings.Contains(string(data), `"work":40000`) || !strings.Contains(string(data), `"work_unit": "request"`) {
+		t.Errorf("the record keeps no work:\n%.600s", data)
+	}
 	if files, _ := os.ReadDir(store); len(files) != 4 {
 		t.Errorf("%d records for 4 commits", len(files))
 	}

@@ -192,7 +192,7 @@ func resolveWork(o options, sides []sideArg, out []sideFlags) error {
 			given++
 		}
 	}
-	if given > 0 && len(sides) == 1 {
+	if given > 0 && len(sides) == 1 && !o.workOfOneSide {
 		return fmt.Errorf("--fail-on and --work are for comparing two sides")
 	}
 	if given > 0 && given < len(sides) {
