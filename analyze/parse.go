@@ -22,7 +22,8 @@ type ParseOptions struct {
 	Thread string
 	// SampleType picks the pprof sample type ("cpu", "wall/nanoseconds").
 	// Empty takes cpu time when present, else wall time, else count ×
-	// period.
+	// period, else the first sample type in a unit of time (a contention
+	// profile's delay, with a warning that it is not CPU time).
 	SampleType string
 	// MaxInputSize bounds the bytes read after decompression; 0 means
 	// DefaultMaxInputSize.
@@ -254,7 +255,8 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 		return decodeJSON(skipBOM(in), jsonscan.BufSize)
 	}
 	head, _ = in.Peek(64 << 10)
-	folded := looksFolded(head)
+	legacy := pprofTextHeader(head)
+	folded := !legacy && looksFolded(head)
 	if !folded && len(head) == 64<<10 && foldedLineCut(head) {
 		// A deep stack's line is long: judge it whole, as readFolded reads it.
 		in = bufio.NewReaderSize(in, maxFoldedLine+64<<10)
@@ -281,7 +283,7 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 	}
 	p, err := readPprof(data, opts.SampleType)
 	if err != nil {
-		if looksLikeText(data) {
+		if errors.Is(err, errPprofUnreadable) && looksLikeText(data) && !legacy {
 			return nil, errNotProfile
 		}
 		return nil, err

@@ -1,0 +1,158 @@
+package analyze
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	pprofile "github.com/google/pprof/profile"
+)
+
+// This file holds the regression tests of issue 31: what other profilers'
+// own fixtures (google/pprof's, speedscope's) showed profdiff reading
+// wrongly or refusing with a misleading reason.
+
+// TestLegacyTextPprofIsNotFolded: pprof's legacy text profiles begin with
+// a header that may end in a number ("threadcreate profile: total 3"); they
+// are pprof, not folded stacks, and those with no sample type in a unit of
+// time are refused saying so and naming the types they have.
+func TestLegacyTextPprofIsNotFolded(t *testing.T) {
+	for name, c := range map[string]struct{ in, want string }{
+		// the shape of google/pprof's profile/testdata/go.godoc.thread
+		"threadcreate": {"threadcreate profile: total 3\n1 @ 0x44cb3 0x45045 0x45323\n1 @ 0x44cb3 0x45045\n1 @ 0x44cb3\n",
+			"no sample type measures time (the profile has threadcreate/count)"},
+		"goroutine": {"goroutine profile: total 2\n2 @ 0x44cb3 0x45045\n", "goroutine/count"},
+		// the shape of profile/testdata/cppbench.heap and java.heap
+		"heap": {"heap profile:    2:  9360 [   2:  9360] @ heapz_v2/524288\n     1:     9216 [     1:     9216] @ 0xc635c8 0x42ecc3\n     1:      144 [     1:      144] @ 0xc635c8 0xa7479b\n",
+			"no sample type measures time (the profile has objects/count, space/bytes)"},
+		"java heap": {"--- heapz 1 ---\nformat = java\nresolution = bytes\n          7048     1 @ 0x00000003 0x00000004\n",
+			"no sample type measures time"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p, err := Parse(strings.NewReader(c.in), ParseOptions{})
+			if err == nil {
+				t.Fatalf("read as %s with %d ns on-CPU", p.Format, p.OnCPUNs())
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%v, want %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestFoldedDetectionWantsStacks: a text whose first line happens to end
+// in a number is not folded stacks when the lines after it are not stacks.
+func TestFoldedDetectionWantsStacks(t *testing.T) {
+	// the start of google/pprof's internal/report/testdata/source.rpt
+	in := "Total: 11111\nROUTINE ======================== bar in testdata/source1\n        10        110 (flat, cum)  0.99% of Total\n" +
+		"         .          .      5:source1 line 5;\n         .          .      6:source1 line 6;\n         .          .      7:source1 line 7;\n        10        110     10:source1 line 10;\n         .          .     11:source1 line 11;\n"
+	_, err := Parse(strings.NewReader(in), ParseOptions{})
+	if !errors.Is(err, errNotProfile) {
+		t.Errorf("a pprof report: %v, want %v", err, errNotProfile)
+	}
+}
+
+// TestFoldedCommentsAndMalformedLines reads speedscope's
+// stackcollapse/simple-with-invalids.txt (MIT, jlfwong/speedscope
+// 3613918): "#" and "//" comments are skipped, and a malformed line among
+// valid ones is skipped with a warning that names its line; when most lines
+// are malformed, the file is refused naming the first.
+func TestFoldedCommentsAndMalformedLines(t *testing.T) {
+	in := "# comment that gives extra info about the samples\n// some other comment\na;b;c 1\na;b;c 1\na;b;d 4\na;b;c 3\na;b 5\ninvalid line\n"
+	p, err := Parse(strings.NewReader(in), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := p.OnCPUNs(), int64(14*DefaultFoldedIntervalNs); got != want {
+		t.Errorf("on-CPU %d ns, want %d", got, want)
+	}
+	var w *Warning
+	for i := range p.Warnings {
+		if p.Warnings[i].Kind == WarnMalformedLines {
+			w = &p.Warnings[i]
+		}
+	}
+	if w == nil || !strings.Contains(w.Message, "line 8") || !strings.Contains(w.Message, "invalid line") {
+		t.Errorf("warnings %v, want one naming line 8", p.Warnings)
+	}
+	for _, name := range []string{"//", "#"} {
+		for _, f := range p.Frames {
+			if strings.HasPrefix(f.Name, name) {
+				t.Errorf("a comment read as frame %q", f.Name)
+			}
+		}
+	}
+	_, err = Parse(strings.NewReader("a;b 1\nc 2\nnot a stack\nnor this\n"), ParseOptions{})
+	if err == nil || !strings.Contains(err.Error(), "line 3") {
+		t.Errorf("half malformed: %v, want an error naming line 3", err)
+	}
+}
+
+// TestNotAProfileNamesEveryFormat: the generic refusal names the four
+// formats profdiff reads.
+func TestNotAProfileNamesEveryFormat(t *testing.T) {
+	_, err := Parse(strings.NewReader("hello, world\n"), ParseOptions{})
+	for _, f := range []string{"V8 .cpuprofile", "Chrome trace", "pprof", "folded stacks"} {
+		if err == nil || !strings.Contains(err.Error(), f) {
+			t.Errorf("%v does not name %s", err, f)
+		}
+	}
+}
+
+// TestContentionProfileSaysItIsNotCPUTime: a contention profile has no cpu
+// or wall sample type; its delay is read (as go tool pprof shows it) with
+// a warning naming the sample type and saying it is not CPU time.
+func TestContentionProfileSaysItIsNotCPUTime(t *testing.T) {
+	fn := []*pprofile.Function{{ID: 1, Name: "main.lock"}, {ID: 2, Name: "main.main"}}
+	loc := []*pprofile.Location{{ID: 1, Line: []pprofile.Line{{Function: fn[0]}}}, {ID: 2, Line: []pprofile.Line{{Function: fn[1]}}}}
+	pp := &pprofile.Profile{
+		SampleType: []*pprofile.ValueType{{Type: "contentions", Unit: "count"}, {Type: "delay", Unit: "nanoseconds"}},
+		PeriodType: &pprofile.ValueType{Type: "contentions", Unit: "count"},
+		Period:     100,
+		Function:   fn,
+		Location:   loc,
+		Sample: []*pprofile.Sample{
+			{Location: []*pprofile.Location{loc[0], loc[1]}, Value: []int64{3, 7_000_000}},
+			{Location: []*pprofile.Location{loc[1]}, Value: []int64{1, 500_000}},
+		},
+	}
+	var buf bytes.Buffer
+	if err := pp.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "mutex.pprof")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParseFile(path, ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flat int64
+	for _, r := range pprofTop(t, path) {
+		flat += r[0]
+	}
+	if got := p.OnCPUNs(); got != 7_500_000 || got != flat {
+		t.Errorf("read %d ns, go tool pprof %d, want 7500000", got, flat)
+	}
+	found := false
+	for _, w := range p.Warnings {
+		found = found || w.Kind == WarnNotCPUTime && strings.Contains(w.Message, "delay/nanoseconds") && strings.Contains(w.Message, "not CPU time")
+	}
+	if !found {
+		t.Errorf("warnings %v, want one saying delay/nanoseconds is not CPU time", p.Warnings)
+	}
+	// A CPU profile says nothing of the kind.
+	cpu, err := ParseFile(fixture("google-pprof-report-sample.cpu"), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range cpu.Warnings {
+		if w.Kind == WarnNotCPUTime {
+			t.Errorf("a CPU profile: %v", w)
+		}
+	}
+}
