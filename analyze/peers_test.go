@@ -156,3 +156,38 @@ func TestContentionProfileSaysItIsNotCPUTime(t *testing.T) {
 		}
 	}
 }
+
+// chunkTrace is a trace of one Profile event and one ProfileChunk whose
+// args.data is data (nodes 1 (root), 2 main and 3 work under it).
+func chunkTrace(data string) string {
+	return `{"traceEvents":[
+{"name":"Profile","ph":"P","pid":7,"tid":1,"ts":1000,"id":"0x1","args":{"data":{"startTime":1000}}},
+{"name":"ProfileChunk","ph":"P","pid":7,"tid":1,"ts":1100,"id":"0x1","args":{"data":` + data + `}}]}`
+}
+
+const chunkNodes = `"nodes":[{"id":1,"callFrame":{"functionName":"(root)","url":"","scriptId":0,"lineNumber":-1,"columnNumber":-1}},` +
+	`{"id":2,"parent":1,"callFrame":{"functionName":"main","url":"a.js","scriptId":1,"lineNumber":0,"columnNumber":0}},` +
+	`{"id":3,"parent":2,"callFrame":{"functionName":"work","url":"a.js","scriptId":1,"lineNumber":4,"columnNumber":0}}]`
+
+// TestTraceDuplicatedTimeDeltas: rspack's traces carry a chunk's
+// timeDeltas both in args.data and in args.data.cpuProfile; equal copies
+// are read once, different ones refused.
+func TestTraceDuplicatedTimeDeltas(t *testing.T) {
+	same := chunkTrace(`{"cpuProfile":{` + chunkNodes + `,"samples":[2,3,3,3],"timeDeltas":[10,100,100,100]},"timeDeltas":[10,100,100,100]}`)
+	p, err := Parse(strings.NewReader(same), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Samples) != 4 || p.OnCPUNs() != 400_000 {
+		t.Errorf("%d samples, %d ns on-CPU; want 4, 400000", len(p.Samples), p.OnCPUNs())
+	}
+	// The usual form, deltas beside the cpuProfile only, is unchanged.
+	beside := chunkTrace(`{"cpuProfile":{` + chunkNodes + `,"samples":[2,3,3,3]},"timeDeltas":[10,100,100,100]}`)
+	if q, err := Parse(strings.NewReader(beside), ParseOptions{}); err != nil || q.OnCPUNs() != 400_000 {
+		t.Errorf("deltas beside the profile: %v", err)
+	}
+	differ := chunkTrace(`{"timeDeltas":[10,100,100,100],"cpuProfile":{` + chunkNodes + `,"samples":[2,3,3,3],"timeDeltas":[10,100,100,90]}}`)
+	if _, err := Parse(strings.NewReader(differ), ParseOptions{}); err == nil || !strings.Contains(err.Error(), "different timeDeltas") {
+		t.Errorf("different copies: %v, want a refusal", err)
+	}
+}
