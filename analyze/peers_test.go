@@ -3,6 +3,7 @@ package analyze
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -189,5 +190,70 @@ func TestTraceDuplicatedTimeDeltas(t *testing.T) {
 	differ := chunkTrace(`{"timeDeltas":[10,100,100,100],"cpuProfile":{` + chunkNodes + `,"samples":[2,3,3,3],"timeDeltas":[10,100,100,90]}}`)
 	if _, err := Parse(strings.NewReader(differ), ParseOptions{}); err == nil || !strings.Contains(err.Error(), "different timeDeltas") {
 		t.Errorf("different copies: %v, want a refusal", err)
+	}
+}
+
+// TestAbsentNodesAreKept: nodes that name a parent the file does not hold
+// (a DevTools trace of Chrome 141 whose earlier chunks are missing) are
+// kept under a "(missing parent)" placeholder, and samples that name an
+// absent node on a placeholder, with one warning saying how much time that
+// is; child ids that name no node and no sample are dropped; only samples
+// that name no node the file holds are refused. A CpuProfile event, which
+// has no id, is named by its process and thread.
+func TestAbsentNodesAreKept(t *testing.T) {
+	const root = `{"id":1,"callFrame":{"functionName":"(root)","url":"","scriptId":0,"lineNumber":-1,"columnNumber":-1}}`
+	node := func(id int, extra string) string {
+		return fmt.Sprintf(`{"id":%d%s,"callFrame":{"functionName":"f%d","url":"a.js","scriptId":1,"lineNumber":%d,"columnNumber":0}}`, id, extra, id, id)
+	}
+	// Chunks: the first holds 1 and 2; the second 757 under the absent 753,
+	// 758 under 757; samples on 2, 758, 757 and the absent 753.
+	trace := `{"traceEvents":[
+{"name":"Profile","ph":"P","pid":7787,"tid":1,"ts":0,"id":"0x7b","args":{"data":{"startTime":0}}},
+{"name":"ProfileChunk","ph":"P","pid":7787,"tid":1,"ts":1,"id":"0x7b","args":{"data":{"cpuProfile":{"nodes":[` + root + `,` + node(2, `,"parent":1`) + `],"samples":[2,2]},"timeDeltas":[100,100]}}},
+{"name":"ProfileChunk","ph":"P","pid":7787,"tid":1,"ts":2,"id":"0x7b","args":{"data":{"cpuProfile":{"nodes":[` + node(757, `,"parent":753`) + `,` + node(758, `,"parent":757`) + `],"samples":[758,757,753,2]},"timeDeltas":[100,100,100,100]}}}]}`
+	p, err := Parse(strings.NewReader(trace), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Samples) != 6 || p.OnCPUNs() != 600_000 {
+		t.Errorf("%d samples, %d ns on-CPU; want 6, 600000", len(p.Samples), p.OnCPUNs())
+	}
+	stack := func(n int32) string {
+		var names []string
+		for ; n >= 0; n = p.Nodes[n].Parent {
+			names = append([]string{p.Frames[p.Nodes[n].Frame].Name}, names...)
+		}
+		return strings.Join(names, ";")
+	}
+	var stacks []string
+	for _, s := range p.Samples {
+		stacks = append(stacks, stack(s.Node))
+	}
+	want := "(root);f2 (root);f2 (root);(missing parent);f757;f758 (root);(missing parent);f757 (root);(missing parent) (root);f2"
+	if got := strings.Join(stacks, " "); got != want {
+		t.Errorf("stacks\n %s\nwant\n %s", got, want)
+	}
+	if len(p.Warnings) != 1 || p.Warnings[0].Kind != WarnMissingNodes || !strings.Contains(p.Warnings[0].Message, "300 µs (50.0% of the samples' time)") {
+		t.Errorf("warnings %v, want one saying 300 µs (50.0%%) is under placeholders", p.Warnings)
+	}
+
+	// A CpuProfile event whose root lists children that do not exist,
+	// though no sample names them.
+	cpuProfile := `{"traceEvents":[{"name":"CpuProfile","ph":"I","pid":19485,"tid":3,"ts":0,"args":{"data":{"cpuProfile":{"nodes":[` +
+		`{"id":1,"callFrame":{"functionName":"(root)","url":"","scriptId":0,"lineNumber":-1,"columnNumber":-1},"children":[2,5,6]},` + node(2, "") +
+		`],"samples":[2,2,2],"timeDeltas":[10,10,10],"startTime":0,"endTime":30}}}}]}`
+	q, err := Parse(strings.NewReader(cpuProfile), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.OnCPUNs() != 30_000 || len(q.Warnings) != 1 || !strings.Contains(q.Warnings[0].Message, "2 child ids") || !strings.Contains(q.Warnings[0].Message, "dropped") {
+		t.Errorf("on-CPU %d, warnings %v", q.OnCPUNs(), q.Warnings)
+	}
+	// Samples that name nothing the file holds are refused, the profile
+	// named by process and thread.
+	nothing := strings.Replace(cpuProfile, `"samples":[2,2,2]`, `"samples":[5,6,9]`, 1)
+	_, err = Parse(strings.NewReader(nothing), ParseOptions{})
+	if err == nil || !strings.Contains(err.Error(), "process 19485 thread 3") || strings.Contains(err.Error(), "profile  in") {
+		t.Errorf("samples naming nothing: %v", err)
 	}
 }
