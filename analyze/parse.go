@@ -255,6 +255,9 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 		return decodeJSON(skipBOM(in), jsonscan.BufSize)
 	}
 	head, _ = in.Peek(64 << 10)
+	if isZip(head) {
+		return nil, errZip
+	}
 	legacy := pprofTextHeader(head)
 	folded := !legacy && looksFolded(head)
 	if !folded && len(head) == 64<<10 && foldedLineCut(head) {
@@ -289,6 +292,16 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 		return nil, err
 	}
 	return []*Profile{p}, nil
+}
+
+// errZip is what a zip archive is refused with: its first bytes would
+// otherwise be taken for protobuf.
+var errZip = errors.New("a zip archive, not a profile: unzip it and give profdiff the profile inside")
+
+// isZip reports whether head begins as a zip archive does: a local file
+// header, or the end of an empty archive.
+func isZip(head []byte) bool {
+	return bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06"))
 }
 
 // firstByte returns the first byte that is not white space or a byte-order
@@ -376,6 +389,7 @@ func decodeJSON(r io.Reader, bufSize int) ([]*Profile, error) {
 	var rp rawProfile
 	var t *traceReader
 	sawNodes := false
+	var keys otherJSONKeys
 	for k := range s.Members() {
 		switch string(k) {
 		case "traceEvents":
@@ -384,9 +398,16 @@ func decodeJSON(r io.Reader, bufSize int) ([]*Profile, error) {
 		case "nodes":
 			sawNodes = true
 			readNodes(s, in, &rp)
-		case "head":
-			s.Fail("legacy V8 profile with \"head\" is not supported; re-record it with a current Node or Chrome")
+		case "samples":
+			if c := s.Peek(); arrayOfObjects(s) || c >= '0' && c <= '9' {
+				// Hermes's or a .heapprofile's samples, stackprof's count
+				keys.set(k)
+				s.SkipValue()
+				break
+			}
+			readProfileMember(s, k, in, &rp)
 		default:
+			keys.set(k)
 			if !readProfileMember(s, k, in, &rp) {
 				s.SkipValue()
 			}
@@ -395,17 +416,102 @@ func decodeJSON(r io.Reader, bufSize int) ([]*Profile, error) {
 	if err := scanEnd(s); err != nil {
 		return nil, err
 	}
+	if err := keys.otherFormat(); err != nil && !sawNodes && (t == nil || len(t.profiles) == 0) {
+		return nil, err
+	}
 	if t != nil {
 		return traceProfiles(t)
 	}
 	if !sawNodes {
 		return nil, fmt.Errorf("JSON object has neither \"nodes\" (V8 .cpuprofile) nor \"traceEvents\" (Chrome trace)")
 	}
+	if keys&keySamples != 0 {
+		return nil, fmt.Errorf(`"samples" is not an array of node ids`)
+	}
 	p, err := rp.build(in.frames, FormatCPUProfile)
 	if err != nil {
 		return nil, err
 	}
 	return []*Profile{p}, nil
+}
+
+// otherJSONKeys records the top-level keys of a JSON object that tell
+// other profile formats apart.
+type otherJSONKeys uint16
+
+const (
+	keyHead        otherJSONKeys = 1 << iota // old .cpuprofile, .heapprofile
+	keyTimestamps                            // old .cpuprofile
+	keyStartTime                             // old .cpuprofile
+	keySamples                               // samples that are objects
+	keyStackFrames                           // Hermes, JSON Trace Event Format
+	keyFrames                                // stackprof
+	keyMode                                  // stackprof
+	keyRaw                                   // stackprof
+	keyMeta                                  // Firefox Profiler
+	keyThreads                               // Firefox Profiler
+	keySchema                                // speedscope
+)
+
+// set records key if it is one that tells formats apart.
+func (o *otherJSONKeys) set(key []byte) {
+	switch string(key) {
+	case "head":
+		*o |= keyHead
+	case "timestamps":
+		*o |= keyTimestamps
+	case "startTime":
+		*o |= keyStartTime
+	case "samples":
+		*o |= keySamples
+	case "stackFrames":
+		*o |= keyStackFrames
+	case "frames":
+		*o |= keyFrames
+	case "mode":
+		*o |= keyMode
+	case "raw":
+		*o |= keyRaw
+	case "meta":
+		*o |= keyMeta
+	case "threads":
+		*o |= keyThreads
+	case "$schema":
+		*o |= keySchema
+	}
+}
+
+// otherFormat names the format of a JSON object that holds no profile
+// profdiff reads but whose keys tell what it is; nil when they do not.
+func (o otherJSONKeys) otherFormat() error {
+	has := func(k otherJSONKeys) bool { return o&k == k }
+	const notRead = "not a format profdiff reads (it reads V8 .cpuprofile, Chrome traces, pprof and folded stacks)"
+	switch {
+	case has(keyHead) && (has(keyTimestamps) || has(keyStartTime)):
+		return errors.New(`a V8 .cpuprofile in the old "head" form (as old Chrome and the v8-profiler addon wrote it), which profdiff does not read: a current Node (--cpu-prof) or Chrome writes the "nodes" form it reads`)
+	case has(keyHead):
+		return errors.New("a V8 sampling heap profile (.heapprofile): it measures memory, not time, and profdiff compares CPU time")
+	case has(keyStackFrames | keySamples):
+		return errors.New("a trace with samples and stackFrames (as Hermes and React Native write it): " + notRead)
+	case has(keyFrames | keyRaw), has(keyFrames | keyMode):
+		return errors.New("a stackprof (Ruby) profile: " + notRead + "; stackprof --stackcollapse writes folded stacks")
+	case has(keyMeta | keyThreads):
+		return errors.New("a Firefox Profiler (Gecko) profile: " + notRead)
+	case has(keySchema) && has(keyFrames):
+		return errors.New("a speedscope profile: " + notRead)
+	}
+	return nil
+}
+
+// arrayOfObjects reports whether the next value is an array whose first
+// element is an object.
+func arrayOfObjects(s *jsonscan.Scanner) bool {
+	if s.Peek() != '[' {
+		return false
+	}
+	w := bytes.TrimLeft(s.Window(256), " \t\r\n")
+	w = bytes.TrimLeft(w[1:], " \t\r\n")
+	return len(w) > 0 && w[0] == '{'
 }
 
 // scanEnd checks that only white space follows the JSON value and returns

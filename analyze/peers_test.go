@@ -257,3 +257,37 @@ func TestAbsentNodesAreKept(t *testing.T) {
 		t.Errorf("samples naming nothing: %v", err)
 	}
 }
+
+// TestOtherFormatsAreNamed: valid JSON of another profiler's format is not
+// "malformed JSON": the format is named where its keys tell it, and a heap
+// profile is never advised to be re-recorded; a zip archive is not
+// "malformed protobuf". The inputs have the shapes of speedscope's
+// fixtures (node/10.11.0/*.heapprofile and example.cpuprofile,
+// trace-event/simple-with-samples.json, node/8.5.0/simple.v8log.json.zip)
+// and of stackprof's JSON dump.
+func TestOtherFormatsAreNamed(t *testing.T) {
+	for name, c := range map[string]struct{ in, want string }{
+		"heapprofile": {`{"head":{"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"selfSize":0,"children":[]},"samples":[{"size":32,"nodeId":1,"ordinal":1}]}`,
+			"heap profile (.heapprofile)"},
+		"heapprofile without samples": {`{"head":{"callFrame":{"functionName":"(root)"},"selfSize":0,"children":[]}}`, "heap profile"},
+		"old cpuprofile": {`{"head":{"functionName":"(root)","url":"","lineNumber":-1,"id":1,"hitCount":0,"children":[]},"startTime":1,"endTime":2,"samples":[1],"timestamps":[1]}`,
+			`old "head" form`},
+		"hermes": {`{"traceEvents":[{"name":"process_name","ph":"M","pid":1,"ts":"11550183666","tid":"1","args":{"name":"hermes"}}],"samples":[{"cpu":"-1","name":"","ts":"11552125241","pid":1,"tid":"1","weight":"1","sf":1}],"stackFrames":{"1":{"name":"[root]","category":"root"}}}`,
+			"samples and stackFrames"},
+		"stackprof": {`{"version":1.2,"mode":"cpu","interval":1000,"samples":10,"frames":{"1":{"name":"Object#foo","file":"a.rb","line":1}},"raw":[1,1,1]}`,
+			"stackprof"},
+		"zip": {"PK\x03\x04\x14\x00\x00\x00\x08\x00" + strings.Repeat("\x01", 40), "zip archive"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Parse(strings.NewReader(c.in), ParseOptions{})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("%v, want %q", err, c.want)
+			}
+			for _, bad := range []string{"malformed", "re-record"} {
+				if strings.Contains(err.Error(), bad) {
+					t.Errorf("%v says %q", err, bad)
+				}
+			}
+		})
+	}
+}

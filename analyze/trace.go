@@ -149,7 +149,16 @@ func (t *traceReader) readEventMembers() (ev traceEvent) {
 				t.id = append(t.id, s.NumberToken()...)
 			}
 		case "ts":
-			if !s.IsNull() {
+			switch {
+			case s.IsNull():
+			case s.Peek() == '"':
+				// Hermes writes times as strings ("11550183666").
+				ts, err := strconv.ParseFloat(string(s.ReadString()), 64)
+				if err != nil {
+					s.Fail("ts is not a number")
+				}
+				ev.ts = ts
+			default:
 				ev.ts = s.ReadFloat()
 			}
 		case "cat":
