@@ -24,7 +24,7 @@ type missingNodes struct {
 	samples     int      // samples that name an absent node
 	placeholder map[int64]int32
 	frames      [2]int32 // the placeholders' frames, by missingFrame; -1 until made
-	root        int32    // the node placeholders go under; -2 until found
+	root        int32    // the node placeholders go under, found with the first
 }
 
 // missingFrame says which name a placeholder's frame has.
@@ -47,7 +47,8 @@ func (m *missingNodes) place(p *Profile, id int64, kind missingFrame) int32 {
 		m.frames[kind] = int32(len(p.Frames))
 		p.Frames = append(p.Frames, Frame{Kind: KindNative, Name: missingFrameNames[kind]})
 	}
-	if len(m.placeholder) == 0 {
+	if m.placeholder == nil {
+		m.placeholder = map[int64]int32{}
 		m.root = rootOf(p)
 	}
 	n := int32(len(p.Nodes))

@@ -416,7 +416,7 @@ func (rp *rawProfile) build(frames []Frame, format Format) (*Profile, error) {
 		}
 		p.Nodes[i] = Node{Frame: f, Parent: -1}
 	}
-	miss := missingNodes{placeholder: map[int64]int32{}, frames: [2]int32{-1, -1}}
+	miss := missingNodes{frames: [2]int32{-1, -1}}
 	for i := range n {
 		rn := rp.nodes.at(i)
 		for j := rp.childStart(i); j < rn.childEnd; j++ {
