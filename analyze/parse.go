@@ -275,9 +275,9 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 		}
 		return []*Profile{p}, nil
 	}
-	if head, _ := in.Peek(16); !mayBePprof(head) {
+	if !mayBePprof(head) {
 		// Refuse before reading it all: a gzip bomb of zeros is no profile.
-		return nil, errNotProfile
+		return nil, notProfile(head)
 	}
 	lim.maxRatio = maxPprofRatio // JSON streams and refuses bombs as it reads
 	data, err := io.ReadAll(in)
@@ -287,11 +287,53 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 	p, err := readPprof(data, opts.SampleType)
 	if err != nil {
 		if errors.Is(err, errPprofUnreadable) && looksLikeText(data) && !legacy {
-			return nil, errNotProfile
+			return nil, notProfile(data) // head was read past
 		}
 		return nil, err
 	}
 	return []*Profile{p}, nil
+}
+
+// notProfile returns the error of an input of no format Parse reads,
+// naming the format when its start (head) tells it: a V8 tick log, the
+// text of perf script, text in UTF-16.
+func notProfile(head []byte) error {
+	switch {
+	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}), bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
+		return errors.New("text in UTF-16, which profdiff does not read: convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)")
+	case bytes.HasPrefix(head, []byte("v8-version,")):
+		return errors.New("a V8 tick log (node --prof), which profdiff does not read: node --cpu-prof writes a .cpuprofile it reads")
+	case looksPerfScript(head):
+		return errors.New("the text of perf script, which profdiff reads once folded: stackcollapse-perf.pl folds it")
+	}
+	return errNotProfile
+}
+
+// looksPerfScript reports whether head begins as perf script's text does:
+// after its '#' header, a sample's line ("comm pid [cpu] time: period
+// event:") and then an indented line of its stack ("\tb3cea6c4 sym (dso)").
+func looksPerfScript(head []byte) bool {
+	var lines [][]byte
+	for len(head) > 0 && len(lines) < 2 {
+		var line []byte
+		line, head, _ = bytes.Cut(head, []byte("\n"))
+		if t := bytes.TrimSpace(line); len(t) == 0 || t[0] == '#' {
+			continue
+		}
+		lines = append(lines, line)
+	}
+	if len(lines) < 2 || lines[0][0] == ' ' || lines[0][0] == '\t' || !bytes.Contains(lines[0], []byte(": ")) && !bytes.HasSuffix(bytes.TrimSpace(lines[0]), []byte(":")) {
+		return false
+	}
+	frame := lines[1]
+	if frame[0] != ' ' && frame[0] != '\t' {
+		return false
+	}
+	addr, _, ok := bytes.Cut(bytes.TrimLeft(frame, " \t"), []byte(" "))
+	if tab := bytes.IndexByte(addr, '\t'); tab >= 0 {
+		addr, ok = addr[:tab], true
+	}
+	return ok && len(addr) > 0 && len(bytes.Trim(addr, "0123456789abcdefABCDEF")) == 0
 }
 
 // errZip is what a zip archive is refused with: its first bytes would
@@ -451,6 +493,8 @@ const (
 	keyMeta                                  // Firefox Profiler
 	keyThreads                               // Firefox Profiler
 	keySchema                                // speedscope
+	keyProfileJSON                           // Firefox Profiler's old form
+	keyDHAT                                  // DHAT
 )
 
 // set records key if it is one that tells formats apart.
@@ -478,6 +522,10 @@ func (o *otherJSONKeys) set(key []byte) {
 		*o |= keyThreads
 	case "$schema":
 		*o |= keySchema
+	case "profileJSON":
+		*o |= keyProfileJSON
+	case "dhatFileVersion":
+		*o |= keyDHAT
 	}
 }
 
@@ -495,7 +543,9 @@ func (o otherJSONKeys) otherFormat() error {
 		return errors.New("a trace with samples and stackFrames (as Hermes and React Native write it): " + notRead)
 	case has(keyFrames | keyRaw), has(keyFrames | keyMode):
 		return errors.New("a stackprof (Ruby) profile: " + notRead + "; stackprof --stackcollapse writes folded stacks")
-	case has(keyMeta | keyThreads):
+	case has(keyDHAT):
+		return errors.New("a DHAT (Valgrind) heap profile: it measures memory, not time, and profdiff compares CPU time")
+	case has(keyMeta | keyThreads), has(keyMeta | keyProfileJSON):
 		return errors.New("a Firefox Profiler (Gecko) profile: " + notRead)
 	case has(keySchema) && has(keyFrames):
 		return errors.New("a speedscope profile: " + notRead)

@@ -261,10 +261,13 @@ func TestAbsentNodesAreKept(t *testing.T) {
 // TestOtherFormatsAreNamed: valid JSON of another profiler's format is not
 // "malformed JSON": the format is named where its keys tell it, and a heap
 // profile is never advised to be re-recorded; a zip archive is not
-// "malformed protobuf". The inputs have the shapes of speedscope's
-// fixtures (node/10.11.0/*.heapprofile and example.cpuprofile,
-// trace-event/simple-with-samples.json, node/8.5.0/simple.v8log.json.zip)
-// and of stackprof's JSON dump.
+// "malformed protobuf"; the text of perf script, a V8 tick log and UTF-16
+// text are named too. The inputs have the shapes of speedscope's fixtures
+// (node/10.11.0/*.heapprofile and example.cpuprofile,
+// trace-event/simple-with-samples.json, node/8.5.0/simple.v8log.json.zip
+// and isolate-*.log, linux-perf/forks.linux-perf.txt,
+// stackcollapse/simple-utf16-le.txt), of stackprof's and DHAT's JSON and of
+// a Firefox Profiler profile.
 func TestOtherFormatsAreNamed(t *testing.T) {
 	for name, c := range map[string]struct{ in, want string }{
 		"heapprofile": {`{"head":{"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"selfSize":0,"children":[]},"samples":[{"size":32,"nodeId":1,"ordinal":1}]}`,
@@ -277,6 +280,12 @@ func TestOtherFormatsAreNamed(t *testing.T) {
 		"stackprof": {`{"version":1.2,"mode":"cpu","interval":1000,"samples":10,"frames":{"1":{"name":"Object#foo","file":"a.rb","line":1}},"raw":[1,1,1]}`,
 			"stackprof"},
 		"zip": {"PK\x03\x04\x14\x00\x00\x00\x08\x00" + strings.Repeat("\x01", 40), "zip archive"},
+		"perf script": {"# ========\n# captured on: Wed Aug 15 16:01:24 2018\nforks     9 [002] 203265.377019:    1001001 cpu-clock: \n\t             6f1 _Z5gammav (/workdir/forks)\n\t             789 main (/workdir/forks)\n\n",
+			"perf script"},
+		"v8 log":  {"v8-version,6,0,287,53,0\nshared-library,\"/usr/local/bin/node\",0x100003200,0x1008b3cba,0\n", "V8 tick log"},
+		"utf-16":  {"\xff\xfea\x00;\x00b\x00 \x001\x00\n\x00", "UTF-16"},
+		"dhat":    {`{"dhatFileVersion":2,"mode":"rust-heap","verb":"Allocated","pps":[],"ftbl":["[root]"]}`, "DHAT"},
+		"firefox": {`{"meta":{"version":24},"threads":[],"libs":[]}`, "Firefox Profiler"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := Parse(strings.NewReader(c.in), ParseOptions{})
