@@ -130,6 +130,9 @@ func (m *missingNodes) warning(p *Profile) Warning {
 	}
 	msg := strings.Join(parts, "; ")
 	if len(m.placeholder) == 0 {
+		if m.children == 1 {
+			return Warning{Kind: WarnMissingNodes, Message: msg + ": no sample is in it, so it was dropped"}
+		}
 		return Warning{Kind: WarnMissingNodes, Message: msg + ": no sample is in them, so they were dropped"}
 	}
 	kept, total := m.timeUnder(p)
