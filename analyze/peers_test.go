@@ -54,6 +54,11 @@ func TestFoldedDetectionWantsStacks(t *testing.T) {
 	if !errors.Is(err, errNotProfile) {
 		t.Errorf("a pprof report: %v, want %v", err, errNotProfile)
 	}
+	// A stack is no pprof header, whatever its words.
+	p, err := Parse(strings.NewReader("main;f profile: total 3\nmain;g 2\n"), ParseOptions{})
+	if err != nil || p.Format != FormatFolded || p.OnCPUNs() != 5*DefaultFoldedIntervalNs {
+		t.Errorf("folded stacks: %v", err)
+	}
 }
 
 // TestFoldedCommentsAndMalformedLines reads speedscope's

@@ -239,7 +239,7 @@ func pprofTextHeader(head []byte) bool {
 		if l == "" || l[0] == '#' {
 			continue
 		}
-		if typ, total, ok := strings.Cut(l, " profile: total "); ok && typ != "" && !strings.ContainsAny(typ, " \t") && total != "" && strings.Trim(total, "0123456789") == "" {
+		if typ, total, ok := strings.Cut(l, " profile: total "); ok && typ != "" && !strings.ContainsAny(typ, " \t;") && total != "" && strings.Trim(total, "0123456789") == "" {
 			return true // parseGoCount's countStartRE
 		}
 		for _, p := range []string{"heap profile:", "--- threadz ", "--- Thread ", "--- contentionz ", "--- mutex:", "--- contention:", "--- heapz 1 ---"} {
