@@ -62,7 +62,52 @@ func looksFolded(head []byte) bool {
 	}
 	// Anything a count might have been meant to be: the reader says on
 	// which line it is not one.
-	return numberLike(string(line[i+1:]))
+	return numberLike(string(line[i+1:])) && mostlyFolded(head)
+}
+
+// foldedSampleLines is how many lines at the start of an input
+// mostlyFolded judges.
+const foldedSampleLines = 64
+
+// mostlyFolded reports whether at least half of the first whole lines of
+// head (up to foldedSampleLines of them, besides blank and comment lines)
+// read as folded stacks: a stack and a count, or one of perf report's lines.
+// A header of another text format may end in a number ("threadcreate
+// profile: total 7"); what follows it is no stack. A line cut by the end
+// of head is not judged, so a file of one long stack is judged by its
+// first line alone.
+func mostlyFolded(head []byte) bool {
+	good, bad := 0, 0
+	for good+bad < foldedSampleLines {
+		line, rest, ok := bytes.Cut(head, []byte("\n"))
+		if !ok {
+			break
+		}
+		head = rest
+		l := string(bytes.TrimRight(line, "\r"))
+		switch {
+		case strings.TrimSpace(l) == "" || foldedComment(l):
+		case foldedLineShape(l):
+			good++
+		default:
+			bad++
+		}
+	}
+	return good >= bad
+}
+
+// foldedLineShape reports whether a line is shaped as a line of folded
+// stacks: perf report's entry or "count stack" lines, or text ending in a
+// space and a number.
+func foldedLineShape(l string) bool {
+	if perfReportEntry(l) {
+		return true
+	}
+	if _, _, ok := countFirst(l); ok {
+		return true
+	}
+	i := strings.LastIndexByte(l, ' ')
+	return i > 0 && i < len(l)-1 && numberLike(l[i+1:])
 }
 
 // numberLike reports whether s reads as a number of any notation
@@ -136,7 +181,20 @@ func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
 	for sc.Scan() {
 		f.lineNo++
 		if err := f.line(strings.TrimRight(sc.Text(), "\r")); err != nil {
-			return nil, &Error{Line: f.lineNo, Err: err}
+			var m malformedLine
+			if !errors.As(err, &m) {
+				return nil, &Error{Line: f.lineNo, Err: err}
+			}
+			if f.bad == 0 {
+				f.firstBad = &Error{Line: f.lineNo, Err: m.err}
+				f.firstBadText = clip(strings.TrimRight(sc.Text(), "\r"))
+			}
+			if f.bad++; len(f.badLines) < maxBadLinesNamed {
+				f.badLines = append(f.badLines, f.lineNo)
+			}
+			if f.bad > maxBadLinesEarly && f.bad > f.stacks {
+				return nil, f.firstBad // not folded stacks: stop reading
+			}
 		}
 	}
 	lineNo := f.lineNo
@@ -145,6 +203,12 @@ func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
 			return nil, atLine(lineNo+1, "longer than %d bytes, the longest line of folded stacks read", maxFoldedLine)
 		}
 		return nil, err
+	}
+	if f.bad > 0 {
+		if f.bad >= f.stacks {
+			return nil, f.firstBad // most lines are not stacks
+		}
+		f.p.Warnings = append(f.p.Warnings, f.badLinesWarning())
 	}
 	if f.twoCounts > 0 && f.twoCounts == f.stacks {
 		return nil, &Error{Line: f.firstTwo, Err: errors.New("two counts on every line (the differential form of two profiles): give each side's stacks on their own")}
@@ -178,11 +242,50 @@ type foldedReader struct {
 	sampleOf []int32   // node -> index of its sample in p.Samples, -1 for none
 	cut      int       // stacks cut to MaxFoldedDepth frames
 	lineNo   int       // the line being read, from 1
+	// bad counts the malformed lines skipped, badLines the first of them,
+	// and firstBad is the first one's error.
+	bad          int
+	badLines     []int
+	firstBad     *Error
+	firstBadText string
 	// stacks counts the lines of stacks, twoCounts those whose stack ends
 	// in a number too, as the differential form's do ("main;f 3 5"),
 	// firstTwo the first of those: a frame may end in a number, but if
 	// every line does, the file is the differential form.
 	stacks, twoCounts, firstTwo int
+}
+
+// malformedLine is the error of a line that is neither a stack and its
+// count nor any other line folded files hold: skipped, with a warning,
+// when most lines are stacks.
+type malformedLine struct{ err error }
+
+func (m malformedLine) Error() string { return m.err.Error() }
+
+const (
+	// maxBadLinesNamed is how many malformed lines' numbers the warning names.
+	maxBadLinesNamed = 5
+	// maxBadLinesEarly is how many malformed lines, when they outnumber
+	// the stacks, end reading before the end of the input.
+	maxBadLinesEarly = 1000
+)
+
+// badLinesWarning says which malformed lines were skipped and why the
+// first was.
+func (f *foldedReader) badLinesWarning() Warning {
+	nums := make([]string, len(f.badLines))
+	for i, n := range f.badLines {
+		nums[i] = strconv.Itoa(n)
+	}
+	which := strings.Join(nums, ", ")
+	if f.bad > len(f.badLines) {
+		which += ", ..."
+	}
+	msg := fmt.Sprintf("skipped %d lines that are not a stack and a count (lines %s; line %d is %q)", f.bad, which, f.firstBad.Line, f.firstBadText)
+	if f.bad == 1 {
+		msg = fmt.Sprintf("skipped 1 line that is not a stack and a count (line %s: %q)", which, f.firstBadText)
+	}
+	return Warning{Kind: WarnMalformedLines, Message: msg}
 }
 
 // setUnit sets what the counts are: samples or times in ns, us or ms.
@@ -236,11 +339,11 @@ func (f *foldedReader) line(line string) error {
 	}
 	i := strings.LastIndexByte(line, ' ')
 	if i <= 0 {
-		return fmt.Errorf("expected \"frame;frame;... count\", found %q", clip(line))
+		return malformedLine{fmt.Errorf("expected \"frame;frame;... count\", found %q", clip(line))}
 	}
 	count, err := f.count(line[i+1:])
 	if err != nil {
-		return err
+		return malformedLine{err}
 	}
 	stack := strings.TrimRight(line[:i], " ")
 	f.stacks++
@@ -507,10 +610,11 @@ func foldedFrameName(name string) Frame {
 }
 
 // foldedComment reports whether a line is a comment: '#' then a space or
-// nothing, as perf report's header and profdiff's own first line. A stack
-// may begin with a frame named "#scan" (JavaScript's private methods).
+// nothing, as perf report's header and profdiff's own first line, or "//"
+// (speedscope's fixtures have both). A stack may begin with a frame named
+// "#scan" (JavaScript's private methods).
 func foldedComment(line string) bool {
-	return line == "#" || strings.HasPrefix(line, "# ") || strings.HasPrefix(line, "#\t")
+	return line == "#" || strings.HasPrefix(line, "# ") || strings.HasPrefix(line, "#\t") || strings.HasPrefix(line, "//")
 }
 
 // perfReportEntry reports whether a line is one of perf report's entry

@@ -63,6 +63,12 @@ func FuzzParseTrace(f *testing.F) {
 		`{"name":"ProfileChunk","ph":"P","pid":9,"tid":3,"id":"0x1","args":{"data":{"cpuProfile":{"nodes":[` +
 		`{"id":1,"callFrame":{"functionName":"(root)","scriptId":0}},{"id":2,"parent":1,"callFrame":{"functionName":"(idle)","scriptId":0}}],` +
 		`"samples":[2,1]},"timeDeltas":[5,5]}}}]`))
+	// Absent nodes (issue 31): a parent, a listed child and a sampled node
+	// the trace does not hold, and deltas both beside and in the profile.
+	f.Add([]byte(`[{"name":"Profile","ph":"P","pid":1,"tid":2,"id":"0x1","args":{"data":{"startTime":5}}},` +
+		`{"name":"ProfileChunk","ph":"P","pid":1,"tid":2,"id":"0x1","args":{"data":{"cpuProfile":{"nodes":[` +
+		`{"id":1,"callFrame":{"functionName":"(root)","scriptId":0},"children":[7]},{"id":5,"parent":4,"callFrame":{"functionName":"f","url":"a.js","scriptId":1}}],` +
+		`"samples":[5,4,7,9,1],"timeDeltas":[1,2,3,4,5]},"timeDeltas":[1,2,3,4,5]}}}]`))
 	data, err := os.ReadFile(fixture("chrome156-multi-process.trace.json.gz"))
 	if err != nil {
 		f.Fatal(err)

@@ -22,7 +22,8 @@ type ParseOptions struct {
 	Thread string
 	// SampleType picks the pprof sample type ("cpu", "wall/nanoseconds").
 	// Empty takes cpu time when present, else wall time, else count ×
-	// period.
+	// period, else the first sample type in a unit of time (a contention
+	// profile's delay, with a warning that it is not CPU time).
 	SampleType string
 	// MaxInputSize bounds the bytes read after decompression; 0 means
 	// DefaultMaxInputSize.
@@ -257,7 +258,11 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 		return decodeJSON(skipBOM(in), jsonscan.BufSize)
 	}
 	head, _ = in.Peek(64 << 10)
-	folded := looksFolded(head)
+	if isZip(head) {
+		return nil, errZip
+	}
+	legacy := pprofTextHeader(head)
+	folded := !legacy && looksFolded(head)
 	if !folded && len(head) == 64<<10 && foldedLineCut(head) {
 		// A deep stack's line is long: judge it whole, as readFolded reads it.
 		in = bufio.NewReaderSize(in, maxFoldedLine+64<<10)
@@ -273,9 +278,9 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 		}
 		return []*Profile{p}, nil
 	}
-	if head, _ := in.Peek(16); !mayBePprof(head) {
+	if !mayBePprof(head) {
 		// Refuse before reading it all: a gzip bomb of zeros is no profile.
-		return nil, errNotProfile
+		return nil, notProfile(head)
 	}
 	lim.maxRatio = maxPprofRatio // JSON streams and refuses bombs as it reads
 	data, err := io.ReadAll(in)
@@ -284,12 +289,64 @@ func decode(r io.Reader, opts ParseOptions) ([]*Profile, error) {
 	}
 	p, err := readPprof(data, opts.SampleType, opts.Lines)
 	if err != nil {
-		if looksLikeText(data) {
-			return nil, errNotProfile
+		if errors.Is(err, errPprofUnreadable) && looksLikeText(data) && !legacy {
+			return nil, notProfile(data) // head was read past
 		}
 		return nil, err
 	}
 	return []*Profile{p}, nil
+}
+
+// notProfile returns the error of an input of no format Parse reads,
+// naming the format when its start (head) tells it: a V8 tick log, the
+// text of perf script, text in UTF-16.
+func notProfile(head []byte) error {
+	switch {
+	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}), bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
+		return errors.New("text in UTF-16, which profdiff does not read: convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)")
+	case bytes.HasPrefix(head, []byte("v8-version,")):
+		return errors.New("a V8 tick log (node --prof), which profdiff does not read: node --cpu-prof writes a .cpuprofile it reads")
+	case looksPerfScript(head):
+		return errors.New("the text of perf script, which profdiff reads once folded: stackcollapse-perf.pl folds it")
+	}
+	return errNotProfile
+}
+
+// looksPerfScript reports whether head begins as perf script's text does:
+// after its '#' header, a sample's line ("comm pid [cpu] time: period
+// event:") and then an indented line of its stack ("\tb3cea6c4 sym (dso)").
+func looksPerfScript(head []byte) bool {
+	var lines [][]byte
+	for len(head) > 0 && len(lines) < 2 {
+		var line []byte
+		line, head, _ = bytes.Cut(head, []byte("\n"))
+		if t := bytes.TrimSpace(line); len(t) == 0 || t[0] == '#' {
+			continue
+		}
+		lines = append(lines, line)
+	}
+	if len(lines) < 2 || lines[0][0] == ' ' || lines[0][0] == '\t' || !bytes.Contains(lines[0], []byte(": ")) && !bytes.HasSuffix(bytes.TrimSpace(lines[0]), []byte(":")) {
+		return false
+	}
+	frame := lines[1]
+	if frame[0] != ' ' && frame[0] != '\t' {
+		return false
+	}
+	addr, _, ok := bytes.Cut(bytes.TrimLeft(frame, " \t"), []byte(" "))
+	if tab := bytes.IndexByte(addr, '\t'); tab >= 0 {
+		addr, ok = addr[:tab], true
+	}
+	return ok && len(addr) > 0 && len(bytes.Trim(addr, "0123456789abcdefABCDEF")) == 0
+}
+
+// errZip is what a zip archive is refused with: its first bytes would
+// otherwise be taken for protobuf.
+var errZip = errors.New("a zip archive, not a profile: unzip it and give profdiff the profile inside")
+
+// isZip reports whether head begins as a zip archive does: a local file
+// header, or the end of an empty archive.
+func isZip(head []byte) bool {
+	return bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06"))
 }
 
 // firstByte returns the first byte that is not white space or a byte-order
@@ -377,6 +434,7 @@ func decodeJSON(r io.Reader, bufSize int) ([]*Profile, error) {
 	var rp rawProfile
 	var t *traceReader
 	sawNodes := false
+	var keys otherJSONKeys
 	for k := range s.Members() {
 		switch string(k) {
 		case "traceEvents":
@@ -385,9 +443,16 @@ func decodeJSON(r io.Reader, bufSize int) ([]*Profile, error) {
 		case "nodes":
 			sawNodes = true
 			readNodes(s, in, &rp)
-		case "head":
-			s.Fail("legacy V8 profile with \"head\" is not supported; re-record it with a current Node or Chrome")
+		case "samples":
+			if c := s.Peek(); arrayOfObjects(s) || c >= '0' && c <= '9' {
+				// Hermes's or a .heapprofile's samples, stackprof's count
+				keys.set(k)
+				s.SkipValue()
+				break
+			}
+			readProfileMember(s, k, in, &rp)
 		default:
+			keys.set(k)
 			if !readProfileMember(s, k, in, &rp) {
 				s.SkipValue()
 			}
@@ -396,17 +461,110 @@ func decodeJSON(r io.Reader, bufSize int) ([]*Profile, error) {
 	if err := scanEnd(s); err != nil {
 		return nil, err
 	}
+	if err := keys.otherFormat(); err != nil && !sawNodes && (t == nil || len(t.profiles) == 0) {
+		return nil, err
+	}
 	if t != nil {
 		return traceProfiles(t)
 	}
 	if !sawNodes {
 		return nil, fmt.Errorf("JSON object has neither \"nodes\" (V8 .cpuprofile) nor \"traceEvents\" (Chrome trace)")
 	}
+	if keys&keySamples != 0 {
+		return nil, fmt.Errorf(`"samples" is not an array of node ids`)
+	}
 	p, err := rp.build(in.frames, FormatCPUProfile)
 	if err != nil {
 		return nil, err
 	}
 	return []*Profile{p}, nil
+}
+
+// otherJSONKeys records the top-level keys of a JSON object that tell
+// other profile formats apart.
+type otherJSONKeys uint16
+
+const (
+	keyHead        otherJSONKeys = 1 << iota // old .cpuprofile, .heapprofile
+	keyTimestamps                            // old .cpuprofile
+	keyStartTime                             // old .cpuprofile
+	keySamples                               // samples that are objects
+	keyStackFrames                           // Hermes, JSON Trace Event Format
+	keyFrames                                // stackprof
+	keyMode                                  // stackprof
+	keyRaw                                   // stackprof
+	keyMeta                                  // Firefox Profiler
+	keyThreads                               // Firefox Profiler
+	keySchema                                // speedscope
+	keyProfileJSON                           // Firefox Profiler's old form
+	keyDHAT                                  // DHAT
+)
+
+// set records key if it is one that tells formats apart.
+func (o *otherJSONKeys) set(key []byte) {
+	switch string(key) {
+	case "head":
+		*o |= keyHead
+	case "timestamps":
+		*o |= keyTimestamps
+	case "startTime":
+		*o |= keyStartTime
+	case "samples":
+		*o |= keySamples
+	case "stackFrames":
+		*o |= keyStackFrames
+	case "frames":
+		*o |= keyFrames
+	case "mode":
+		*o |= keyMode
+	case "raw":
+		*o |= keyRaw
+	case "meta":
+		*o |= keyMeta
+	case "threads":
+		*o |= keyThreads
+	case "$schema":
+		*o |= keySchema
+	case "profileJSON":
+		*o |= keyProfileJSON
+	case "dhatFileVersion":
+		*o |= keyDHAT
+	}
+}
+
+// otherFormat names the format of a JSON object that holds no profile
+// profdiff reads but whose keys tell what it is; nil when they do not.
+func (o otherJSONKeys) otherFormat() error {
+	has := func(k otherJSONKeys) bool { return o&k == k }
+	const notRead = "not a format profdiff reads (it reads V8 .cpuprofile, Chrome traces, pprof and folded stacks)"
+	switch {
+	case has(keyHead) && (has(keyTimestamps) || has(keyStartTime)):
+		return errors.New(`a V8 .cpuprofile in the old "head" form (as old Chrome and the v8-profiler addon wrote it), which profdiff does not read: a current Node (--cpu-prof) or Chrome writes the "nodes" form it reads`)
+	case has(keyHead):
+		return errors.New("a V8 sampling heap profile (.heapprofile): it measures memory, not time, and profdiff compares CPU time")
+	case has(keyStackFrames | keySamples):
+		return errors.New("a trace with samples and stackFrames (as Hermes and React Native write it): " + notRead)
+	case has(keyFrames | keyRaw), has(keyFrames | keyMode):
+		return errors.New("a stackprof (Ruby) profile: " + notRead + "; stackprof --stackcollapse writes folded stacks")
+	case has(keyDHAT):
+		return errors.New("a DHAT (Valgrind) heap profile: it measures memory, not time, and profdiff compares CPU time")
+	case has(keyMeta | keyThreads), has(keyMeta | keyProfileJSON):
+		return errors.New("a Firefox Profiler (Gecko) profile: " + notRead)
+	case has(keySchema) && has(keyFrames):
+		return errors.New("a speedscope profile: " + notRead)
+	}
+	return nil
+}
+
+// arrayOfObjects reports whether the next value is an array whose first
+// element is an object.
+func arrayOfObjects(s *jsonscan.Scanner) bool {
+	if s.Peek() != '[' {
+		return false
+	}
+	w := bytes.TrimLeft(s.Window(256), " \t\r\n")
+	w = bytes.TrimLeft(w[1:], " \t\r\n")
+	return len(w) > 0 && w[0] == '{'
 }
 
 // scanEnd checks that only white space follows the JSON value and returns

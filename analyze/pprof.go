@@ -101,6 +101,10 @@ type pprofWeights struct {
 	index int   // sample value index
 	scale int64 // nanoseconds per unit (the period for counts)
 	name  string
+	// notCPU: no sample type was asked for and none is cpu or wall time
+	// (nor counts of a cpu or wall period), so the time chosen is of
+	// another kind, such as a contention profile's delay.
+	notCPU bool
 }
 
 // choosePprofSampleType picks the sample type to weigh samples by: the one
@@ -150,16 +154,29 @@ func choosePprofSampleType(pp *pprofData, want string) (pprofWeights, error) {
 	for i, st := range pp.sampleTypes {
 		if st.unit == "count" {
 			if w, ok := weightsFor(i); ok {
+				// Samples of a cpu or wall period are that time.
+				w.notCPU = pp.periodType == nil || pp.periodType.typ != "cpu" && pp.periodType.typ != "wall"
 				return w, nil
 			}
 		}
 	}
 	for i := range pp.sampleTypes {
 		if w, ok := weightsFor(i); ok {
+			w.notCPU = true
 			return w, nil
 		}
 	}
-	return pprofWeights{}, fmt.Errorf("no sample type measures time (the profile has %s)", strings.Join(names, ", "))
+	return pprofWeights{}, fmt.Errorf("no sample type measures time (the profile has %s): it is not a CPU profile", strings.Join(names, ", "))
+}
+
+// notCPUWarning says that a profile's time is of a sample type that is not
+// CPU time (a contention profile's delay), naming it.
+func notCPUWarning(w pprofWeights) Warning {
+	what := "which is not CPU time"
+	if strings.HasPrefix(w.name, "delay/") {
+		what = "time spent waiting for locks (a contention profile), not CPU time"
+	}
+	return Warning{Kind: WarnNotCPUTime, Message: fmt.Sprintf("the profile has no cpu or wall sample type: its time is the sample type %s, %s", w.name, what)}
 }
 
 // isNodePprof reports whether the profile was written by @datadog/pprof:
@@ -200,6 +217,39 @@ func parsePprofData(data []byte) (*pprofData, error) {
 // or text.
 func isLegacyPprof(data []byte) bool {
 	return bytes.HasPrefix(data, []byte{0, 0, 0, 0}) || looksLikeText(data)
+}
+
+// errPprofUnreadable is what input that looked like pprof but could not be
+// read as any of its formats fails with; text that fails so is no profile.
+var errPprofUnreadable = errors.New("not a readable pprof profile")
+
+// pprofTextHeader reports whether the first line of head that is neither
+// blank nor a '#' comment is the header of one of the legacy text formats
+// that github.com/google/pprof/profile reads: a Go count profile
+// ("threadcreate profile: total 7", goroutine), a heap, growth or
+// fragmentation profile ("heap profile: 1: 2 [3: 4] @ heap/1048576"),
+// a thread dump ("--- threadz 1 ---"), a contention profile, or a Java
+// heap or contention profile. Such a line may end in a number, so folded
+// detection must not see it first.
+func pprofTextHeader(head []byte) bool {
+	for len(head) > 0 {
+		var line []byte
+		line, head, _ = bytes.Cut(head, []byte("\n"))
+		l := strings.TrimSpace(string(line))
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		if typ, total, ok := strings.Cut(l, " profile: total "); ok && typ != "" && !strings.ContainsAny(typ, " \t;") && total != "" && strings.Trim(total, "0123456789") == "" {
+			return true // parseGoCount's countStartRE
+		}
+		for _, p := range []string{"heap profile:", "--- threadz ", "--- Thread ", "--- contentionz ", "--- mutex:", "--- contention:", "--- heapz 1 ---"} {
+			if strings.HasPrefix(l, p) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // pprofDataOf takes the compact form from the library's profile.
@@ -253,7 +303,7 @@ func pprofDataOf(pp *pprofile.Profile) *pprofData {
 func readPprof(data []byte, sampleType string, lines bool) (*Profile, error) {
 	pp, err := parsePprofData(data)
 	if err != nil {
-		return nil, fmt.Errorf("not a readable pprof profile: %v", err)
+		return nil, fmt.Errorf("%w: %v", errPprofUnreadable, err)
 	}
 	if len(pp.sampleTypes) == 0 {
 		return nil, fmt.Errorf("pprof profile has no sample types")
@@ -268,6 +318,9 @@ func readPprof(data []byte, sampleType string, lines bool) (*Profile, error) {
 	b := newPprofBuilder(pp, w)
 	if lines && !b.node {
 		b.lineTotals = map[[2]int32]int64{}
+	}
+	if w.notCPU {
+		b.p.Warnings = append(b.p.Warnings, notCPUWarning(w))
 	}
 	for _, st := range pp.sampleTypes {
 		b.p.SampleTypes = append(b.p.SampleTypes, st.typ+"/"+st.unit)

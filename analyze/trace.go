@@ -3,6 +3,7 @@ package analyze
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/profdiff/profdiff/internal/jsonscan"
@@ -24,6 +25,10 @@ type traceProfile struct {
 	events   int
 	// noProfileEvent: its chunks came without a Profile event.
 	noProfileEvent bool
+	// deltasDiffer is the 1-based number of the first event whose
+	// timeDeltas differ between args.data and args.data.cpuProfile; 0
+	// when none do.
+	deltasDiffer int
 }
 
 // traceReader holds the state of one trace as it is read.
@@ -41,13 +46,18 @@ type traceReader struct {
 
 	// per-event scratch, reused
 	chunkLines bool // the chunk carried lines
-	cat        []byte
-	ph         byte
-	dur        float64
-	name       []byte
-	id         []byte
-	argStr     []byte
-	chunk      rawProfile
+	// outerDeltas are args.data.timeDeltas, read apart from the
+	// cpuProfile's own; deltasDiffer says the two differed.
+	outerDeltas    []int64
+	hasOuterDeltas bool
+	deltasDiffer   bool
+	cat            []byte
+	ph             byte
+	dur            float64
+	name           []byte
+	id             []byte
+	argStr         []byte
+	chunk          rawProfile
 }
 
 // traceMark is a User Timing mark (ph R, I, i, n) or measure (async b/e or
@@ -122,6 +132,7 @@ func (t *traceReader) readEventMembers() (ev traceEvent) {
 	t.cat, t.ph, t.dur = t.cat[:0], 0, 0
 	t.chunk.reset()
 	t.chunkLines = false
+	t.deltasDiffer = false
 	for k := range s.Members() {
 		switch string(k) {
 		case "name":
@@ -139,7 +150,16 @@ func (t *traceReader) readEventMembers() (ev traceEvent) {
 				t.id = append(t.id, s.NumberToken()...)
 			}
 		case "ts":
-			if !s.IsNull() {
+			switch {
+			case s.IsNull():
+			case s.Peek() == '"':
+				// Hermes writes times as strings ("11550183666").
+				ts, err := strconv.ParseFloat(string(s.ReadString()), 64)
+				if err != nil {
+					s.Fail("ts is not a number")
+				}
+				ev.ts = ts
+			default:
 				ev.ts = s.ReadFloat()
 			}
 		case "cat":
@@ -300,9 +320,15 @@ func (t *traceReader) readArgs() bool {
 // readData reads an event's args.data: a whole cpuProfile, or a
 // ProfileChunk's timeDeltas, times and lines, into the chunk. It reports
 // whether it held a cpuProfile.
+//
+// A chunk's timeDeltas are beside its cpuProfile; some writers (rspack) put
+// the same list in the cpuProfile too. One copy is read when both are
+// there and equal; when they differ, the chunk is marked for finish to
+// refuse.
 func (t *traceReader) readData() bool {
 	s := t.s
 	found := false
+	t.outerDeltas, t.hasOuterDeltas = t.outerDeltas[:0], false
 	for k := range s.Members() {
 		switch string(k) {
 		case "cpuProfile":
@@ -312,7 +338,14 @@ func (t *traceReader) readData() bool {
 			}
 			readCPUProfileObject(s, t.in, &t.chunk)
 			found = true
-		case "timeDeltas", "startTime", "endTime":
+		case "timeDeltas":
+			if s.Peek() == '[' {
+				t.outerDeltas = s.ReadIntArray(t.outerDeltas)
+				t.hasOuterDeltas = true
+			} else {
+				s.SkipValue()
+			}
+		case "startTime", "endTime":
 			if s.Peek() == '[' || s.Peek() == '-' || (s.Peek() >= '0' && s.Peek() <= '9') {
 				readProfileMember(s, k, t.in, &t.chunk)
 			} else {
@@ -327,6 +360,18 @@ func (t *traceReader) readData() bool {
 			}
 		default: // columns, frame data of other events, ...
 			s.SkipValue()
+		}
+	}
+	if t.hasOuterDeltas {
+		c := &t.chunk
+		switch {
+		case !c.hasDeltas || len(c.deltas) == 0:
+			c.deltas = append(c.deltas[:0], t.outerDeltas...)
+			c.hasDeltas = true
+		case len(t.outerDeltas) == 0 || slices.Equal(c.deltas, t.outerDeltas):
+			// the same list twice, or one copy empty: read one
+		default:
+			t.deltasDiffer = true
 		}
 	}
 	return found && s.Err() == nil
@@ -378,7 +423,19 @@ func (t *traceReader) appendChunk(tp *traceProfile) {
 	if c.hasEnd {
 		dst.endTime, dst.hasEnd = c.endTime, true
 	}
+	if t.deltasDiffer && tp.deltasDiffer == 0 {
+		tp.deltasDiffer = tp.events + 1
+	}
 	tp.events++
+}
+
+// describe names the profile in an error: its id and process, or, for a
+// CpuProfile event (which has no id), its process and thread.
+func (tp *traceProfile) describe() string {
+	if tp.id == "" {
+		return fmt.Sprintf("CPU profile of process %d thread %d", tp.pid, tp.tid)
+	}
+	return fmt.Sprintf("profile %s in process %d", tp.id, tp.pid)
 }
 
 // finish builds every profile in the trace.
@@ -391,9 +448,12 @@ func (t *traceReader) finish(file string) ([]*Profile, error) {
 		if tp.rp.hasEnd && tp.rp.endTime < tp.rp.startTime {
 			tp.rp.hasEnd = false // an end before the start is of another clock
 		}
+		if tp.deltasDiffer > 0 {
+			return nil, fmt.Errorf("%s: event %d of the profile gives different timeDeltas in args.data and in args.data.cpuProfile", tp.describe(), tp.deltasDiffer)
+		}
 		p, err := tp.rp.build(t.in.frames, FormatTrace)
 		if err != nil {
-			return nil, fmt.Errorf("profile %s in process %d: %w", tp.id, tp.pid, err)
+			return nil, fmt.Errorf("%s: %w", tp.describe(), err)
 		}
 		p.Thread = Thread{Name: t.threads[[2]int64{tp.pid, tp.tid}], ProcessID: tp.pid, ThreadID: tp.tid, ProcessName: t.procs[tp.pid], ProfileID: tp.id}
 		p.File = file

@@ -416,13 +416,19 @@ func (rp *rawProfile) build(frames []Frame, format Format) (*Profile, error) {
 		}
 		p.Nodes[i] = Node{Frame: f, Parent: -1}
 	}
+	miss := missingNodes{frames: [2]int32{-1, -1}}
 	for i := range n {
 		rn := rp.nodes.at(i)
 		for j := rp.childStart(i); j < rn.childEnd; j++ {
 			cid := rp.children.at(int(j))
 			c, ok := idx.lookup(cid)
 			if !ok {
-				return nil, fmt.Errorf("node %d lists child %d, which does not exist", rn.id, cid)
+				// No sample can be in a node the file does not hold
+				// (sampleNodes refuses one that names it): drop it.
+				if miss.children++; miss.children == 1 {
+					miss.firstChild = [2]int64{rn.id, cid}
+				}
+				continue
 			}
 			if c == i {
 				return nil, fmt.Errorf("node %d lists itself as its child", rn.id)
@@ -439,7 +445,14 @@ func (rp *rawProfile) build(frames []Frame, format Format) (*Profile, error) {
 		id := rp.nodes.at(i).id
 		pi, ok := idx.lookup(rpar.parent)
 		if !ok {
-			return nil, fmt.Errorf("node %d names parent %d, which does not exist", id, rpar.parent)
+			if p.Nodes[i].Parent < 0 {
+				// Kept under a "(missing parent)" node.
+				if miss.orphans++; miss.orphans == 1 {
+					miss.firstParent = [2]int64{id, rpar.parent}
+				}
+				p.Nodes[i].Parent = miss.place(p, rpar.parent, missingParentFrame)
+			}
+			continue
 		}
 		if pi == i {
 			return nil, fmt.Errorf("node %d names itself as its parent", id)
@@ -460,10 +473,16 @@ func (rp *rawProfile) build(frames []Frame, format Format) (*Profile, error) {
 	} else if c := p.findCycle(); c >= 0 {
 		return nil, fmt.Errorf("the call tree has a cycle through node %d", rp.nodes.at(c).id)
 	}
-	if err := rp.weigh(p, idx); err != nil {
+	if err := rp.weigh(p, idx, &miss); err != nil {
 		return nil, err
 	}
 	rp.sampleLineTicks(p)
+	if miss.children > 0 || len(miss.placeholder) > 0 {
+		if len(miss.placeholder) > 0 {
+			rp.placeUnderListers(p, idx, &miss)
+		}
+		p.Warnings = append(p.Warnings, miss.warning(p))
+	}
 	return p, nil
 }
 
@@ -565,14 +584,14 @@ func (rp *rawProfile) indexIDs() (*idIndex, error) {
 // sample the median gap; negative deltas (samples out of order) put the
 // samples in the order of their timestamps, with a warning. Without
 // samples, hitCount stands in, spread evenly over the wall time.
-func (rp *rawProfile) weigh(p *Profile, idx *idIndex) error {
+func (rp *rawProfile) weigh(p *Profile, idx *idIndex, miss *missingNodes) error {
 	if rp.hasStart && rp.hasEnd {
 		p.WallNs = (rp.endTime - rp.startTime) * 1000
 	}
 	if !rp.hasSample {
 		return rp.weighHitCounts(p)
 	}
-	if err := rp.sampleNodes(p, idx); err != nil {
+	if err := rp.sampleNodes(p, idx, miss); err != nil {
 		return err
 	}
 	ns := len(rp.samples)
@@ -608,16 +627,28 @@ func (rp *rawProfile) weigh(p *Profile, idx *idIndex) error {
 	return nil
 }
 
-// sampleNodes makes p's samples, one per sample id, naming their nodes.
-func (rp *rawProfile) sampleNodes(p *Profile, idx *idIndex) error {
+// sampleNodes makes p's samples, one per sample id, naming their nodes. A
+// sample may name a node the file does not hold (a trace whose chunks
+// were lost): it is kept on a placeholder node (miss.place), unless no
+// sample names a node the file holds.
+func (rp *rawProfile) sampleNodes(p *Profile, idx *idIndex, miss *missingNodes) error {
 	p.Samples = make([]Sample, len(rp.samples))
+	absent, first := 0, 0
 	for i, id := range rp.samples {
 		ni, ok := idx.lookup(id)
 		if !ok {
-			return fmt.Errorf("sample %d names node %d, which does not exist", i, id)
+			if absent++; absent == 1 {
+				first = i
+			}
+			p.Samples[i].Node = miss.place(p, id, missingNodeFrame)
+			continue
 		}
 		p.Samples[i].Node = int32(ni)
 	}
+	if absent > 0 && absent == len(rp.samples) {
+		return fmt.Errorf("sample %d names node %d, which does not exist (no sample names a node the profile holds)", first, rp.samples[first])
+	}
+	miss.samples = absent
 	p.SampleCount = int64(len(rp.samples))
 	return nil
 }

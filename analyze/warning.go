@@ -96,6 +96,15 @@ const (
 	// WarnRootUnused: a side's files were to be matched below a root
 	// that none of them lies under.
 	WarnRootUnused
+	// WarnNotCPUTime: a pprof profile has no cpu or wall sample type, and
+	// its time is of another kind (a contention profile's delay).
+	WarnNotCPUTime
+	// WarnMalformedLines: lines of a folded file that are not a stack and a
+	// count were skipped.
+	WarnMalformedLines
+	// WarnMissingNodes: nodes of a V8 profile name parents or children
+	// that the file does not hold; what could be kept was.
+	WarnMissingNodes
 )
 
 // AboutTheRequest reports whether a warning says that something asked for

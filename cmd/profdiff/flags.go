@@ -200,7 +200,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringArrayVar(&o.minDelta, "min-delta", nil, "smallest change a verdict can call real, as Npp of on-CPU time or N% relative (repeatable; default 0.1pp and 5%)")
 	fs.StringArrayVar(&o.failOn, "fail-on", nil, "exit 1 when a change judged real breaks this `RULE` (repeatable; see Rules below)")
 	fs.StringVar(&o.thread, "thread", "", "in a trace with several profiles, take the one of this thread: a `tid`, pid:tid, or a thread name such as CrRendererMain (default: the one with the most on-CPU time)")
-	fs.StringVar(&o.sampleType, "sample-type", "", "pprof sample `type` to weigh samples by, e.g. cpu or wall/nanoseconds (default: cpu, else wall, else count x period)")
+	fs.StringVar(&o.sampleType, "sample-type", "", "pprof sample `type` to weigh samples by, e.g. cpu or wall/nanoseconds (default: cpu, else wall, else count x period, else another time such as delay)")
 	fs.StringArrayVar(&o.sourceMapDirs, "sourcemaps", nil, "search `DIR` for scripts and their source maps by file name (repeatable); for profiles recorded on another machine; NAME=DIR for the side NAME only")
 	fs.StringArrayVar(&o.sourceMaps, "sourcemap", nil, "use the source map MAP for the script SCRIPT (a URL, path or file name), given as `SCRIPT=MAP` (repeatable); NAME=SCRIPT=MAP for the side NAME only")
 	fs.StringArrayVar(&o.pathMaps, "path-map", nil, "rewrite a recorded path or URL prefix before looking for scripts and maps, given as `FROM=TO` (repeatable), e.g. /srv/app=./build")

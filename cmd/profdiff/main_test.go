@@ -79,17 +79,17 @@ func TestListAndThread(t *testing.T) {
 func TestErrorsAreOneLineWithStatus2(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "before.cpuprofile")
-	os.WriteFile(bad, []byte(`{"nodes":[{"id":17,"callFrame":{"functionName":"(root)"},"children":[99]}]}`), 0o644)
+	os.WriteFile(bad, []byte(`{"nodes":[{"id":17,"callFrame":{"functionName":"(root)"}}],"samples":[99],"timeDeltas":[1]}`), 0o644)
 	empty := filepath.Join(dir, "empty.cpuprofile")
 	os.WriteFile(empty, nil, 0o644)
 	cases := []struct {
 		args []string
 		want string
 	}{
-		{[]string{bad}, "profdiff: " + bad + ": node 17 lists child 99, which does not exist\n"},
+		{[]string{bad}, "profdiff: " + bad + ": sample 0 names node 99, which does not exist (no sample names a node the profile holds)\n"},
 		{[]string{empty}, "profdiff: " + empty + ": empty file\n"},
 		{[]string{filepath.Join(dir, "nope.pprof")}, "profdiff: " + filepath.Join(dir, "nope.pprof") + ": no such file or directory\n"},
-		{[]string{dir}, "profdiff: " + bad + ": node 17 lists child 99"}, // a directory is a side of runs
+		{[]string{dir}, "profdiff: " + bad + ": sample 0 names node 99"}, // a directory is a side of runs
 		{[]string{}, "profdiff: give a profile to rank"},
 		{[]string{"--format", "xml", bad}, `profdiff: --format "xml": choose text, markdown, json, html, tui, pprof, speedscope or folded`},
 		{[]string{"--bogus"}, "profdiff: unknown flag: --bogus"},
