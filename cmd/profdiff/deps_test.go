@@ -28,7 +28,10 @@ const module = "github.com/profdiff/profdiff"
 // the display width of cells with displaywidth, which the Charm libraries
 // use too; it, internal/units and stats (the statistics) import no
 // profdiff package.
-// internal/difftest builds tables for tests only.
+// internal/difftest builds tables for tests only. record (profdiff record's
+// runs) only starts processes and writes files: it reads no profile, and
+// judges the runs' wall times with stats; it waits for a run's exit
+// without reaping it through golang.org/x/sys/unix (Linux's waitid).
 var allowed = map[string][]string{
 	"internal/jsonscan":  {},
 	"internal/jsonwrite": {},
@@ -45,7 +48,8 @@ var allowed = map[string][]string{
 	"flamegraph":         {module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/jsonwrite"},
 	"narrow":             {module + "/analyze"},
 	"stats":              {},
-	"cmd/profdiff":       {module + "/analyze", module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup"},
+	"record":             {module + "/stats", "golang.org/x/sys/unix"},
+	"cmd/profdiff":       {module + "/analyze", module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", module + "/record", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup"},
 }
 
 // forbiddenStd are standard packages no profdiff package may import:
