@@ -82,7 +82,9 @@ func TestRecordRuns(t *testing.T) {
 	opts := helperOptions(t, map[string]string{"before": "profile", "after": "profile"},
 		helperSide(t, "before", ""), helperSide(t, "after", ""))
 	var started, finished []string
-	opts.Started = func(s Slot, side Side) { started = append(started, fmt.Sprintf("%s%d%v", side.Name, s.Index, s.Warmup)) }
+	opts.Started = func(s Slot, side Side) {
+		started = append(started, fmt.Sprintf("%s%d%v", side.Name, s.Index, s.Warmup))
+	}
 	opts.Finished = func(r Run) { finished = append(finished, fmt.Sprintf("%s%d%v", r.Side, r.Index, r.Warmup)) }
 	rec, err := Do(context.Background(), opts)
 	if err != nil {

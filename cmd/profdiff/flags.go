@@ -32,6 +32,8 @@ Usage:
   profdiff [flags] --before F... --after F...
   profdiff [flags] BASE V1 V2...       a base and variants, each judged against it
   profdiff [flags] --side NAME=PATH...
+  profdiff record [flags] --cmd CMD --before-dir DIR --after-dir DIR
+                                       run, profile and compare (profdiff record --help)
 
 Flags:
 `
