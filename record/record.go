@@ -367,7 +367,7 @@ func runOnce(ctx context.Context, opts Options, side Side, p Profiler, slot Slot
 	var ee *exec.ExitError
 	switch {
 	case interrupted():
-		return r, fmt.Errorf("run %s #%d (%s): %w", side.Name, slot.Index, quoteCommand(side.Args), ErrInterrupted)
+		return r, fmt.Errorf("%w during run %s #%d (%s)", ErrInterrupted, side.Name, slot.Index, quoteCommand(side.Args))
 	case timedOut:
 		return fail(fmt.Sprintf("took longer than --timeout %s and was stopped", opts.Timeout))
 	case werr != nil && !errors.As(werr, &ee):

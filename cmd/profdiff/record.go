@@ -155,12 +155,8 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rec, err := record.Do(ctx, plan.opts)
 	stop()
 	if err != nil {
-		msg := errorText(err)
-		if errors.Is(err, record.ErrInterrupted) {
-			msg = "interrupted: " + msg
-		}
-		fmt.Fprintf(stderr, "profdiff record: %s\n", msg)
-		if rec != nil && finishedRuns(rec) > 0 {
+		fmt.Fprintf(stderr, "profdiff record: %s\n", errorText(err))
+		if rec != nil && everySideRan(rec) {
 			fmt.Fprintf(stderr, "profdiff record: the runs that finished are in %s (%s)\n", plan.opts.Out, termtext.Clean(plan.again))
 		}
 		return exitUsage
@@ -362,15 +358,15 @@ func checkComparison(o options, nsides int, interactive, stdoutTerminal bool) er
 	return o.chooseFormat(interactive, stdoutTerminal)
 }
 
-// finishedRuns counts the measured runs that left a profile.
-func finishedRuns(rec *record.Recording) int {
-	n := 0
-	for _, r := range rec.Runs {
-		if !r.Warmup && r.Profile != "" {
-			n++
+// everySideRan reports whether every side has a measured run that left a
+// profile: what a comparison of the runs so far needs.
+func everySideRan(rec *record.Recording) bool {
+	for _, s := range rec.Sides {
+		if !slices.ContainsFunc(rec.Runs, func(r record.Run) bool { return r.Side == s.Name && !r.Warmup && r.Profile != "" }) {
+			return false
 		}
 	}
-	return n
+	return true
 }
 
 // seconds formats nanoseconds as seconds with three decimals.
