@@ -190,6 +190,12 @@ func Do(ctx context.Context, opts Options) (*Recording, error) {
 	width := max(2, len(strconv.Itoa(opts.Runs)))
 	for _, slot := range Schedule(opts.Order, len(opts.Sides), opts.Runs, opts.Warmup, opts.Seed) {
 		side := opts.Sides[slot.Side]
+		if ctx.Err() != nil { // interrupted between two runs
+			err := fmt.Errorf("%w before run %s #%d (%s)", ErrInterrupted, side.Name, slot.Index, quoteCommand(side.Args))
+			rec.Stopped = err.Error()
+			rec.Wall = wallTimes(rec.Runs, names)
+			return rec, errors.Join(err, rec.write(opts.Out))
+		}
 		if opts.Started != nil {
 			opts.Started(slot, side)
 		}

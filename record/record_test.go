@@ -322,3 +322,19 @@ func TestRecordNode(t *testing.T) {
 		t.Errorf("node's version %q not in the fingerprint", v)
 	}
 }
+
+// TestInterruptBetweenRuns: an interrupt that comes between two runs starts
+// no further run.
+func TestInterruptBetweenRuns(t *testing.T) {
+	opts := helperOptions(t, map[string]string{"before": "profile", "after": "profile"},
+		helperSide(t, "before", ""), helperSide(t, "after", ""))
+	ctx, cancel := context.WithCancel(context.Background())
+	opts.Finished = func(Run) { cancel() }
+	rec, err := Do(ctx, opts)
+	if !errors.Is(err, ErrInterrupted) || len(rec.Runs) != 1 {
+		t.Fatalf("err %v, %d runs; want ErrInterrupted after the one run", err, len(rec.Runs))
+	}
+	if !strings.Contains(rec.Stopped, "interrupted before run after #1") {
+		t.Errorf("stopped %q", rec.Stopped)
+	}
+}
