@@ -180,3 +180,23 @@ func TestComparisonArgs(t *testing.T) {
 	}
 	var _ *pflag.FlagSet = fs
 }
+
+// TestRecordNamedSides: --side-dir with --cmd records named sides, each in
+// its checkout, compared as profdiff --side NAME=DIR/NAME... would.
+func TestRecordNamedSides(t *testing.T) {
+	before, after := twoCheckouts(t)
+	out := filepath.Join(t.TempDir(), "rec")
+	code, stdout, stderr := runCLI("record", "--runs", "1", "--warmup", "0", "--out", out, "--format", "json",
+		"--cmd", "node main.js", "--side-dir", "base="+before, "--side-dir", "head="+after, "--side-dir", "again="+before)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	for _, side := range []string{"base", "head", "again"} {
+		if _, err := os.Stat(filepath.Join(out, side, "run-01.cpuprofile")); err != nil {
+			t.Errorf("side %s: %v", side, err)
+		}
+	}
+	if !strings.Contains(stdout, `"head"`) || !strings.Contains(stdout, `"again"`) {
+		t.Errorf("the report does not name the sides head and again:\n%.400s", stdout)
+	}
+}
