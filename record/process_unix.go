@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // supported returns nil where runs can be recorded.
@@ -41,7 +43,9 @@ func usage(st *os.ProcessState) (cpu time.Duration, signal string) {
 		cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
 	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		signal = ws.Signal().String()
+		if signal = unix.SignalName(ws.Signal()); signal == "" {
+			signal = ws.Signal().String()
+		}
 	}
 	return cpu, signal
 }

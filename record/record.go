@@ -77,7 +77,7 @@ type Run struct {
 	CPUNs int64 `json:"cpu_ns"`
 	// Exit is the exit status, -1 when a signal ended the run.
 	Exit     int    `json:"exit"`
-	Signal   string `json:"signal,omitempty"`
+	Signal   string `json:"signal,omitempty"` // SIGKILL, where a signal ended it
 	TimedOut bool   `json:"timed_out,omitempty"`
 	// Profile, Stdout and Stderr are paths relative to the recording's
 	// folder; Profile is empty when the run wrote none.
@@ -141,10 +141,7 @@ func (e *RunError) Error() string {
 	}
 	msg := fmt.Sprintf("run %s%s #%d (%s) %s", e.Run.Side, kind, e.Run.Index, e.Command, e.Reason)
 	if e.Tail != "" {
-		msg += "; its stderr ends: " + e.Tail
-	}
-	if e.Run.Stderr != "" {
-		msg += " (all of it in " + filepath.Join(e.Out, e.Run.Stderr) + ")"
+		msg += "; its stderr ends: " + e.Tail + " (all of it in " + filepath.Join(e.Out, e.Run.Stderr) + ")"
 	}
 	return msg
 }
@@ -379,7 +376,7 @@ func runOnce(ctx context.Context, opts Options, side Side, p Profiler, slot Slot
 	case werr != nil && !errors.As(werr, &ee):
 		return fail(werr.Error())
 	case sig != "":
-		return fail("was ended by " + sig)
+		return fail("was ended by the signal " + sig)
 	case r.Exit != 0:
 		reason := fmt.Sprintf("exited with status %d", r.Exit)
 		if inv.stage != "" && strings.Contains(tail(filepath.Join(opts.Out, r.Stderr), 3), "is not allowed in NODE_OPTIONS") {
