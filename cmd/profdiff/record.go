@@ -22,12 +22,13 @@ import (
 
 const recordUsageHead = `profdiff record runs the command of each side several times, in turns
 (before, after, before, after, ...), profiles every run, and compares the
-runs as profdiff DIR/before DIR/after would, with the same flags. Node
-commands (node, npm, npx, pnpm, yarn) are profiled through NODE_OPTIONS
-(--cpu-prof); for any other tool, write {profile} where it writes its
-profile (go test -cpuprofile {profile}, or {profile}.folded for folded
-stacks). Commands are split into words, quotes respected, and never run
-through a shell (ask for sh -c '...' if you need one).
+runs as profdiff DIR/before DIR/after would, with the same flags. node
+gets --cpu-prof before its script, and npm, npx, pnpm and yarn through
+NODE_OPTIONS (Node 23 and late 22.x); for any other tool, write {profile}
+where it writes its profile (go test -cpuprofile {profile}, or
+{profile}.folded for folded stacks). Commands are split into words,
+quotes respected, and never run through a shell (ask for sh -c '...' if
+you need one).
 
 The folder (--out) holds before/ and after/ (the profiles), warmup/, logs/
 (each run's standard output and error) and record.json: the runs in the
@@ -50,9 +51,9 @@ Examples:
   # One program in two checkouts (git worktree), 5 + 5 runs, interleaved
   profdiff record --cmd 'node main.js' --before-dir ../main --after-dir .
 
-  # A Go benchmark before and after, gated in CI
-  profdiff record --runs 8 --before-cmd 'go test -run ^$ -bench Route -cpuprofile {profile} ./old' \
-      --after-cmd 'go test -run ^$ -bench Route -cpuprofile {profile} ./new' --fail-on 'on-cpu>+5%'
+  # A Go benchmark in the main checkout and this one, gated in CI
+  profdiff record --runs 8 --cmd 'go test -run ^$ -bench Route -cpuprofile {profile} ./router' \
+      --before-dir ../main --after-dir . --fail-on 'on-cpu>+5%'
 
 Exit status: 0 success, 1 a --fail-on rule broke, 2 bad usage, a run that
 failed (exited non-zero, timed out, wrote no profile) or an interrupt; the
@@ -76,9 +77,9 @@ type recordOptions struct {
 func recordFlags(fs *pflag.FlagSet, r *recordOptions) []string {
 	rf := pflag.NewFlagSet("record", pflag.ContinueOnError)
 	rf.SortFlags = false
-	rf.StringVar(&r.cmd, "cmd", "", "the command of every side that has none of its own (`CMD`), e.g. with --before-dir and --after-dir")
-	rf.StringVar(&r.beforeCmd, "before-cmd", "", "the command of the BEFORE side (`CMD`)")
-	rf.StringVar(&r.afterCmd, "after-cmd", "", "the command of the AFTER side (`CMD`)")
+	rf.StringVar(&r.cmd, "cmd", "", "the command `CMD` of every side that has none of its own, e.g. with --before-dir and --after-dir")
+	rf.StringVar(&r.beforeCmd, "before-cmd", "", "the command `CMD` of the BEFORE side")
+	rf.StringVar(&r.afterCmd, "after-cmd", "", "the command `CMD` of the AFTER side")
 	rf.StringVar(&r.beforeDir, "before-dir", "", "run the BEFORE side in `DIR` (a checkout), and match its files by their path below it (with --after-dir, or the current folder's)")
 	rf.StringVar(&r.afterDir, "after-dir", "", "run the AFTER side in `DIR` (default with --before-dir: the current folder)")
 	rf.StringArrayVar(&r.sideCmds, "side-cmd", nil, "the command of the side NAME, given as `NAME=CMD` (repeatable; the first side named is the base), for a base and several variants")
@@ -88,8 +89,8 @@ func recordFlags(fs *pflag.FlagSet, r *recordOptions) []string {
 	rf.StringVar(&r.order, "order", "interleaved", "the order of the runs: interleaved (A B A B ...), alternate-abba (A B B A A B ...) or random (each round shuffled; see --seed)")
 	rf.Int64Var(&r.seed, "seed", 0, "the seed of --order random (default: from the clock, kept in record.json)")
 	rf.StringVar(&r.out, "out", "", "record into `DIR` (default: a new folder profdiff-record-DATE-TIME here, printed)")
-	rf.DurationVar(&r.timeout, "timeout", 0, "stop a run that takes longer than this `DURATION` (e.g. 2m), and the recording with it (0: no limit)")
-	rf.DurationVar(&r.interval, "interval", 0, "node's sampling interval (`DURATION`, --cpu-prof-interval; default node's, 1ms)")
+	rf.DurationVar(&r.timeout, "timeout", 0, "stop a run that takes longer than `DURATION` (e.g. 2m), and the recording with it (0: no limit)")
+	rf.DurationVar(&r.interval, "interval", 0, "node's sampling interval, --cpu-prof-interval (`DURATION`; default node's, 1ms)")
 	var names []string
 	rf.VisitAll(func(f *pflag.Flag) {
 		names = append(names, f.Name)
