@@ -31,6 +31,9 @@ type packageNamer struct {
 	// another machine where the paths mean nothing here).
 	readPackageJSON bool
 	dirs            map[string]string
+	// root is the checkout the profile was run from ("" for none): see
+	// AttributePackagesBelow.
+	root string
 }
 
 func newPackageNamer(readPackageJSON bool) *packageNamer {
@@ -216,6 +219,17 @@ func (n *packageNamer) script(url string) string {
 			return name
 		}
 	}
+	if n.root != "" && (scheme == "" || scheme == "file") {
+		if rel := Relative(rest, n.root); rel != rest {
+			// Named from the path below the checkout: the checkout's
+			// own folder (old/, new/) names nothing.
+			const checkout = "\x00"
+			if name := pathPackage("", checkout+"/"+rel); name != checkout {
+				return name
+			}
+			return PackageApp
+		}
+	}
 	return pathPackage(scheme, rest)
 }
 
@@ -326,7 +340,18 @@ func (n *packageNamer) packageJSONName(dir string) string {
 // symbolication and before narrowing and Aggregate, which match and group
 // frames by package.
 func AttributePackages(p *Profile, readPackageJSON bool) {
+	AttributePackagesBelow(p, readPackageJSON, "")
+}
+
+// AttributePackagesBelow is AttributePackages for a profile run from the
+// checkout root (a directory ending in "/", as --root gives it; "" for
+// none): code below root that no package.json names is named from its path
+// below root, and code whose name would be the checkout's own folder is
+// PackageApp, so that two checkouts of one program at different paths
+// (old/ and new/) name their code alike.
+func AttributePackagesBelow(p *Profile, readPackageJSON bool, root string) {
 	namer := newPackageNamer(readPackageJSON)
+	namer.root = root
 	for i := range p.Frames {
 		if f := &p.Frames[i]; f.Package == "" && !f.Kind.InheritsPackage() {
 			f.Package = namer.frame(f)

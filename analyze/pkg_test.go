@@ -101,3 +101,29 @@ func TestNodeScript(t *testing.T) {
 		}
 	}
 }
+
+// TestPackagesBelowCheckoutRoot: two checkouts of one program without a
+// package.json (old/ and new/) name their code alike below their roots,
+// where the checkout's own folder would otherwise name it (old, new).
+func TestPackagesBelowCheckoutRoot(t *testing.T) {
+	for _, tc := range []struct {
+		file, root, want string
+	}{
+		{"/w/old/main.js", "", "old"},
+		{"/w/old/main.js", "/w/old/", PackageApp},
+		{"/w/new/main.js", "/w/new/", PackageApp},
+		{"/w/old/src/router.js", "/w/old/", PackageApp},
+		{"/w/old/lib/x.js", "/w/old/", PackageApp},
+		{"/w/old/tools/x.js", "/w/old/", "tools"},
+		{"/w/old/packages/api/src/x.js", "/w/old/", "api"},
+		{"/w/old/node_modules/lodash/x.js", "/w/old/", "lodash"},
+		{"/elsewhere/tool/x.js", "/w/old/", "tool"},
+		{"file:///w/old/main.js", "/w/old/", PackageApp},
+	} {
+		p := &Profile{Frames: []Frame{{Kind: KindCode, Name: "f", File: tc.file}}}
+		AttributePackagesBelow(p, false, tc.root)
+		if got := p.Frames[0].Package; got != tc.want {
+			t.Errorf("%s below %q: package %q, want %q", tc.file, tc.root, got, tc.want)
+		}
+	}
+}

@@ -30,7 +30,10 @@ const module = "github.com/profdiff/profdiff"
 // profdiff package.
 // history (the store of commits' records and their change points) reads
 // analyze, diff's names and stats' change points; report renders it.
-// internal/difftest builds tables for tests only.
+// internal/difftest builds tables for tests only. record (profdiff record's
+// runs) only starts processes and writes files: it reads no profile, and
+// judges the runs' wall times with stats; it waits for a run's exit
+// without reaping it through golang.org/x/sys/unix (Linux's waitid).
 var allowed = map[string][]string{
 	"internal/jsonscan":  {},
 	"internal/jsonwrite": {},
@@ -48,7 +51,8 @@ var allowed = map[string][]string{
 	"history":            {module + "/analyze", module + "/diff", module + "/stats"},
 	"narrow":             {module + "/analyze"},
 	"stats":              {},
-	"cmd/profdiff":       {module + "/analyze", module + "/diff", module + "/history", module + "/report", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup"},
+	"record":             {module + "/stats", "golang.org/x/sys/unix"},
+	"cmd/profdiff":       {module + "/analyze", module + "/diff", module + "/history", module + "/report", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", module + "/record", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup"},
 }
 
 // forbiddenStd are standard packages no profdiff package may import:

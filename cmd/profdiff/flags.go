@@ -42,6 +42,8 @@ Usage:
   profdiff [flags] --side NAME=PATH...
   profdiff history add --store DIR --commit SHA [flags] PROFILE...
   profdiff history [--order FILE] DIR  change points over commits (history --help)
+  profdiff record [flags] --cmd CMD --before-dir DIR --after-dir DIR
+                                       run, profile and compare (profdiff record --help)
 
 Flags:
 `

@@ -10,7 +10,8 @@
 // symbolicate, diff and tui packages. main.go holds the run, flags.go the
 // command line, sides.go the reading of each side, roots.go the matching
 // of sides run from different checkouts, output.go the writing
-// of the report and export.go the exports.
+// of the report, export.go the exports and record.go profdiff record,
+// which makes the runs (package record) and then compares them.
 package main
 
 import (
@@ -47,6 +48,9 @@ func main() {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "history" {
 		return runHistory(args[1:], stdin, stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "record" {
+		return runRecord(args[1:], stdin, stdout, stderr)
 	}
 	var o options
 	fs := newFlagSet(&o)

@@ -234,7 +234,11 @@ func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symb
 			mu.Lock()
 			maps.Copy(dirs, local)
 			mu.Unlock()
-			t, err := tabulate(p, syms[j.side], filters, aopts)
+			root := ""
+			if j.side < len(flags) {
+				root = flags[j.side].root
+			}
+			t, err := tabulate(p, syms[j.side], root, filters, aopts)
 			if err != nil {
 				errs[i] = err
 				return nil
@@ -286,12 +290,13 @@ func scriptFolders(p *analyze.Profile) map[string]bool {
 }
 
 // tabulate maps one run through its side's source maps (sym may be nil),
-// narrows it and aggregates it.
-func tabulate(p *analyze.Profile, sym *symbolicate.Symbolicator, filters *narrow.Filters, aopts analyze.AggregateOptions) (*analyze.Table, error) {
+// names its packages (below the side's checkout root, from --root, when
+// given), narrows it and aggregates it.
+func tabulate(p *analyze.Profile, sym *symbolicate.Symbolicator, root string, filters *narrow.Filters, aopts analyze.AggregateOptions) (*analyze.Table, error) {
 	if sym != nil {
 		sym.Apply(p) // one at a time: the sides may share it
 	}
-	analyze.AttributePackages(p, true) // names and packages as the report shows them
+	analyze.AttributePackagesBelow(p, true, root) // names and packages as the report shows them
 	var before int64
 	var stalls *analyze.Stalls
 	if filters.Active() {

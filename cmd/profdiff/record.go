@@ -1,0 +1,391 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/profdiff/profdiff/internal/termtext"
+	"github.com/profdiff/profdiff/record"
+)
+
+const recordUsageHead = `profdiff record runs the command of each side several times, in turns
+(before, after, before, after, ...), profiles every run, and compares the
+runs as profdiff DIR/before DIR/after would, with the same flags. node
+gets --cpu-prof before its script, and npm, npx, pnpm and yarn through
+NODE_OPTIONS (Node 23 and late 22.x); for any other tool, write {profile}
+where it writes its profile (go test -cpuprofile {profile}, or
+{profile}.folded for folded stacks). Commands are split into words,
+quotes respected, and never run through a shell (ask for sh -c '...' if
+you need one).
+
+The folder (--out) holds before/ and after/ (the profiles), warmup/, logs/
+(each run's standard output and error) and record.json: the runs in the
+order they ran, with wall and CPU times and exit statuses, and a
+fingerprint of the machine.
+
+Usage:
+  profdiff record [flags] --cmd 'CMD' --before-dir DIR --after-dir DIR
+  profdiff record [flags] --before-cmd 'CMD' --after-cmd 'CMD'
+  profdiff record [flags] --side-cmd NAME='CMD'... (or --cmd with --side-dir NAME=DIR...)
+
+Flags:
+`
+
+const recordUsageTail = `
+Every flag of profdiff --help (--format, --fail-on, --work, the source-map
+and narrowing flags) is passed to the comparison made at the end.
+
+Examples:
+  # One program in two checkouts (git worktree), 5 + 5 runs, interleaved
+  profdiff record --cmd 'node main.js' --before-dir ../main --after-dir .
+
+  # A Go benchmark in the main checkout and this one, gated in CI
+  profdiff record --runs 8 --cmd 'go test -run ^$ -bench Route -cpuprofile {profile} ./router' \
+      --before-dir ../main --after-dir . --fail-on 'on-cpu>+5%'
+
+Exit status: 0 success, 1 a --fail-on rule broke, 2 bad usage, a run that
+failed (exited non-zero, timed out, wrote no profile) or an interrupt; the
+runs that finished stay in the folder.
+`
+
+// recordOptions are the flags of profdiff record, beside the comparison's.
+type recordOptions struct {
+	cmd, beforeCmd, afterCmd string
+	beforeDir, afterDir      string
+	sideCmds, sideDirs       []string // NAME=CMD, NAME=DIR
+	runs, warmup             int
+	order                    string
+	seed                     int64
+	out                      string
+	timeout, interval        time.Duration
+}
+
+// recordFlags adds the flags of profdiff record to fs and returns their
+// names.
+func recordFlags(fs *pflag.FlagSet, r *recordOptions) []string {
+	rf := pflag.NewFlagSet("record", pflag.ContinueOnError)
+	rf.SortFlags = false
+	rf.StringVar(&r.cmd, "cmd", "", "the command `CMD` of every side that has none of its own, e.g. with --before-dir and --after-dir")
+	rf.StringVar(&r.beforeCmd, "before-cmd", "", "the command `CMD` of the BEFORE side")
+	rf.StringVar(&r.afterCmd, "after-cmd", "", "the command `CMD` of the AFTER side")
+	rf.StringVar(&r.beforeDir, "before-dir", "", "run the BEFORE side in `DIR` (a checkout), and match its files by their path below it (with --after-dir, or the current folder's)")
+	rf.StringVar(&r.afterDir, "after-dir", "", "run the AFTER side in `DIR` (default with --before-dir: the current folder)")
+	rf.StringArrayVar(&r.sideCmds, "side-cmd", nil, "the command of the side NAME, given as `NAME=CMD` (repeatable; the first side named is the base), for a base and several variants")
+	rf.StringArrayVar(&r.sideDirs, "side-dir", nil, "run the side NAME in DIR, given as `NAME=DIR` (repeatable)")
+	rf.IntVar(&r.runs, "runs", 5, "measured runs per side")
+	rf.IntVar(&r.warmup, "warmup", 1, "warm-up runs per side, run first and left out of the comparison")
+	rf.StringVar(&r.order, "order", "interleaved", "the order of the runs: interleaved (A B A B ...), alternate-abba (A B B A A B ...) or random (each round shuffled; see --seed)")
+	rf.Int64Var(&r.seed, "seed", 0, "the seed of --order random (default: from the clock, kept in record.json)")
+	rf.StringVar(&r.out, "out", "", "record into `DIR` (default: a new folder profdiff-record-DATE-TIME here, printed)")
+	rf.DurationVar(&r.timeout, "timeout", 0, "stop a run that takes longer than `DURATION` (e.g. 2m), and the recording with it (0: no limit)")
+	rf.DurationVar(&r.interval, "interval", 0, "node's sampling interval, --cpu-prof-interval (`DURATION`; default node's, 1ms)")
+	var names []string
+	rf.VisitAll(func(f *pflag.Flag) {
+		names = append(names, f.Name)
+		fs.AddFlag(f)
+	})
+	return names
+}
+
+// runRecord is profdiff record: it records the runs, then compares them as
+// run would, and returns the exit status.
+func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var o options
+	var r recordOptions
+	fs := newFlagSet(&o)
+	fs.SetOutput(io.Discard)
+	own := recordFlags(fs, &r)
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "profdiff record: %s (see profdiff record --help)\n", errorText(err))
+		return exitUsage
+	}
+	if o.help {
+		fmt.Fprint(stdout, recordUsageHead)
+		rf := pflag.NewFlagSet("record", pflag.ContinueOnError)
+		rf.SortFlags = false
+		for _, n := range own {
+			rf.AddFlag(fs.Lookup(n))
+		}
+		rf.SetOutput(stdout)
+		rf.PrintDefaults()
+		fmt.Fprint(stdout, recordUsageTail)
+		return exitOK
+	}
+	plan, err := planRecording(r, o, fs)
+	if err != nil {
+		return usageError(stderr, "record: %v", err)
+	}
+	compare := append(comparisonArgs(args, fs, own), plan.compare...)
+	if err := checkComparison(o, len(plan.opts.Sides), isTerminal(stdin) && isTerminal(stdout), isTerminal(stdout)); err != nil {
+		return usageError(stderr, "record: %v", err)
+	}
+	if !fs.Changed("out") {
+		fmt.Fprintf(stderr, "profdiff: recording into %s\n", plan.opts.Out)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	total := (r.runs + r.warmup) * len(plan.opts.Sides)
+	done := 0
+	plan.opts.Finished = func(run record.Run) {
+		done++
+		if o.quiet {
+			return
+		}
+		kind := ""
+		if run.Warmup {
+			kind = " (warm-up)"
+		}
+		status := ""
+		if run.Profile == "" {
+			status = "  failed"
+		}
+		fmt.Fprintf(stderr, "profdiff: [%d/%d] %s #%d%s  %s wall  %s CPU%s\n", done, total, run.Side, run.Index, kind,
+			seconds(run.WallNs), seconds(run.CPUNs), status)
+	}
+	rec, err := record.Do(ctx, plan.opts)
+	stop()
+	if err != nil {
+		fmt.Fprintf(stderr, "profdiff record: %s\n", errorText(err))
+		if rec != nil && everySideRan(rec) {
+			fmt.Fprintf(stderr, "profdiff record: the runs that finished are in %s (%s)\n", plan.opts.Out, termtext.Clean(plan.again))
+		}
+		return exitUsage
+	}
+	if !o.quiet {
+		for _, w := range rec.Warnings {
+			fmt.Fprintf(stderr, "profdiff record: warning: %s\n", w)
+		}
+		if line := wallLine(rec.Wall); line != "" {
+			fmt.Fprintf(stderr, "profdiff record: wall time: %s\n", line)
+		}
+	}
+	return run(compare, stdin, stdout, stderr)
+}
+
+// recordPlan is a checked profdiff record command line: the recording's
+// options, and the arguments that compare what it records.
+type recordPlan struct {
+	opts    record.Options
+	compare []string // the sides' arguments, after the passed-through flags
+	again   string   // the command that compares the runs again
+}
+
+// planRecording turns the record flags into the recording's options and
+// the comparison's side arguments.
+func planRecording(r recordOptions, o options, fs *pflag.FlagSet) (recordPlan, error) {
+	var p recordPlan
+	if fs.NArg() > 0 {
+		return p, fmt.Errorf("%q: profdiff record takes no profiles; it makes them (to compare profiles, leave out record)", fs.Arg(0))
+	}
+	if len(o.before)+len(o.after)+len(o.named) > 0 {
+		return p, errors.New("--before, --after and --side name profiles; record's sides are --before-cmd/--after-cmd, --cmd with --before-dir/--after-dir, or --side-cmd/--side-dir")
+	}
+	order, err := record.ParseOrder(r.order)
+	if err != nil {
+		return p, err
+	}
+	twoSides := r.beforeCmd != "" || r.afterCmd != "" || r.beforeDir != "" || r.afterDir != ""
+	named := len(r.sideCmds)+len(r.sideDirs) > 0
+	var sides []record.Side
+	var cmds []string
+	switch {
+	case twoSides && named:
+		return p, errors.New("give the sides as before/after (--before-cmd, --before-dir, ...) or as named sides (--side-cmd, --side-dir), not both")
+	case twoSides:
+		sides = []record.Side{{Name: "before", Dir: r.beforeDir}, {Name: "after", Dir: r.afterDir}}
+		cmds = []string{r.beforeCmd, r.afterCmd}
+		if (r.beforeDir == "") != (r.afterDir == "") {
+			// One checkout named: the other side is the one here.
+			sides[0].Dir, sides[1].Dir = cmp.Or(r.beforeDir, "."), cmp.Or(r.afterDir, ".")
+		}
+	case named:
+		byName := map[string]int{}
+		add := func(flag, v string, set func(i int, val string)) error {
+			name, val, ok := strings.Cut(v, "=")
+			if !ok || name == "" || val == "" {
+				return fmt.Errorf("--%s %q: give NAME=%s", flag, v, map[string]string{"side-cmd": "CMD", "side-dir": "DIR"}[flag])
+			}
+			i, seen := byName[name]
+			if !seen {
+				i = len(sides)
+				byName[name] = i
+				sides = append(sides, record.Side{Name: name})
+				cmds = append(cmds, "")
+			}
+			set(i, val)
+			return nil
+		}
+		for _, v := range r.sideCmds {
+			if err := add("side-cmd", v, func(i int, val string) { cmds[i] = val }); err != nil {
+				return p, err
+			}
+		}
+		for _, v := range r.sideDirs {
+			if err := add("side-dir", v, func(i int, val string) { sides[i].Dir = val }); err != nil {
+				return p, err
+			}
+		}
+	default:
+		return p, errors.New("nothing to record: give --cmd 'CMD' with --before-dir and --after-dir, or --before-cmd and --after-cmd")
+	}
+	for i := range sides {
+		c := cmds[i]
+		if c == "" {
+			c = r.cmd
+		}
+		if c == "" {
+			return p, fmt.Errorf("the side %s has no command: give --cmd, or its own (--%s-cmd)", sides[i].Name, sides[i].Name)
+		}
+		if sides[i].Args, err = record.Split(c); err != nil {
+			return p, fmt.Errorf("the command of the side %s: %v", sides[i].Name, err)
+		}
+		if sides[i].Dir != "" {
+			if sides[i].Dir, err = filepath.Abs(sides[i].Dir); err != nil {
+				return p, err
+			}
+		}
+	}
+	if len(sides) < 2 {
+		return p, fmt.Errorf("one side (%s) only: a recording compares two sides or more", sides[0].Name)
+	}
+	out := r.out
+	if out == "" {
+		out = newRecordFolder(time.Now())
+	}
+	seed := r.seed
+	if order == record.Random && !fs.Changed("seed") {
+		seed = time.Now().UnixNano()
+	}
+	p.opts = record.Options{Sides: sides, Runs: r.runs, Warmup: r.warmup, Order: order, Seed: seed, Out: out,
+		Timeout: r.timeout, Interval: r.interval, Env: os.Environ()}
+	// The comparison: the sides' folders, each matched below its checkout
+	// unless the command line says how.
+	userRoots := len(o.roots) > 0 || o.rootBefore != "" || o.rootAfter != "" || o.noRootMatch
+	allDirs := !slices.ContainsFunc(sides, func(s record.Side) bool { return s.Dir == "" })
+	if twoSides {
+		if allDirs && !userRoots {
+			p.compare = append(p.compare, "--root-before", sides[0].Dir, "--root-after", sides[1].Dir)
+		}
+		p.compare = append(p.compare, filepath.Join(out, "before"), filepath.Join(out, "after"))
+		p.again = fmt.Sprintf("profdiff %s %s compares them", filepath.Join(out, "before"), filepath.Join(out, "after"))
+		return p, nil
+	}
+	var again []string
+	for _, s := range sides {
+		if allDirs && !userRoots {
+			p.compare = append(p.compare, "--root", s.Name+"="+s.Dir)
+		}
+		side := "--side=" + s.Name + "=" + filepath.Join(out, s.Name)
+		p.compare = append(p.compare, side)
+		again = append(again, side)
+	}
+	p.again = "profdiff " + strings.Join(again, " ") + " compares them"
+	return p, nil
+}
+
+// newRecordFolder is a name for a new recording's folder in the current
+// directory, one that does not exist yet.
+func newRecordFolder(now time.Time) string {
+	base := "profdiff-record-" + now.Format("20060102-150405")
+	name := base
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(name); errors.Is(err, os.ErrNotExist) {
+			return name
+		}
+		name = fmt.Sprintf("%s-%d", base, i)
+	}
+}
+
+// comparisonArgs returns the arguments of a record command line that are
+// the comparison's: all but record's own flags (and their values).
+func comparisonArgs(args []string, fs *pflag.FlagSet, own []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		takesNext := false
+		switch {
+		case a == "--":
+			return append(out, args[i:]...)
+		case strings.HasPrefix(a, "--"):
+			name, _, hasValue := strings.Cut(a[2:], "=")
+			f := fs.Lookup(name)
+			takesNext = f != nil && f.NoOptDefVal == "" && !hasValue
+			if slices.Contains(own, name) {
+				if takesNext {
+					i++
+				}
+				continue
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			for j, c := range a[1:] {
+				if f := fs.ShorthandLookup(string(c)); f != nil && f.NoOptDefVal == "" {
+					takesNext = j == len(a)-2 // -o FILE, not -oFILE
+					break
+				}
+			}
+		}
+		out = append(out, a)
+		if takesNext && i+1 < len(args) {
+			i++
+			out = append(out, args[i])
+		}
+	}
+	return out
+}
+
+// checkComparison checks the comparison's flags before the runs, so that a
+// typo in --fail-on does not cost a recording.
+func checkComparison(o options, nsides int, interactive, stdoutTerminal bool) error {
+	if _, err := parseOptions(o, false); err != nil {
+		return err
+	}
+	if _, err := narrowFilters(o); err != nil {
+		return err
+	}
+	if _, err := diffOptions(o, nsides); err != nil {
+		return err
+	}
+	return o.chooseFormat(interactive, stdoutTerminal)
+}
+
+// everySideRan reports whether every side has a measured run that left a
+// profile: what a comparison of the runs so far needs.
+func everySideRan(rec *record.Recording) bool {
+	for _, s := range rec.Sides {
+		if !slices.ContainsFunc(rec.Runs, func(r record.Run) bool { return r.Side == s.Name && !r.Warmup && r.Profile != "" }) {
+			return false
+		}
+	}
+	return true
+}
+
+// seconds formats nanoseconds as seconds with three decimals.
+func seconds(ns int64) string { return fmt.Sprintf("%.3fs", float64(ns)/1e9) }
+
+// wallLine says each side's wall time as mean ± σ, and each later side's
+// ratio to the first with Welch's p-value.
+func wallLine(ws []record.Wall) string {
+	var parts []string
+	for _, w := range ws {
+		s := fmt.Sprintf("%s %s ± %s (%d runs)", w.Side, seconds(int64(w.MeanNs)), seconds(int64(w.StdDevNs)), w.Runs)
+		if w.Ratio != 0 {
+			s += fmt.Sprintf(", %.2fx", w.Ratio)
+			if w.P != nil {
+				s += fmt.Sprintf(" p=%.3f", *w.P)
+			}
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,513 @@
+// Package record makes the runs a comparison needs: it runs each side's
+// command several times, in turns (interleaved), with a CPU profiler on,
+// and keeps every run's profile, output, times and exit status, with a
+// fingerprint of the machine, in a folder that profdiff then compares
+// (DIR/before and DIR/after, or one folder per named side).
+//
+// Commands are words (see Split), never given to a shell. Each run starts
+// in a process group of its own; a timeout or an interrupt stops that group
+// and nothing else. The package starts processes and writes files in the
+// folder it is given; it prints nothing.
+package record
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Side is one side of a recording: the command its runs run, and where.
+type Side struct {
+	// Name names the side and its folder under Options.Out (before,
+	// after, or a --side name).
+	Name string
+	// Args are the program and its arguments (see Split).
+	Args []string
+	// Dir is the folder the command runs in ("" for the current one).
+	Dir string
+}
+
+// Options say what to record and how.
+type Options struct {
+	Sides  []Side
+	Runs   int // measured runs per side (at least 1)
+	Warmup int // warm-up runs per side, run first and not compared
+	Order  Order
+	Seed   int64 // for Random
+	// Out is the folder the recording is written to; it is created, and
+	// may not hold a recording already.
+	Out string
+	// Timeout ends a run that takes longer (0: no limit).
+	Timeout time.Duration
+	// Interval is node's sampling interval (--cpu-prof-interval; 0:
+	// node's default).
+	Interval time.Duration
+	// Env is the environment of every run (os.Environ, usually); the
+	// profiler's NODE_OPTIONS is added after its own.
+	Env []string
+	// Grace is how long a stopped run has between the first signal and
+	// SIGKILL (0: 2 seconds).
+	Grace time.Duration
+	// Started, when set, is called before each run starts; Finished
+	// after each run that ended, failed or not, before the next.
+	Started  func(Slot, Side)
+	Finished func(Run)
+	// now is the clock (time.Now when nil), and envFor adds to a side's
+	// environment: for tests.
+	now    func() time.Time
+	envFor func(side string) []string
+}
+
+// Run is one run as record.json keeps it.
+type Run struct {
+	Side   string `json:"side"`
+	Index  int    `json:"index"` // 1-based, among the side's runs of its kind
+	Warmup bool   `json:"warmup"`
+	WallNs int64  `json:"wall_ns"`
+	// CPUNs is the user and system CPU time of the run's process and of
+	// the processes it waited for (rusage).
+	CPUNs int64 `json:"cpu_ns"`
+	// Exit is the exit status, -1 when a signal ended the run.
+	Exit     int    `json:"exit"`
+	Signal   string `json:"signal,omitempty"` // SIGKILL, where a signal ended it
+	TimedOut bool   `json:"timed_out,omitempty"`
+	// Profile, Stdout and Stderr are paths relative to the recording's
+	// folder; Profile is empty when the run wrote none.
+	Profile string `json:"profile"`
+	Stdout  string `json:"stdout"`
+	Stderr  string `json:"stderr"`
+}
+
+// SideRecord is a side as record.json keeps it.
+type SideRecord struct {
+	Name     string   `json:"name"`
+	Command  []string `json:"command"`
+	Dir      string   `json:"dir,omitempty"`
+	Profiler string   `json:"profiler"`
+	Folder   string   `json:"folder"` // the profiles' folder, relative to the recording's
+}
+
+// Recording is what record.json holds: the sides, the plan, the machine's
+// fingerprint, the runs in the order they ran, and the wall times judged
+// between the sides.
+type Recording struct {
+	Version       int          `json:"version"`
+	Sides         []SideRecord `json:"sides"`
+	Order         string       `json:"order"`
+	Seed          int64        `json:"seed,omitempty"`
+	RunsPerSide   int          `json:"runs_per_side"`
+	WarmupPerSide int          `json:"warmup_per_side"`
+	TimeoutNs     int64        `json:"timeout_ns,omitempty"`
+	Environment   Environment  `json:"environment"`
+	// Warnings name what makes the runs less trustworthy.
+	Warnings []string `json:"warnings,omitempty"`
+	Runs     []Run    `json:"runs"`
+	// Wall is each side's wall time over its measured runs, the others
+	// judged against the first.
+	Wall []Wall `json:"wall,omitempty"`
+	// Stopped says why the recording ended before its last run, if it did.
+	Stopped string `json:"stopped,omitempty"`
+}
+
+// FileName is the name of the recording's summary in its folder.
+const FileName = "record.json"
+
+// ErrInterrupted is wrapped by the error of a recording its context
+// stopped (Ctrl-C): the runs that had finished are kept.
+var ErrInterrupted = errors.New("interrupted")
+
+// RunError is a run that failed: it exited non-zero, was ended by a signal
+// or the timeout, could not start, or wrote no profile.
+type RunError struct {
+	Run     Run
+	Command string // the command as the user would type it
+	Reason  string // what went wrong
+	Tail    string // the last lines of its standard error, joined by " | "
+	Out     string // the recording's folder
+}
+
+func (e *RunError) Error() string {
+	kind := ""
+	if e.Run.Warmup {
+		kind = " warm-up"
+	}
+	msg := fmt.Sprintf("run %s%s #%d (%s) %s", e.Run.Side, kind, e.Run.Index, e.Command, e.Reason)
+	if e.Tail != "" {
+		msg += "; its stderr ends: " + e.Tail + " (all of it in " + filepath.Join(e.Out, e.Run.Stderr) + ")"
+	}
+	return msg
+}
+
+// Do records the runs opts ask for in opts.Out and returns the recording,
+// which is also written to Out/record.json, after every run, so that what
+// finished stays usable if the recording stops. A failed run stops the
+// recording with a *RunError; ctx's end (an interrupt) stops the running
+// command's process group and returns an error wrapping ErrInterrupted;
+// either way the recording so far is returned with the error.
+func Do(ctx context.Context, opts Options) (*Recording, error) {
+	if err := supported(); err != nil {
+		return nil, err
+	}
+	profilers, err := check(opts)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Grace <= 0 {
+		opts.Grace = 2 * time.Second
+	}
+	if opts.now == nil {
+		opts.now = time.Now
+	}
+	if err := makeFolders(opts); err != nil {
+		return nil, err
+	}
+	rec := &Recording{Version: 1, Order: opts.Order.String(), RunsPerSide: opts.Runs, WarmupPerSide: opts.Warmup,
+		TimeoutNs: int64(opts.Timeout), Runs: []Run{}}
+	if opts.Order == Random {
+		rec.Seed = opts.Seed
+	}
+	names := make([]string, len(opts.Sides))
+	for i, s := range opts.Sides {
+		names[i] = s.Name
+		rec.Sides = append(rec.Sides, SideRecord{Name: s.Name, Command: s.Args, Dir: s.Dir, Profiler: profilers[i].String(), Folder: s.Name})
+	}
+	rec.Environment = fingerprint(ctx, opts.Sides, opts.Env, opts.now())
+	rec.Warnings = rec.Environment.warnings(names)
+	if err := rec.write(opts.Out); err != nil {
+		return nil, err
+	}
+	width := max(2, len(strconv.Itoa(opts.Runs)))
+	for _, slot := range Schedule(opts.Order, len(opts.Sides), opts.Runs, opts.Warmup, opts.Seed) {
+		side := opts.Sides[slot.Side]
+		if ctx.Err() != nil { // interrupted between two runs
+			err := fmt.Errorf("%w before run %s #%d (%s)", ErrInterrupted, side.Name, slot.Index, quoteCommand(side.Args))
+			rec.Stopped = err.Error()
+			rec.Wall = wallTimes(rec.Runs, names)
+			return rec, errors.Join(err, rec.write(opts.Out))
+		}
+		if opts.Started != nil {
+			opts.Started(slot, side)
+		}
+		r, rerr := runOnce(ctx, opts, side, profilers[slot.Side], slot, width)
+		if r.Side != "" { // it started, or was meant to
+			rec.Runs = append(rec.Runs, r)
+		}
+		if rerr != nil {
+			rec.Stopped = rerr.Error()
+			rec.Wall = wallTimes(rec.Runs, names)
+			if err := rec.write(opts.Out); err != nil {
+				return rec, errors.Join(rerr, err)
+			}
+			if opts.Finished != nil && r.Side != "" {
+				opts.Finished(r)
+			}
+			return rec, rerr
+		}
+		if opts.Finished != nil {
+			opts.Finished(r)
+		}
+		if err := rec.write(opts.Out); err != nil {
+			return rec, err
+		}
+	}
+	rec.Wall = wallTimes(rec.Runs, names)
+	return rec, rec.write(opts.Out)
+}
+
+// check checks the options and returns each side's profiler.
+func check(opts Options) ([]Profiler, error) {
+	switch {
+	case len(opts.Sides) == 0:
+		return nil, errors.New("nothing to record: give a command for each side")
+	case opts.Runs < 1:
+		return nil, fmt.Errorf("--runs %d: give at least 1 run per side", opts.Runs)
+	case opts.Warmup < 0:
+		return nil, fmt.Errorf("--warmup %d: give 0 or more warm-up runs", opts.Warmup)
+	case opts.Timeout < 0:
+		return nil, fmt.Errorf("--timeout %s: give a positive duration, or 0 for none", opts.Timeout)
+	case opts.Out == "":
+		return nil, errors.New("no folder to record to")
+	}
+	var out []Profiler
+	seen := map[string]bool{}
+	for _, s := range opts.Sides {
+		if s.Name == "" || s.Name == "." || s.Name == ".." || strings.ContainsAny(s.Name, `/\`) || s.Name == "logs" || s.Name == "warmup" {
+			return nil, fmt.Errorf("side %q: a side's name is a folder of the recording: a plain name other than logs and warmup", s.Name)
+		}
+		if seen[s.Name] {
+			return nil, fmt.Errorf("side %q is given twice", s.Name)
+		}
+		seen[s.Name] = true
+		if len(s.Args) == 0 {
+			return nil, fmt.Errorf("side %s: an empty command", s.Name)
+		}
+		p, err := Detect(s.Args)
+		if err != nil {
+			return nil, err
+		}
+		if s.Dir != "" {
+			if st, err := os.Stat(s.Dir); err != nil || !st.IsDir() {
+				return nil, fmt.Errorf("side %s: %s is not a folder", s.Name, s.Dir)
+			}
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// makeFolders creates the recording's folder and its side, logs and warmup
+// folders, refusing one that holds a recording already.
+func makeFolders(opts Options) error {
+	if _, err := os.Stat(filepath.Join(opts.Out, FileName)); err == nil {
+		return fmt.Errorf("%s holds a recording already (%s): give another --out", opts.Out, FileName)
+	}
+	dirs := []string{"logs"}
+	if opts.Warmup > 0 {
+		dirs = append(dirs, "warmup")
+	}
+	for _, s := range opts.Sides {
+		dirs = append(dirs, s.Name)
+	}
+	for _, d := range dirs {
+		p := filepath.Join(opts.Out, d)
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			return err
+		}
+		if d == "logs" || d == "warmup" {
+			continue
+		}
+		if entries, err := os.ReadDir(p); err != nil {
+			return err
+		} else if len(entries) > 0 {
+			return fmt.Errorf("%s is not empty: its files would be compared with the runs; give another --out", p)
+		}
+	}
+	return nil
+}
+
+// write writes the recording to DIR/record.json, through a temporary file
+// so that an interrupt never leaves half of it.
+func (rec *Recording) write(dir string) error {
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, "."+FileName+".tmp")
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dir, FileName))
+}
+
+// runOnce runs one slot of the schedule and returns its run; the error is
+// a *RunError, or wraps ErrInterrupted, or says why it could not start.
+func runOnce(ctx context.Context, opts Options, side Side, p Profiler, slot Slot, width int) (Run, error) {
+	r := Run{Side: side.Name, Index: slot.Index, Warmup: slot.Warmup}
+	name := fmt.Sprintf("run-%0*d", width, slot.Index)
+	folder := side.Name
+	logName := fmt.Sprintf("%s-%0*d", side.Name, width, slot.Index)
+	if slot.Warmup {
+		folder, name = "warmup", fmt.Sprintf("%s-%d", side.Name, slot.Index)
+		logName = fmt.Sprintf("%s-warmup-%d", side.Name, slot.Index)
+	}
+	base, err := filepath.Abs(filepath.Join(opts.Out, folder, name))
+	if err != nil {
+		return Run{}, err
+	}
+	inv := prepare(p, side.Args, base, opts.Interval, envValue(opts.Env, "NODE_OPTIONS"))
+	r.Stdout = filepath.Join("logs", logName+".out")
+	r.Stderr = filepath.Join("logs", logName+".err")
+	fail := func(reason string) (Run, error) {
+		return r, &RunError{Run: r, Command: quoteCommand(side.Args), Reason: reason, Tail: tail(filepath.Join(opts.Out, r.Stderr), 3), Out: opts.Out}
+	}
+	stdout, err := os.Create(filepath.Join(opts.Out, r.Stdout))
+	if err != nil {
+		return Run{}, err
+	}
+	defer stdout.Close()
+	stderr, err := os.Create(filepath.Join(opts.Out, r.Stderr))
+	if err != nil {
+		return Run{}, err
+	}
+	defer stderr.Close()
+	if inv.stage != "" {
+		if err := os.MkdirAll(inv.stage, 0o755); err != nil {
+			return Run{}, err
+		}
+	}
+	cmd := exec.Command(inv.args[0], inv.args[1:]...)
+	cmd.Dir = side.Dir
+	cmd.Env = append(slices.Clone(opts.Env), inv.env...) // the last of a name wins
+	if opts.envFor != nil {
+		cmd.Env = append(cmd.Env, opts.envFor(side.Name)...)
+	}
+	cmd.Stdout, cmd.Stderr = stdout, stderr // stdin: /dev/null
+	ownGroup(cmd)
+	start := opts.now()
+	if err := cmd.Start(); err != nil {
+		return fail(fmt.Sprintf("could not start: %v", err))
+	}
+	stop, interrupted := watch(ctx, cmd.Process, opts.Timeout, opts.Grace)
+	if waitExited(cmd.Process.Pid) {
+		// The leader has exited and is not reaped: its group's number
+		// is still ours. What it left running there goes with it.
+		signalGroup(cmd.Process, killSignal)
+	}
+	werr := cmd.Wait()
+	r.WallNs = int64(opts.now().Sub(start))
+	signalGroup(cmd.Process, killSignal) // where the leader could not be waited for unreaped
+	timedOut := stop()
+	cpu, sig := usage(cmd.ProcessState)
+	r.CPUNs, r.Exit, r.Signal, r.TimedOut = int64(cpu), cmd.ProcessState.ExitCode(), sig, timedOut
+	var ee *exec.ExitError
+	switch {
+	case interrupted():
+		return r, fmt.Errorf("%w during run %s #%d (%s)", ErrInterrupted, side.Name, slot.Index, quoteCommand(side.Args))
+	case timedOut:
+		return fail(fmt.Sprintf("took longer than --timeout %s and was stopped", opts.Timeout))
+	case werr != nil && !errors.As(werr, &ee):
+		return fail(werr.Error())
+	case sig != "":
+		return fail("was ended by the signal " + sig)
+	case r.Exit != 0:
+		reason := fmt.Sprintf("exited with status %d", r.Exit)
+		if inv.stage != "" && strings.Contains(tail(filepath.Join(opts.Out, r.Stderr), 3), "is not allowed in NODE_OPTIONS") {
+			reason += " (this node refuses --cpu-prof in NODE_OPTIONS, which profiles the node a package manager starts: use Node 23 or a late 22.x, or run node itself, e.g. 'node script.js')"
+		}
+		return fail(reason)
+	}
+	if inv.stage != "" {
+		if err := pickProfile(inv.stage, inv.profile); err != nil {
+			return fail(err.Error())
+		}
+	}
+	if st, err := os.Stat(inv.profile); err != nil || st.Size() == 0 {
+		return fail(fmt.Sprintf("wrote no profile at %s", inv.profile))
+	}
+	r.Profile, _ = filepath.Rel(mustAbs(opts.Out), inv.profile)
+	return r, nil
+}
+
+// watch stops the run's process group when the timeout passes (SIGTERM)
+// or ctx ends (SIGINT, as Ctrl-C would have), then after grace with
+// SIGKILL. stop ends the watch and reports whether the timeout struck;
+// interrupted whether ctx did.
+func watch(ctx context.Context, p *os.Process, timeout, grace time.Duration) (stop func() bool, interrupted func() bool) {
+	done := make(chan struct{})
+	result := make(chan [2]bool, 1)
+	go func() {
+		var timer <-chan time.Time
+		if timeout > 0 {
+			t := time.NewTimer(timeout)
+			defer t.Stop()
+			timer = t.C
+		}
+		var timed, intr bool
+		select {
+		case <-done:
+			result <- [2]bool{}
+			return
+		case <-timer:
+			timed = true
+			signalGroup(p, terminateSignal)
+		case <-ctx.Done():
+			intr = true
+			signalGroup(p, interruptSignal)
+		}
+		select {
+		case <-done:
+		case <-time.After(grace):
+			signalGroup(p, killSignal)
+			<-done
+		}
+		result <- [2]bool{timed, intr}
+	}()
+	var got *[2]bool
+	get := func() [2]bool {
+		if got == nil {
+			close(done)
+			v := <-result
+			got = &v
+		}
+		return *got
+	}
+	return func() bool { return get()[0] }, func() bool { return get()[1] }
+}
+
+// pickProfile moves the largest .cpuprofile of the folder node wrote to
+// (a package manager's, whose own node process writes one too) to path, and
+// removes the folder if nothing else is left in it.
+func pickProfile(stage, path string) error {
+	entries, err := os.ReadDir(stage)
+	if err != nil {
+		return err
+	}
+	best, size := "", int64(-1)
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || e.IsDir() || !strings.HasSuffix(e.Name(), ".cpuprofile") {
+			continue
+		}
+		if info.Size() > size || info.Size() == size && e.Name() < best {
+			best, size = e.Name(), info.Size()
+		}
+	}
+	if best == "" {
+		return fmt.Errorf("wrote no profile in %s", stage)
+	}
+	if err := os.Rename(filepath.Join(stage, best), path); err != nil {
+		return err
+	}
+	_ = os.Remove(stage) // fails, and stays, when the other processes' profiles are there
+	return nil
+}
+
+// tail returns the last n non-empty lines of a file, joined by " | ", at
+// most 300 bytes of them.
+func tail(path string, n int) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	var lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	s := strings.Join(lines, " | ")
+	if len(s) > 300 {
+		s = "..." + s[len(s)-300:]
+	}
+	return s
+}
+
+// envValue is the value of name in env, the last one set.
+func envValue(env []string, name string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+			v = val
+		}
+	}
+	return v
+}
+
+// mustAbs is path made absolute, or path itself.
+func mustAbs(path string) string {
+	if a, err := filepath.Abs(path); err == nil {
+		return a
+	}
+	return path
+}
