@@ -47,3 +47,51 @@ func BenchmarkCompareLarge(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCompareLargeJSON compares the corpus's 63 MiB profile with a
+// copy of itself as the command's JSON does: calls (the 5,000 heaviest),
+// and the tree only as far as the paths need it.
+func BenchmarkCompareLargeJSON(b *testing.B) {
+	p := filepath.Join("..", "..", "shared", "corpus", "large", "tsc-effect-unbundled.cpuprofile")
+	if _, err := os.Stat(p); err != nil {
+		b.Skipf("%s not found: the corpus lives beside this repository as ../shared/corpus: %v", p, err)
+	}
+	var tables []*analyze.Table
+	for range 2 {
+		prof, err := analyze.ParseFile(p, analyze.ParseOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		tables = append(tables, analyze.Aggregate(prof, analyze.AggregateOptions{Edges: true, Tree: true}))
+	}
+	sides := []Side{{Name: "before", Tables: tables[:1]}, {Name: "after", Tables: tables[1:]}}
+	opts := DefaultOptions()
+	opts.PathsOnlyTree, opts.MaxCalls = true, 5000
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Compare(sides, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompareLargeOneTree ranks the corpus's 63 MiB profile alone with
+// its merged tree, as the HTML flame graph of one profile needs it.
+func BenchmarkCompareLargeOneTree(b *testing.B) {
+	p := filepath.Join("..", "..", "shared", "corpus", "large", "tsc-effect-unbundled.cpuprofile")
+	if _, err := os.Stat(p); err != nil {
+		b.Skipf("%s not found: the corpus lives beside this repository as ../shared/corpus: %v", p, err)
+	}
+	prof, err := analyze.ParseFile(p, analyze.ParseOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	t := analyze.Aggregate(prof, analyze.AggregateOptions{Tree: true})
+	sides := []Side{{Name: "profile", Tables: []*analyze.Table{t}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Compare(sides, DefaultOptions()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

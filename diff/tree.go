@@ -258,22 +258,23 @@ func (c *comparison) tree() []TreeNode {
 		if m.newID[id] < 0 {
 			continue
 		}
-		p := m.index.Parent(id)
+		p := m.parent[id]
 		if p >= 0 {
 			p = m.newID[p]
 		}
-		out = append(out, TreeNode{Parent: p, Function: m.index.Key(id), Self: alloc.next(), Total: alloc.next()})
+		out = append(out, TreeNode{Parent: p, Function: m.key[id], Self: alloc.next(), Total: alloc.next()})
 	}
-	self, total := m.scratch, []int64(nil) // scratch, table after table
 	for si, s := range c.sides {
 		for ri, t := range s.Tables {
-			self, total = t.Tree.Selfs(self), t.Tree.Totals(total)
-			for i, local := range m.locals[si][ri] {
-				if local < 0 {
-					continue
+			total := m.totals(si, ri, &t.Tree)
+			local := m.local(si, ri)
+			for i, node := range t.Tree.SelfNodes {
+				if id := m.mergedID(local, node); id >= 0 {
+					out[id].Self.Runs[si][ri] += float64(t.Tree.Self[i]) * c.scale[si]
 				}
-				if id := m.newID[local]; id >= 0 {
-					out[id].Self.Runs[si][ri] += float64(self[i]) * c.scale[si]
+			}
+			for i := range total {
+				if id := m.mergedID(local, int32(i)); id >= 0 {
 					out[id].Total.Runs[si][ri] += float64(total[i]) * c.scale[si]
 				}
 			}
@@ -289,8 +290,13 @@ func (c *comparison) tree() []TreeNode {
 // mergedTrees is every run's call tree merged by function row, as far as
 // a node could be kept.
 type mergedTrees struct {
-	index  *analyze.ChildIndex // children by function row
-	locals [][][]int32         // side, run, table node -> merged node (-1: none)
+	// parent and key are each merged node's parent (-1 for the root) and
+	// function row (-1 for the root).
+	parent, key []int32
+	// locals maps each table node to its merged node (-1: none), side by
+	// side and run by run; nil when the one table's tree is the merged
+	// tree itself (see mergeOne).
+	locals [][][]int32
 	// order holds the merged nodes in the order merging every node of
 	// every table would have made them: the report's order.
 	order []int32
@@ -298,8 +304,50 @@ type mergedTrees struct {
 	// nodes left out; kept counts the others.
 	newID []int32
 	kept  int
-	// scratch is an array of a table's size that tree may reuse.
+	// tot holds each table's node totals, computed once, when they fit
+	// maxCachedTotals; scratch is the array they are computed in
+	// otherwise, table after table.
+	tot     [][][]int64
 	scratch []int64
+	oneMean [][]float64 // mergeOne's means, until keep
+}
+
+// maxCachedTotals is how many table nodes' totals mergeTrees keeps at
+// most (8 bytes each, 32 MiB), so that each table's totals are computed
+// once rather than in each of the three passes; past it they are computed
+// again in each pass, in one array.
+const maxCachedTotals = 4 << 20
+
+// totals returns the totals of run ri of side si, whose tree is tree.
+func (m *mergedTrees) totals(si, ri int, tree *analyze.CallTree) []int64 {
+	if m.tot == nil {
+		m.scratch = tree.Totals(m.scratch)
+		return m.scratch
+	}
+	if m.tot[si][ri] == nil {
+		m.tot[si][ri] = tree.Totals(nil)
+	}
+	return m.tot[si][ri]
+}
+
+// local returns the merged node of each node of run ri of side si; nil
+// when they are the same (mergeOne).
+func (m *mergedTrees) local(si, ri int) []int32 {
+	if m.locals == nil {
+		return nil
+	}
+	return m.locals[si][ri]
+}
+
+// mergedID returns the report's tree node of a table node, given its
+// table's locals, -1 for none.
+func (m *mergedTrees) mergedID(local []int32, node int32) int32 {
+	if local != nil {
+		if node = local[node]; node < 0 {
+			return -1
+		}
+	}
+	return m.newID[node]
 }
 
 // mergeTrees merges the tables' trees in two passes, so that the nodes
@@ -322,26 +370,51 @@ func (c *comparison) mergeTrees() *mergedTrees {
 		return nil
 	}
 	least, floor := c.treeFloors()
-	m := &mergedTrees{index: analyze.NewChildIndex(0), locals: make([][][]int32, len(c.sides))}
-	rows := c.rows
-	var total []int64 // scratch, table after table; then tree's
+	m := &mergedTrees{tot: make([][][]int64, len(c.sides))}
+	nodes := 0
 	for si, s := range c.sides {
-		for ri, t := range s.Tables {
-			total = t.Tree.Totals(total)
-			// A little under the floor, so that rounding in the means
-			// cannot keep a node that was not a candidate.
-			m.addCandidates(&t.Tree, total, rows[si][ri], floor[si]/c.scale[si]*(1-1e-9))
+		m.tot[si] = make([][]int64, len(s.Tables))
+		for _, t := range s.Tables {
+			nodes += t.Tree.Len()
 		}
 	}
-	mean := make([][]float64, len(c.sides))
-	first := make([]int32, m.index.Len()) // each merged node's place in order, +1
+	if nodes > maxCachedTotals {
+		m.tot = nil
+	}
+	var eligible func(means []float64) bool
+	if c.pathFloors() != nil {
+		// A little under the minimum, since the means judged later are
+		// summed in another order: keeping a node too many changes no
+		// path, leaving one out could.
+		eligible = func(means []float64) bool { return c.share(&Measure{Mean: means}) >= c.opts.MinDeltaPP*(1-1e-9) }
+	}
+	if len(c.sides) == 1 && len(c.sides[0].Tables) == 1 && distinctRows(c.rows[0][0]) {
+		m.mergeOne(&c.sides[0].Tables[0].Tree, c.rows[0][0], c.scale[0])
+		m.keep(m.oneMean, least, eligible)
+		m.oneMean = nil
+		return m
+	}
+	index := analyze.NewChildIndex(0)
+	rows := c.rows
+	var scratch []int32 // addCandidates', table after table
 	for si, s := range c.sides {
-		mean[si] = make([]float64, m.index.Len())
+		for ri, t := range s.Tables {
+			// A little under the floor, so that rounding in the means
+			// cannot keep a node that was not a candidate.
+			scratch = addCandidates(index, &t.Tree, m.totals(si, ri, &t.Tree), rows[si][ri], floor[si]/c.scale[si]*(1-1e-9), scratch)
+		}
+	}
+	scratch = nil
+	m.locals = make([][][]int32, len(c.sides))
+	mean := make([][]float64, len(c.sides))
+	first := make([]int32, index.Len()) // each merged node's place in order, +1
+	for si, s := range c.sides {
+		mean[si] = make([]float64, index.Len())
 		m.locals[si] = make([][]int32, len(s.Tables))
 		w := c.scale[si] / float64(len(s.Tables))
 		for ri, t := range s.Tables {
-			local := m.find(&t.Tree, rows[si][ri])
-			total = t.Tree.Totals(total)
+			local := findMerged(index, &t.Tree, rows[si][ri])
+			total := m.totals(si, ri, &t.Tree)
 			for i, id := range local {
 				if id < 0 {
 					continue
@@ -355,16 +428,32 @@ func (c *comparison) mergeTrees() *mergedTrees {
 			m.locals[si][ri] = local
 		}
 	}
-	var eligible func(means []float64) bool
-	if c.pathFloors() != nil {
-		// A little under the minimum, since the means judged later are
-		// summed in another order: keeping a node too many changes no
-		// path, leaving one out could.
-		eligible = func(means []float64) bool { return c.share(&Measure{Mean: means}) >= c.opts.MinDeltaPP*(1-1e-9) }
-	}
+	m.parent, m.key = index.Nodes()
 	m.keep(mean, least, eligible)
-	m.scratch = total
 	return m
+}
+
+// mergeOne makes the merged tree of a single table whose functions each
+// have a row of their own: merging it by row would add its nodes one by
+// one in their order, each a child of its parent's node and none merged
+// with a sibling (the table's tree is merged by function already), so it
+// is the table's tree, with the same nodes in the same order. Its means
+// are left in oneMean for keep.
+func (m *mergedTrees) mergeOne(tree *analyze.CallTree, row []int32, scale float64) {
+	n := tree.Len()
+	m.parent = tree.Parent
+	m.key = make([]int32, n)
+	m.order = make([]int32, n)
+	for i, fn := range tree.Function {
+		m.key[i] = rowOf(row, fn)
+		m.order[i] = int32(i)
+	}
+	total := m.totals(0, 0, tree)
+	mean := make([]float64, n)
+	for i, v := range total {
+		mean[i] = float64(v) * scale
+	}
+	m.oneMean = [][]float64{mean}
 }
 
 // treeFloors returns the time (in the rows' unit) a merged node must hold
@@ -441,27 +530,31 @@ func (c *comparison) functionRows(t *analyze.Table) []int32 {
 // addCandidates adds to the index the table's nodes whose total holds at
 // least floor (in the table's nanoseconds). Where two of the table's functions
 // share a row (renamed functions joined), two siblings can make one merged
-// node whose time is their sum, so every node is added.
-func (m *mergedTrees) addCandidates(tree *analyze.CallTree, total []int64, row []int32, floor float64) {
+// node whose time is their sum, so every node is added. local is scratch
+// space, returned for the next table.
+func addCandidates(index *analyze.ChildIndex, tree *analyze.CallTree, total []int64, row []int32, floor float64, local []int32) []int32 {
 	if !distinctRows(row) {
 		floor = 0
 	}
-	local := make([]int32, tree.Len())
+	local = slices.Grow(local[:0], tree.Len())[:tree.Len()]
+	local[0] = 0 // the root's node is the root
 	for i := 1; i < len(local); i++ {
 		local[i] = -1
 		if p := local[tree.Parent[i]]; p >= 0 && float64(total[i]) >= floor {
-			local[i], _ = m.index.Child(p, rowOf(row, tree.Function[i]))
+			local[i], _ = index.Child(p, rowOf(row, tree.Function[i]))
 		}
 	}
+	return local
 }
 
-// find returns the merged node of each of the table's nodes, -1 for none.
-func (m *mergedTrees) find(tree *analyze.CallTree, row []int32) []int32 {
+// findMerged returns the merged node of each of the table's nodes, -1 for
+// none.
+func findMerged(index *analyze.ChildIndex, tree *analyze.CallTree, row []int32) []int32 {
 	local := make([]int32, tree.Len())
 	for i := 1; i < len(local); i++ {
 		local[i] = -1
 		if p := local[tree.Parent[i]]; p >= 0 {
-			local[i] = m.index.Find(p, rowOf(row, tree.Function[i]))
+			local[i] = index.Find(p, rowOf(row, tree.Function[i]))
 		}
 	}
 	return local
@@ -496,7 +589,7 @@ func rowOf(row []int32, fn int32) int32 {
 // the minimum effect with their means per side (-1 for the others); the
 // root is always kept.
 func (m *mergedTrees) keep(mean [][]float64, least float64, eligible func(means []float64) bool) {
-	m.newID = make([]int32, m.index.Len())
+	m.newID = make([]int32, len(m.parent))
 	means := make([]float64, len(mean))
 	for _, id := range m.order {
 		above := id == 0

@@ -85,6 +85,10 @@ func treeSides(t *testing.T) [][]Side {
 		{{Name: "a", Tables: []*analyze.Table{before}}, {Name: "b", Tables: []*analyze.Table{after}}},
 		{{Name: "one", Tables: []*analyze.Table{after, before}}},
 		{{Name: "trace", Tables: []*analyze.Table{table(t, "chrome156-multi-process.trace.json.gz")}}},
+		// One profile alone: its tree is the merged tree (mergeOne), in
+		// nanoseconds and per unit of work.
+		{{Name: "alone", Tables: []*analyze.Table{before}}},
+		{{Name: "alone", Tables: []*analyze.Table{after}, Work: 3000}},
 		// Per unit of work: the floor and the candidates' are in other units.
 		{{Name: "a", Tables: []*analyze.Table{before, after}, Work: 3000}, {Name: "b", Tables: []*analyze.Table{after}, Work: 0.02}},
 		// Minified builds without their maps: functions renamed between
