@@ -52,7 +52,7 @@ var allowed = map[string][]string{
 	"narrow":             {module + "/analyze"},
 	"stats":              {},
 	"record":             {module + "/stats", "golang.org/x/sys/unix"},
-	"cmd/profdiff":       {module + "/analyze", module + "/diff", module + "/history", module + "/report", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", module + "/record", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup"},
+	"cmd/profdiff":       {module + "/analyze", module + "/diff", module + "/history", module + "/report", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", module + "/record", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup", "golang.org/x/sys/unix"},
 }
 
 // forbiddenStd are standard packages no profdiff package may import:

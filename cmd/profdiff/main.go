@@ -191,6 +191,7 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 // the report, and returns the exit status.
 func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	o := inv.o
+	adviseHugePages(inputBytes(inv.sides))
 	ds, profiles, scriptDirs, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, inv.filters, o, needsOf(o.format, o.jsonOutput != "").withLineFlags(o))
 	if err != nil {
 		return failed(stderr, err)
