@@ -178,15 +178,25 @@ type Unknown struct {
 // rows it did not keep are summed into "(other)" (their self time), since
 // their time on the record's side is unknown: they are neither new nor
 // gone. The tables' call trees, calls, lines and stalls are dropped, as
-// the record has none to compare them with. It returns, per kind in the
-// record's order, what it summed into "(other)".
-func (r *Record) Align(tables []*analyze.Table) []Unknown {
+// the record has none to compare them with. root is the directory the
+// record's files are keyed below, as the tables' are below theirs (see
+// analyze.Table.Relocate), "" when both keep their paths. It returns, per
+// kind in the record's order, what it summed into "(other)".
+func (r *Record) Align(tables []*analyze.Table, root string) []Unknown {
 	kept := map[string]analyze.Key{}
 	cut := map[string]bool{}
 	for _, row := range r.Rows {
 		if row.Name == OtherName {
 			cut[row.Kind] = true
 			continue
+		}
+		if root != "" {
+			switch row.Kind {
+			case KindFunction:
+				row.File = analyze.Relative(row.File, root)
+			case KindFile:
+				row.Name = analyze.Relative(row.Name, root)
+			}
 		}
 		kept[row.Key()] = row.key()
 	}

@@ -106,7 +106,7 @@ func TestTablesAndAlign(t *testing.T) {
 
 	after := table(t, "node-router-unbundled-after.cpuprofile")
 	onCPU := after.Summary.OnCPUNs
-	unknown := rec.Align([]*analyze.Table{after})
+	unknown := rec.Align([]*analyze.Table{after}, "")
 	if after.Tree.Len() != 0 || after.Edges != nil || after.Stalls != nil {
 		t.Errorf("an aligned table keeps its call tree, calls or stalls")
 	}
@@ -159,7 +159,7 @@ func TestAlignKeepsNewRowsOfAWholeKind(t *testing.T) {
 		{Key: analyze.Key{Package: "p", File: "f.js", Line: 9, Column: 5}, Self: 3000, Total: 5000},
 		{Key: analyze.Key{Package: "p", Function: "fresh", File: "f.js", Line: 20, Column: 1}, Self: 2000, Total: 2000},
 	}}
-	if u := rec.Align([]*analyze.Table{tab}); len(u) != 0 {
+	if u := rec.Align([]*analyze.Table{tab}, ""); len(u) != 0 {
 		t.Errorf("unknown rows %+v where the record kept them all", u)
 	}
 	want := []analyze.Row{

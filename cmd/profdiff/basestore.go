@@ -74,12 +74,22 @@ func (inv *invocation) baseFromStore(ds []diff.Side) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	unknown := rec.Align(ds[1].Tables)
 	work := inv.flags[0].work
 	if w := recordWork(rec); w > 0 {
 		work = w
 	}
 	base := diff.Side{Name: ds[0].Name, Tables: tables, Work: work, Source: label}
+	if !o.noRootMatch {
+		// The record made in another checkout: both sides' files are
+		// keyed below their roots before the after side is keyed as the
+		// record's rows are (the comparison then finds none to match).
+		pair := []diff.Side{base, ds[1]}
+		if roots := diff.GuessRoots(pair, 0); roots != nil {
+			diff.Relocate(pair, roots)
+			base, ds[1] = pair[0], pair[1]
+		}
+	}
+	unknown := rec.Align(ds[1].Tables, base.Root)
 	base.Warnings = append(base.Warnings, analyze.Warning{Kind: analyze.WarnOther, Message: fmt.Sprintf(
 		"the base is the record of %s (%s): a record keeps each run's headline and top %d rows, not its call tree, so no call path (where it changed), call, line or stall is compared",
 		rec.Commit, path, rec.Top)})

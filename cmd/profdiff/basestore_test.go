@@ -211,3 +211,26 @@ func TestBaseStoreErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestBaseStoreOtherCheckout: a record made in one checkout is the base
+// of runs made in another (their scripts below /srv/checkouts/pr-4242/
+// instead of /srv/node-workload/): the files are matched below each
+// side's root, so the program's functions are the record's, not unknown.
+func TestBaseStoreOtherCheckout(t *testing.T) {
+	store := baseStore(t, "a1b2c3d4e5", nil, fixture("node-router-unbundled-before.cpuprofile"))
+	args := []string{"--base-store", store, "--base-commit", "a1b2c3d4e5"}
+	same := readJSONReport(t, append(args, fixture("node-router-unbundled-after.cpuprofile"))...)
+	moved := readJSONReport(t, append(args, fixture("checkouts/node-router-after-pr-4242.cpuprofile.gz"))...)
+	unmatched := readJSONReport(t, append(args, "--no-root-match", fixture("checkouts/node-router-after-pr-4242.cpuprofile.gz"))...)
+	deploy := func(r jsonRows) (n int) {
+		for _, f := range r.Functions {
+			if f.Package == "deploy" && f.Total.Ns[1] > 0 {
+				n++
+			}
+		}
+		return n
+	}
+	if deploy(same) < 20 || deploy(moved) != deploy(same) || deploy(unmatched) >= deploy(same) {
+		t.Errorf("the program's functions: %d from one checkout, %d from another, %d unmatched", deploy(same), deploy(moved), deploy(unmatched))
+	}
+}
