@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -92,10 +93,14 @@ func (e environment) config() (config, error) {
 	for _, f := range []struct{ input, flag string }{{"work", "--work"}, {"work-before", "--work-before"}, {"work-after", "--work-after"}, {"work-unit", "--work-unit"}} {
 		if v := e.input(f.input); v != "" {
 			c.args = append(c.args, f.flag, v)
-			if f.input != "work-before" { // a record keeps the base's work
-				c.storeArgs = append(c.storeArgs, f.flag, v)
-			}
 		}
+	}
+	// A record keeps the base's work: the head's is --work.
+	if w := cmp.Or(e.input("work-after"), e.input("work")); w != "" {
+		c.storeArgs = append(c.storeArgs, "--work", w)
+	}
+	if u := e.input("work-unit"); u != "" {
+		c.storeArgs = append(c.storeArgs, "--work-unit", u)
 	}
 	for _, f := range []struct{ input, flag string }{{"sourcemaps-before", "--sourcemaps-before"}, {"sourcemaps-after", "--sourcemaps-after"}, {"fail-on", "--fail-on"}} {
 		for _, v := range lines(e.input(f.input)) {

@@ -35,8 +35,8 @@ func baseStoreSides(args []string, o options) ([]sideArg, error) {
 		return nil, errors.New("--phase reads each run's samples again, and a history record keeps none: leave --phase out with --base-store")
 	case len(o.sourceDirsBefore)+len(o.sourceMapsBefore) > 0:
 		return nil, errors.New("--sourcemaps-before/--sourcemap-before do not apply with --base-store: the record's names were mapped when it was made")
-	case o.workBeforeSet:
-		return nil, errors.New("--work-before does not apply with --base-store: the record keeps the base's work (give --work for runs recorded without it)")
+	case o.workBeforeSet || o.workAfterSet:
+		return nil, errors.New("with --base-store give the after runs' work as --work N: the record keeps the base's (and --work N stands for it too when the record has none)")
 	case len(o.roots) > 0 || o.rootBefore != "" || o.rootAfter != "":
 		return nil, errors.New("--root does not apply with --base-store: the record's files are keyed as history add keyed them")
 	}
@@ -108,6 +108,10 @@ func (inv *invocation) baseFromStore(ds []diff.Side) error {
 		base.Warnings = append(base.Warnings, analyze.Warning{Kind: analyze.WarnOther, Message: fmt.Sprintf(
 			"%s of the after side are not among the record's top %d (the heaviest: %s, %s self per run): their base time is unknown, so they are counted in %s, not as new",
 			strings.Join(parts, ", "), rec.Top, heaviest.Heaviest, units.Duration(float64(heaviest.HeaviestSelf)/n), history.OtherName)})
+	}
+	if rw := recordWork(rec); rw > 0 && inv.flags[1].work <= 0 {
+		base.Warnings = append(base.Warnings, analyze.Warning{Kind: analyze.WarnOther, Message: fmt.Sprintf(
+			"the record keeps the work of each run (%g %s), the after runs were given none (--work): compared per run", rw, rec.WorkUnit)})
 	}
 	if len(rec.Runs) > 0 && rec.Runs[0].SampledUs == 0 {
 		base.Warnings = append(base.Warnings, analyze.Warning{Kind: analyze.WarnOther, Message: fmt.Sprintf(

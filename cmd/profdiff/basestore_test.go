@@ -203,6 +203,7 @@ func TestBaseStoreErrors(t *testing.T) {
 		{[]string{"--base-store", store, "--base-commit", "a1b2c3d", "--format", "html", after}, "with --base-store use text, markdown or json"},
 		{[]string{"--base-store", store, "--base-commit", "a1b2c3d", "--phase", "a=0s..1s", after}, "--phase"},
 		{[]string{"--base-store", store, "--base-commit", "a1b2c3d"}, "give the after runs"},
+		{[]string{"--base-store", store, "--base-commit", "a1b2c3d", "--work-after", "5", after}, "as --work N"},
 		{[]string{"--base-store", store, "--base-commit", "a1b2c3d", fixture("go-router-before.pprof")}, "is pprof"},
 	} {
 		code, out, errs := runCLI(c.args...)
@@ -232,5 +233,20 @@ func TestBaseStoreOtherCheckout(t *testing.T) {
 	}
 	if deploy(same) < 20 || deploy(moved) != deploy(same) || deploy(unmatched) >= deploy(same) {
 		t.Errorf("the program's functions: %d from one checkout, %d from another, %d unmatched", deploy(same), deploy(moved), deploy(unmatched))
+	}
+}
+
+// TestBaseStoreWork: the record keeps the base's work per run, and --work
+// gives the after runs': the comparison is per unit of work, the base's
+// from the record.
+func TestBaseStoreWork(t *testing.T) {
+	store := baseStore(t, "a1b2c3d4e5", []string{"--work", "100", "--work-unit", "request"}, fixture("node-router-unbundled-before.cpuprofile"))
+	code, out, errs := runCLI("--base-store", store, "--base-commit", "a1b2c3d", "--work", "80", "--work-unit", "request", fixture("node-router-unbundled-after.cpuprofile"))
+	if code != 0 || !strings.Contains(out, "on-CPU / request 63.2 ms 58.3 ms") {
+		t.Errorf("exit %d, %s\n%s", code, errs, out)
+	}
+	code, out, _ = runCLI("--base-store", store, "--base-commit", "a1b2c3d", fixture("node-router-unbundled-after.cpuprofile"))
+	if code != 0 || !strings.Contains(out, "the after runs were given none (--work): compared per run") {
+		t.Errorf("without --work: exit %d\n%s", code, out)
 	}
 }
