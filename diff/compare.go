@@ -32,6 +32,12 @@ type Side struct {
 	// Root is the directory the side's files are keyed below (see
 	// Relocate), "" when they keep their paths.
 	Root string
+	// Source says where the side's tables come from when not from its
+	// runs' profiles ("record of abc1234 from the store"); the summary
+	// shows it in place of the files.
+	Source string
+	// Warnings are about the side as a whole; the report carries them.
+	Warnings []analyze.Warning
 }
 
 // SideSummary is a side's headline: the mean of its runs' summaries (for
@@ -340,6 +346,9 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 		tables = append(tables, s.Tables...)
 	}
 	r.Warnings = runWarnings(tables)
+	for _, s := range sides {
+		r.Warnings = append(r.Warnings, s.Warnings...)
+	}
 	r.PerWork = len(sides) == 2 && sides[0].Work > 0 && sides[1].Work > 0
 	if len(sides) == 1 && sides[0].Work > 0 {
 		r.PerWork = true
@@ -427,6 +436,9 @@ func summarize(s Side) (SideSummary, error) {
 			}
 			sum.Symbolication.Add(t.Symbolication)
 		}
+	}
+	if s.Source != "" {
+		sum.Files = []string{s.Source}
 	}
 	if sum.Samples > 0 {
 		// The mean interval of the side is over all its samples.

@@ -32,8 +32,11 @@ import (
 )
 
 // Version is the record format this package writes and reads. A record of
-// a later version is refused, naming both.
-const Version = 1
+// a later version is refused, naming both. Version 2 added each run's
+// sampled time and, for narrowed runs, its on-CPU time before narrowing,
+// so that a record can stand as the base of a comparison (busy fraction,
+// shares of the whole run); version 1 records are read without them.
+const Version = 2
 
 // DefaultTop is how many functions, files and packages a record keeps.
 const DefaultTop = 200
@@ -69,12 +72,18 @@ type Record struct {
 
 // Run is one run's headline.
 type Run struct {
-	File       string  `json:"file"`
-	WallUs     int64   `json:"wall_us"`
-	OnCPUUs    int64   `json:"on_cpu_us"`
-	GCUs       int64   `json:"gc_us"`
-	Samples    int64   `json:"samples"`
-	IntervalUs float64 `json:"interval_us"`
+	File    string `json:"file"`
+	WallUs  int64  `json:"wall_us"`
+	OnCPUUs int64  `json:"on_cpu_us"`
+	GCUs    int64  `json:"gc_us"`
+	// SampledUs is the time all samples stand for, on-CPU or not (0 in
+	// version 1 records).
+	SampledUs int64 `json:"sampled_us,omitempty"`
+	// NarrowedFromUs is the on-CPU time before the run was narrowed by
+	// filters or a window; 0 when it was not.
+	NarrowedFromUs int64   `json:"narrowed_from_us,omitempty"`
+	Samples        int64   `json:"samples"`
+	IntervalUs     float64 `json:"interval_us"`
 	// Work is the work the run did, 0 when not given.
 	Work float64 `json:"work,omitempty"`
 }
@@ -129,7 +138,8 @@ func NewRecord(meta Meta, tables []*analyze.Table, work []float64) (*Record, err
 		Message: oneLine(meta.Message), Format: tables[0].Format.Describe(), WorkUnit: meta.WorkUnit, Top: meta.Top}
 	for i, t := range tables {
 		s := t.Summary
-		run := Run{File: filepath.Base(t.File), WallUs: us(s.WallNs), OnCPUUs: us(s.OnCPUNs), GCUs: us(s.GCNs), Samples: s.Samples,
+		run := Run{File: filepath.Base(t.File), WallUs: us(s.WallNs), OnCPUUs: us(s.OnCPUNs), GCUs: us(s.GCNs), SampledUs: us(s.SampledNs),
+			NarrowedFromUs: us(s.NarrowedFromNs), Samples: s.Samples,
 			IntervalUs: math.Round(float64(s.IntervalNs)/10) / 100}
 		if i < len(work) {
 			run.Work = work[i]

@@ -123,7 +123,7 @@ func TestStoreReplacesACommitAndRefusesBadRecords(t *testing.T) {
 		name, body, want string
 	}{
 		{"cut.json", string(data[:len(data)/2]), "not a whole profdiff history record"},
-		{"future.json", strings.Replace(string(data), `"profdiff_history": 1`, `"profdiff_history": 9`, 1), "newer profdiff (history format 9"},
+		{"future.json", strings.Replace(string(data), `"profdiff_history": 2`, `"profdiff_history": 9`, 1), "newer profdiff (history format 9"},
 		{"twice.json", string(data), "a second record of commit bbb2"},
 	} {
 		bad := t.TempDir()

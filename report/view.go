@@ -889,6 +889,10 @@ func (v *View) PathText(p diff.Path) string {
 func (v *View) PathsSummary() string {
 	r := v.r
 	d := r.OnCPU(1) - r.OnCPU(0)
+	if r.Tree == nil && r.OnCPU(0) > 0 && r.OnCPU(1) > 0 {
+		// A side read from a history record has rows, not a call tree.
+		return "not known: a side has no call tree to follow, see the warnings"
+	}
 	if len(r.Paths) == 0 {
 		return "no call path carries a change judged real"
 	}

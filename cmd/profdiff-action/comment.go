@@ -32,6 +32,9 @@ type meta struct {
 	BaseSHA    string `json:"base_sha,omitempty"`
 	HeadSHA    string `json:"head_sha,omitempty"`
 	ReadOnly   bool   `json:"read_only"` // a fork's pull request: the token cannot comment
+	// BaseRecord says the base is the history's record of BaseSHA, not
+	// profiles.
+	BaseRecord bool `json:"base_record,omitempty"`
 }
 
 // marker is the hidden first line that identifies a comment.
@@ -83,7 +86,11 @@ func header(m meta, rep *jsonReport, server string) string {
 		}
 		return strconv.Itoa(n) + " runs"
 	}
-	h := fmt.Sprintf("**profdiff** compared %s (base, %s) with %s (head, %s)", commit(m.BaseSHA), plural(runs[0]), commit(m.HeadSHA), plural(runs[1]))
+	base := "base"
+	if m.BaseRecord {
+		base = "base: its record in the history"
+	}
+	h := fmt.Sprintf("**profdiff** compared %s (%s, %s) with %s (head, %s)", commit(m.BaseSHA), base, plural(runs[0]), commit(m.HeadSHA), plural(runs[1]))
 	if rep != nil {
 		v := "**" + rep.verdict() + "**"
 		if !real(rep.verdict()) {

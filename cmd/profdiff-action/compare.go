@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -25,7 +27,10 @@ func (e environment) compare() int {
 		return e.errorf("%v", err)
 	}
 	c := e.runCompare(cfg)
-	if c.rep != nil && cfg.html {
+	switch {
+	case c.rep != nil && cfg.html && c.m.BaseRecord:
+		c.notes = append(c.notes, "No HTML report: its flame graph needs the base's call tree, and the base is a history record, which keeps none.")
+	case c.rep != nil && cfg.html:
 		e.writeHTML(c)
 	}
 	version := e.version(cfg.bin)
@@ -51,7 +56,7 @@ func (e environment) compare() int {
 	if err := os.WriteFile(filepath.Join(cfg.dir, "comment.md"), []byte(comment), 0o644); err != nil {
 		return e.errorf("%v", err)
 	}
-	c.out["upload"] = strconv.FormatBool(c.m.ReadOnly || c.out["html"] != "")
+	c.out["upload"] = strconv.FormatBool(c.m.ReadOnly || c.out["html"] != "" || c.out["history-html"] != "")
 	switch {
 	case c.m.ReadOnly:
 		c.out["comment"] = "none: a fork's pull request, its token cannot comment"
@@ -100,28 +105,57 @@ func (e environment) runCompare(cfg config) *comparison {
 	if sha := e.input("after-commit"); sha != "" {
 		m.HeadSHA = sha
 	}
-	var remember []string // --commit, --base-commit and --previous
-	for _, f := range []struct{ flag, sha string }{{"--commit", m.HeadSHA}, {"--base-commit", m.BaseSHA}} {
-		if commitPattern.MatchString(f.sha) {
-			remember = append(remember, f.flag+"="+f.sha)
+	prev := e.previousComment(cfg, m)
+	// remember are --commit, --base-commit and --previous.
+	remember := func(base string) []string {
+		var r []string
+		for _, f := range []struct{ flag, sha string }{{"--commit", m.HeadSHA}, {"--base-commit", base}} {
+			if commitPattern.MatchString(f.sha) {
+				r = append(r, f.flag+"="+f.sha)
+			}
+		}
+		if prev != "" {
+			r = append(r, "--previous="+prev)
+		}
+		return r
+	}
+	out := []string{"--format", "markdown", "-o", c.md, "--json-output", c.js}
+	hb := e.historyBase(m)
+	defer hb.cleanup()
+	c.status = -1
+	if hb.commit != "" {
+		// The base is the history's record of the merge base.
+		c.status, c.stderr = e.profdiff(cfg.bin, slices.Concat(out, remember(hb.commit), []string{"--base-store", hb.store}, cfg.storeArgs))
+		if c.status == 2 {
+			hb.note = "the history's record of " + hb.commit[:min(7, len(hb.commit))] + " could not be the base (" + oneLine(c.stderr) + ")"
+			c.status = -1
+		} else {
+			m.BaseSHA, m.BaseRecord = hb.commit, true
 		}
 	}
-	if prev := e.previousComment(cfg, m); prev != "" {
-		remember = append(remember, "--previous="+prev)
-	}
-	args := append([]string{"--format", "markdown", "-o", c.md, "--json-output", c.js}, remember...)
-	c.status, c.stderr = e.profdiff(cfg.bin, append(args, cfg.args...))
-	if c.status == 2 && len(remember) > 0 && rejected(c.stderr, remember) {
-		// A profdiff built at an older version (the version input) has
-		// none of these flags; a comment it cannot read is not worth
-		// failing the comparison for.
-		e.warnf("profdiff rejected %s (%s); comparing without them", strings.Join(flagNames(remember), ", "), oneLine(c.stderr))
-		args = args[:len(args)-len(remember)]
+	if c.status == -1 && cfg.args == nil {
+		c.status, c.stderr = 2, "before: give the base profiles: "+cmp.Or(hb.note, "the history has no record of the base")
+	} else if c.status == -1 {
+		if hb.note != "" {
+			c.notes = append(c.notes, "Compared with the base profiles: "+hb.note+".")
+		}
+		rem := remember(m.BaseSHA)
+		args := append(slices.Clone(out), rem...)
 		c.status, c.stderr = e.profdiff(cfg.bin, append(args, cfg.args...))
+		if c.status == 2 && len(rem) > 0 && rejected(c.stderr, rem) {
+			// A profdiff built at an older version (the version input) has
+			// none of these flags; a comment it cannot read is not worth
+			// failing the comparison for.
+			e.warnf("profdiff rejected %s (%s); comparing without them", strings.Join(flagNames(rem), ", "), oneLine(c.stderr))
+			c.status, c.stderr = e.profdiff(cfg.bin, append(slices.Clone(out), cfg.args...))
+		}
 	}
 	m.Status = c.status
 	c.out = map[string]string{"status": strconv.Itoa(c.status), "report-dir": cfg.dir, "report": c.md, "json": c.js,
 		"artifact-name": "profdiff-" + cfg.name, "fork": strconv.FormatBool(m.ReadOnly)}
+	if hb.store != "" {
+		e.writeHistoryPage(c, hb.store)
+	}
 	if c.status == 0 || c.status == 1 {
 		rep, err := readReport(c.js)
 		if err != nil {

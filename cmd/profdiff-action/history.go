@@ -58,13 +58,11 @@ func (e environment) history() int {
 		fmt.Fprintln(e.stderr, "profdiff: not a push to the default branch; not recording history")
 		return 0
 	}
-	switch {
-	case !branchPattern.MatchString(branch) || strings.Contains(branch, "..") || strings.HasSuffix(branch, ".lock") || strings.HasSuffix(branch, "/"):
-		return e.errorf("history-branch %q: give a branch name (letters, digits, '.', '_', '-', '/')", branch)
-	case branch == def:
+	if err := historyPlace(branch, dir); err != nil {
+		return e.errorf("%s", err)
+	}
+	if branch == def {
 		return e.errorf("history-branch %q is the default branch: give a branch of its own for the records", branch)
-	case !filepath.IsLocal(dir) || strings.HasPrefix(dir, "-") || strings.EqualFold(strings.Split(filepath.ToSlash(filepath.Clean(dir)), "/")[0], ".git"):
-		return e.errorf("history-dir %q: give a folder inside the branch", dir)
 	}
 	sha := e.getenv("GITHUB_SHA")
 	if !shaPattern.MatchString(sha) {
@@ -82,6 +80,18 @@ func (e environment) history() int {
 		fmt.Fprintf(e.stderr, "profdiff: recorded %.12s in %s of branch %s (commit %.12s)\n", sha, dir, branch, commit)
 	}
 	return 0
+}
+
+// historyPlace checks the history-branch and history-dir inputs: a plain
+// branch name, and a folder inside it.
+func historyPlace(branch, dir string) error {
+	switch {
+	case !branchPattern.MatchString(branch) || strings.Contains(branch, "..") || strings.HasSuffix(branch, ".lock") || strings.HasSuffix(branch, "/"):
+		return fmt.Errorf("history-branch %q: give a branch name (letters, digits, '.', '_', '-', '/')", branch)
+	case !filepath.IsLocal(dir) || strings.HasPrefix(dir, "-") || strings.EqualFold(strings.Split(filepath.ToSlash(filepath.Clean(dir)), "/")[0], ".git"):
+		return fmt.Errorf("history-dir %q: give a folder inside the branch", dir)
+	}
+	return nil
 }
 
 // historyArgs are profdiff history add's arguments but --store: the commit,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -41,7 +42,10 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 type config struct {
 	bin, dir, name, comment string
 	summary, html           bool
-	args                    []string // profdiff's arguments after the output flags
+	args                    []string // profdiff's arguments after the output flags; nil without base profiles
+	// storeArgs are profdiff's arguments for a base taken from the
+	// history (--base-store): the head's flags and profiles only.
+	storeArgs []string
 }
 
 // config reads and checks the inputs.
@@ -76,8 +80,10 @@ func (e environment) config() (config, error) {
 	}
 	c.dir = filepath.Join(tmp, "profdiff-"+c.name)
 
+	// With a history branch, a pull request's base may come from its
+	// record, and the base profiles may be left out.
 	before, err := side("before", e.input("before"))
-	if err != nil {
+	if err != nil && (e.input("before") != "" || e.input("history-branch") == "") {
 		return c, err
 	}
 	after, err := side("after", e.input("after"))
@@ -89,9 +95,19 @@ func (e environment) config() (config, error) {
 			c.args = append(c.args, f.flag, v)
 		}
 	}
+	// A record keeps the base's work: the head's is --work.
+	if w := cmp.Or(e.input("work-after"), e.input("work")); w != "" {
+		c.storeArgs = append(c.storeArgs, "--work", w)
+	}
+	if u := e.input("work-unit"); u != "" {
+		c.storeArgs = append(c.storeArgs, "--work-unit", u)
+	}
 	for _, f := range []struct{ input, flag string }{{"sourcemaps-before", "--sourcemaps-before"}, {"sourcemaps-after", "--sourcemaps-after"}, {"fail-on", "--fail-on"}} {
 		for _, v := range lines(e.input(f.input)) {
 			c.args = append(c.args, f.flag, v)
+			if f.input != "sourcemaps-before" { // a record's names were mapped when it was made
+				c.storeArgs = append(c.storeArgs, f.flag, v)
+			}
 		}
 	}
 	extra, err := splitArgs(e.input("args"))
@@ -99,6 +115,12 @@ func (e environment) config() (config, error) {
 		return c, fmt.Errorf("args: %v", err)
 	}
 	c.args = append(c.args, extra...)
+	c.storeArgs = append(append(c.storeArgs, extra...), "--")
+	c.storeArgs = append(c.storeArgs, after...) // every argument is a run of the head
+	if len(before) == 0 {
+		c.args = nil
+		return c, nil
+	}
 	if len(before) == 1 && len(after) == 1 {
 		c.args = append(c.args, "--", before[0], after[0])
 	} else {

@@ -40,6 +40,8 @@ Usage:
   profdiff [flags] --before F... --after F...
   profdiff [flags] BASE V1 V2...       a base and variants, each judged against it
   profdiff [flags] --side NAME=PATH...
+  profdiff [flags] --base-store DIR --base-commit SHA AFTER...
+                                       the base is the store's record of SHA
   profdiff history add --store DIR --commit SHA [flags] PROFILE...
   profdiff history [--order FILE] DIR  change points over commits (history --help)
   profdiff record [flags] --cmd CMD --before-dir DIR --after-dir DIR
@@ -147,6 +149,7 @@ type options struct {
 	workUnit      string
 	commit        string // the commit the (after) side comes from
 	baseCommit    string // the commit the base side comes from
+	baseStore     string // --base-store: the history store whose record of --base-commit is the base
 	previous      string // the earlier pull-request comment's body
 	// workOfOneSide lets --work apply to one side: history add records
 	// a commit's runs per unit of work.
@@ -197,6 +200,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.by, "by", "", "also list rows by file (--by file)")
 	fs.StringVar(&o.commit, "commit", "", "the commit `SHA` the compared (after) side was built from: markdown keeps it for the next comment's --previous; history add records it")
 	fs.StringVar(&o.baseCommit, "base-commit", "", "the commit `SHA` the base side was built from")
+	fs.StringVar(&o.baseStore, "base-store", "", "take the base from the history store `DIR` (profdiff history add): the record of --base-commit stands for the before runs, and every argument is an after run (profdiff --base-store DIR --base-commit SHA AFTER...)")
 	fs.StringVar(&o.previous, "previous", "", "the earlier pull-request comment's body (`FILE`): markdown adds its results, and theirs, as \"Previous results (N)\"")
 	fs.Float64Var(&o.alpha, "alpha", 0.05, "significance level of the verdicts, after correction for the number of rows")
 	fs.StringArrayVar(&o.minDelta, "min-delta", nil, "smallest change a verdict can call real, as Npp of on-CPU time or N% relative (repeatable; default 0.1pp and 5%)")
@@ -368,9 +372,12 @@ func parseOptions(o options, foldedUnitSet bool) (analyze.ParseOptions, error) {
 func (o *options) chooseFormat(interactive, stdoutTerminal bool) error {
 	if o.format == "" {
 		o.format = "text"
-		if o.output == "" && interactive && !o.list {
+		if o.output == "" && interactive && !o.list && o.baseStore == "" {
 			o.format = "tui" // the explorer is the default on a terminal
 		}
+	}
+	if o.baseStore != "" && o.format != "text" && o.format != "markdown" && o.format != "json" {
+		return fmt.Errorf("--format %s needs call trees or profiles, and a history record keeps neither: with --base-store use text, markdown or json", o.format)
 	}
 	if o.format == "tui" && !interactive {
 		return errors.New("--format tui needs a terminal on standard input and output; use --format text, markdown or json")

@@ -20,6 +20,9 @@ const historyUsage = `usage:
       the commits where the headline, a package, a function or a file changed
       for real, and the series of each (--order lists commits oldest first, as
       git rev-list --reverse prints them; without it records are in date order)
+  profdiff --base-store DIR --base-commit SHA [flags] AFTER...
+      compare runs with the store's record of SHA (a pull request's merge base)
+      as the base, read with the flags history add was given
 
 `
 

@@ -193,6 +193,9 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	o := inv.o
 	adviseHugePages(inputBytes(inv.sides))
 	ds, profiles, scriptDirs, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, inv.filters, o, needsOf(o.format, o.jsonOutput != "").withLineFlags(o))
+	if err == nil && o.baseStore != "" {
+		err = inv.baseFromStore(ds) // the base is a history record (basestore.go)
+	}
 	if err != nil {
 		return failed(stderr, err)
 	}

@@ -31,6 +31,9 @@ type sideArg struct {
 // directories of runs), --before/--after lists or --side NAME=PATH into
 // sides.
 func sidesFromArgs(args []string, o options) ([]sideArg, error) {
+	if o.baseStore != "" {
+		return baseStoreSides(args, o) // the base is a history record (basestore.go)
+	}
 	if len(o.named) > 0 {
 		if len(args)+len(o.before)+len(o.after) > 0 {
 			return nil, fmt.Errorf("give the sides either as arguments, with --before/--after, or with --side NAME=PATH, not two of these")
