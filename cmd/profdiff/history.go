@@ -106,6 +106,7 @@ func historyAdd(o options, h historyFlags, fs *pflag.FlagSet, stdin io.Reader, s
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
+	adviseHugePages(inputBytes(sides))
 	ds, _, _, err := readSides(sides, flags, stdin, syms, popts, filters, o, needs{})
 	if err != nil {
 		return failed(stderr, err)
