@@ -13,7 +13,7 @@ import (
 // without it the page holds no sources.
 func TestPageShowsSource(t *testing.T) {
 	r := compare(t, aggregate(t, "node-router-unbundled-before.cpuprofile", nil), aggregate(t, "node-router-unbundled-after.cpuprofile", nil))
-	source := func(file string) (string, bool) {
+	source := func(_ int, file string) (string, bool) {
 		if !strings.HasSuffix(file, "path-to-regexp/dist/index.js") {
 			return "", false
 		}
