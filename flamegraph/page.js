@@ -528,13 +528,16 @@
   }
   // #judge=path opens judging each frame on its own call path.
   if (/(^#|&)judge=path(&|$)/.test(location.hash)) $("judge").value = "path";
-  // #source opens the source of the heaviest frame that has one.
+  // #source opens the source of the heaviest frame that has one;
+  // #source=NAME, of the heaviest frame of the function named NAME.
   let sourceRows = 0;
-  if (/(^#|&)source(&|$)/.test(location.hash) && D.sources) {
+  const sourceHash = /(?:^#|&)source(?:=([^&]*))?(?:&|$)/.exec(location.hash);
+  if (sourceHash && D.sources) {
+    const name = sourceHash[1] === undefined ? null : decodeURIComponent(sourceHash[1]);
     let best = -1;
     for (let i = 1; i < N; i++) {
       const f = D.function[i];
-      if (f >= 0 && D.sources[f] && (best < 0 || D.total[sides - 1][i] > D.total[sides - 1][best])) best = i;
+      if (f >= 0 && D.sources[f] && (name === null || D.functions[f][0] === name) && (best < 0 || D.total[sides - 1][i] > D.total[sides - 1][best])) best = i;
     }
     if (best > 0) sourceRows = showSource(best);
   }

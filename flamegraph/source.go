@@ -23,8 +23,8 @@ const maxSourceRows = 300
 // self per side..., verdict] from the function's first line to its last
 // with time, then the unattributed rest (lines 0, no text). A side's
 // self time is its own line's: the first side's of the before line, the
-// last side's of the after line. verdict is the row's judged change where
-// it is real, else "".
+// last side's of the after line. verdict is the row's judged change ("~"
+// for noise; "" where nothing was compared).
 func writeSources(j *jsonwrite.Writer, r *diff.Report, fns []int32, source func(int, string) (string, bool)) {
 	if fns == nil {
 		j.Null()
@@ -129,10 +129,6 @@ func writeSourceRow(j *jsonwrite.Writer, r *diff.Report, row *diff.SourceRow, te
 		}
 		j.Float(v)
 	}
-	v := ""
-	if row.Self.Verdict.Real() {
-		v = row.Self.Verdict.String()
-	}
-	j.String(v)
+	j.String(row.Self.Verdict.String())
 	j.EndArray()
 }
