@@ -56,17 +56,91 @@ func (r *SourceRow) Moved() bool {
 	return r.Op == SourceSame && r.Line[0] != r.Line[1] && r.Line[0] > 0 && r.Line[1] > 0
 }
 
-// SourceListing is a function's source with its per-line times: every
-// line of its file (both builds' texts aligned when they differ), or,
-// without the text, the lines with time alone.
+// SourceText is a file's text in the before and the after build, aligned
+// once as a line diff when they differ, and shared by the listings of the
+// functions in the file (a file of thousands of functions is aligned
+// once, and no listing copies it).
+type SourceText struct {
+	rows    []textRow
+	aligned bool
+	// rowOf maps each side's line to its row + 1 (0: none), when aligned.
+	rowOf [2][]int32
+}
+
+// textRow is a row of a SourceText: its line in each text, op and text.
+type textRow struct {
+	line [2]int32
+	op   SourceOp
+	text string
+}
+
+// NewSourceText aligns a file's before and after texts, split into lines
+// (either nil where not at hand: the other stands for both); nil when
+// neither is at hand. When both are and differ they are aligned as a line
+// diff (AlignLines); when they are too far apart to align cheaply, the
+// after text alone is kept.
+func NewSourceText(before, after []string) *SourceText {
+	if before == nil {
+		before = after
+	}
+	if after == nil {
+		after = before
+	}
+	if after == nil {
+		return nil
+	}
+	t := &SourceText{}
+	if !slices.Equal(before, after) {
+		if rows := AlignLines(before, after); rows != nil {
+			t.aligned = true
+			t.rows = make([]textRow, len(rows))
+			t.rowOf = [2][]int32{make([]int32, len(before)+1), make([]int32, len(after)+1)}
+			for i, r := range rows {
+				t.rows[i] = textRow{line: r.Line, op: r.Op, text: r.Text}
+				for si := range 2 {
+					if r.Line[si] > 0 {
+						t.rowOf[si][r.Line[si]] = int32(i + 1)
+					}
+				}
+			}
+			return t
+		}
+	}
+	t.rows = make([]textRow, len(after))
+	for i, text := range after {
+		t.rows[i] = textRow{line: [2]int32{int32(i + 1), int32(i + 1)}, text: text}
+	}
+	return t
+}
+
+// Aligned reports whether the texts differ and are aligned as a line
+// diff.
+func (t *SourceText) Aligned() bool { return t != nil && t.aligned }
+
+// row returns the row (0-based) of side si's line, -1 for none.
+func (t *SourceText) row(si int, line int32) int {
+	if t.aligned {
+		if line > 0 && int(line) < len(t.rowOf[si]) {
+			return int(t.rowOf[si][line]) - 1
+		}
+		return -1
+	}
+	if line > 0 && int(line) <= len(t.rows) {
+		return int(line) - 1
+	}
+	return -1
+}
+
+// SourceListing is a function's annotated source: the rows of its file's
+// text (both builds' aligned when they differ; see SourceText), or,
+// without the text, the lines with time alone; each row read with Row.
 type SourceListing struct {
-	Rows []SourceRow
-	// Aligned says the two builds' texts differ and Rows are their line
-	// diff; otherwise Rows are one text's lines (the after build's when
-	// both are at hand), Line[0] == Line[1].
+	// Aligned says the two builds' texts differ and the rows are their
+	// line diff; otherwise they are one text's lines (the after build's
+	// when both are at hand), Line[0] == Line[1].
 	Aligned bool
-	// HasText says Rows carry the text; false: no text was at hand, and
-	// Rows are the lines with time only.
+	// HasText says the rows carry the text; false: no text was at hand,
+	// and the rows are the lines with time only.
 	HasText bool
 	// Unattributed is the function's time on no recorded line, nil when
 	// there is none.
@@ -74,12 +148,25 @@ type SourceListing struct {
 	// Lines are the function's lines in Report.Lines (line 0 first when
 	// there is one).
 	Lines []LineTime
-	hot   []bool
+
+	r      *Report
+	rows   []textRow // the text's rows, or the lines with time
+	byLine map[int32]*LineTime
+	hot    []int // the rows with time, in order
 }
 
-// Hot reports whether row i has time on a side shown (the first or the
-// last).
-func (l *SourceListing) Hot(i int) bool { return l.hot[i] }
+// Len returns how many rows the listing has.
+func (l *SourceListing) Len() int { return len(l.rows) }
+
+// HotRows returns the rows with time on a side shown (the first or the
+// last), in order.
+func (l *SourceListing) HotRows() []int { return l.hot }
+
+// Hot reports whether row i has time on a side shown.
+func (l *SourceListing) Hot(i int) bool {
+	_, ok := slices.BinarySearch(l.hot, i)
+	return ok
+}
 
 // Span returns the rows a listing of the function shows: from its first
 // line (start, when it lies at most maxLead rows above the first row with
@@ -87,22 +174,14 @@ func (l *SourceListing) Hot(i int) bool { return l.hot[i] }
 // row with time; first < 0 when no row has time.
 func (l *SourceListing) Span(start int32, context int) (first, last int) {
 	const maxLead = 200
-	first, last = -1, -1
-	for i := range l.Rows {
-		if l.hot[i] {
-			if first < 0 {
-				first = i
-			}
-			last = i
-		}
-	}
-	if first < 0 {
+	if len(l.hot) == 0 {
 		return -1, -1
 	}
+	first, last = l.hot[0], l.hot[len(l.hot)-1]
 	found := false
 	if start > 0 {
 		for i := first; i >= 0 && i >= first-maxLead; i-- {
-			if r := &l.Rows[i]; r.Line[0] == start || r.Line[1] == start {
+			if r := &l.rows[i]; r.line[0] == start || r.line[1] == start {
 				first, found = i, true
 				break
 			}
@@ -111,7 +190,47 @@ func (l *SourceListing) Span(start int32, context int) (first, last int) {
 	if !found {
 		first = max(0, first-context)
 	}
-	return first, min(len(l.Rows)-1, last+context)
+	return first, min(len(l.rows)-1, last+context)
+}
+
+// has reports whether lt has time on side si.
+func (l *SourceListing) has(lt *LineTime, si int) bool {
+	return lt != nil && (lt.Self.Mean[si] > 0 || (l.r.LineTotals && lt.Total.Mean != nil && lt.Total.Mean[si] > 0))
+}
+
+// Row returns row i with its times and judged changes.
+func (l *SourceListing) Row(i int) SourceRow {
+	tr := &l.rows[i]
+	row := SourceRow{Line: tr.line, Op: tr.op, Text: tr.text, Self: noChange(), Total: noChange()}
+	last := len(l.r.Sides) - 1
+	if row.Line[0] == row.Line[1] {
+		row.Time[0] = l.byLine[row.Line[0]]
+		row.Time[1] = row.Time[0]
+	} else {
+		// A moved, removed or added line: each side's time from its own
+		// line, where it has any.
+		if lt := l.byLine[row.Line[0]]; row.Line[0] > 0 && l.has(lt, 0) {
+			row.Time[0] = lt
+		}
+		if lt := l.byLine[row.Line[1]]; row.Line[1] > 0 && l.has(lt, last) {
+			row.Time[1] = lt
+		}
+	}
+	r := l.r
+	switch {
+	case len(r.Sides) != 2 || row.Op != SourceSame || (row.Time[0] == nil && row.Time[1] == nil):
+	case row.Time[0] == row.Time[1]:
+		row.Self = row.Time[0].Self.Change
+		if r.LineTotals {
+			row.Total = row.Time[0].Total.Change
+		}
+	case r.lineJudge != nil:
+		row.Self = r.lineJudge.pair(row.Time, func(lt *LineTime) *Measure { return &lt.Self }, r.lineJudge.selfTests)
+		if r.LineTotals {
+			row.Total = r.lineJudge.pair(row.Time, func(lt *LineTime) *Measure { return &lt.Total }, r.lineJudge.totalTests)
+		}
+	}
+	return row
 }
 
 // FunctionLines returns function fn's lines in r.Lines (ordered by line,
@@ -128,89 +247,52 @@ func (r *Report) FunctionLines(fn int32) []LineTime {
 // maxAlign bounds the cells of the table the line diff fills.
 const maxAlign = 4 << 20
 
-// SourceListing returns function fn's annotated source, given its file's
-// text in the before build (texts[0], the first side's) and in the after
-// build (texts[1], the last side's), each split into lines, nil where not
-// at hand. When both are at hand and differ, with two sides, they are
-// aligned as a line diff (AlignLines); when they are too far apart to
-// align cheaply, the after text alone is listed. A row whose line moved
-// between the builds is judged on the pair of lines: the before line's
-// runs on the first side against the after line's on the second,
-// Bonferroni-corrected over the lines the comparison tested (at least as
-// strict as the Holm correction the lines that kept their numbers got).
-func (r *Report) SourceListing(fn int32, texts [2][]string) SourceListing {
+// SourceListing returns function fn's annotated source over its file's
+// text t (NewSourceText of the first and the last side's texts; nil when
+// not at hand). A row whose line moved between the builds is judged on the
+// pair of lines: the before line's runs on the first side against the
+// after line's on the second, Bonferroni-corrected over the lines the
+// comparison tested (at least as strict as the Holm correction the lines
+// that kept their numbers got). It costs the function's lines, not the
+// file's.
+func (r *Report) SourceListing(fn int32, t *SourceText) SourceListing {
 	lines := r.FunctionLines(fn)
-	l := SourceListing{Lines: lines}
-	byLine := make(map[int32]*LineTime, len(lines))
+	l := SourceListing{Lines: lines, r: r, byLine: make(map[int32]*LineTime, len(lines))}
 	for i := range lines {
 		if lines[i].Line == 0 {
 			l.Unattributed = &lines[i]
 		} else {
-			byLine[lines[i].Line] = &lines[i]
+			l.byLine[lines[i].Line] = &lines[i]
 		}
 	}
 	last := len(r.Sides) - 1
-	compared := len(r.Sides) == 2
-	if texts[0] == nil {
-		texts[0] = texts[1]
-	}
-	if texts[1] == nil {
-		texts[1] = texts[0]
-	}
-	if compared && texts[0] != nil && !slices.Equal(texts[0], texts[1]) {
-		if rows := AlignLines(texts[0], texts[1]); rows != nil {
-			l.Rows, l.Aligned = rows, true
-		}
-	}
-	if !l.Aligned && texts[1] != nil {
-		l.Rows = make([]SourceRow, len(texts[1]))
-		for i, t := range texts[1] {
-			l.Rows[i] = SourceRow{Line: [2]int32{int32(i + 1), int32(i + 1)}, Text: t}
-		}
-	}
-	l.HasText = texts[1] != nil
-	if !l.HasText {
+	if t == nil {
 		for i := range lines {
-			if n := lines[i].Line; n > 0 {
-				l.Rows = append(l.Rows, SourceRow{Line: [2]int32{n, n}})
+			if n := lines[i].Line; n > 0 && (l.has(&lines[i], 0) || l.has(&lines[i], last)) {
+				l.rows = append(l.rows, textRow{line: [2]int32{n, n}})
+				l.hot = append(l.hot, len(l.rows)-1)
+			}
+		}
+		return l
+	}
+	l.Aligned, l.HasText, l.rows = t.aligned, true, t.rows
+	for i := range lines {
+		if lines[i].Line == 0 {
+			continue
+		}
+		if l.has(&lines[i], 0) {
+			if row := t.row(0, lines[i].Line); row >= 0 {
+				l.hot = append(l.hot, row)
+			}
+		}
+		if l.has(&lines[i], last) {
+			if row := t.row(1, lines[i].Line); row >= 0 {
+				l.hot = append(l.hot, row)
 			}
 		}
 	}
-	l.hot = make([]bool, len(l.Rows))
-	has := func(lt *LineTime, si int) bool {
-		return lt != nil && (lt.Self.Mean[si] > 0 || (r.LineTotals && lt.Total.Mean != nil && lt.Total.Mean[si] > 0))
-	}
-	for i := range l.Rows {
-		row := &l.Rows[i]
-		if row.Line[0] == row.Line[1] {
-			row.Time[0] = byLine[row.Line[0]]
-			row.Time[1] = row.Time[0]
-		} else {
-			// A moved, removed or added line: each side's time from its
-			// own line, where it has any.
-			if lt := byLine[row.Line[0]]; row.Line[0] > 0 && has(lt, 0) {
-				row.Time[0] = lt
-			}
-			if lt := byLine[row.Line[1]]; row.Line[1] > 0 && has(lt, last) {
-				row.Time[1] = lt
-			}
-		}
-		l.hot[i] = has(row.Time[0], 0) || has(row.Time[1], last)
-		row.Self, row.Total = noChange(), noChange()
-		switch {
-		case !compared || row.Op != SourceSame || (row.Time[0] == nil && row.Time[1] == nil):
-		case row.Time[0] == row.Time[1]:
-			row.Self = row.Time[0].Self.Change
-			if r.LineTotals {
-				row.Total = row.Time[0].Total.Change
-			}
-		case r.lineJudge != nil:
-			row.Self = r.lineJudge.pair(row.Time, func(lt *LineTime) *Measure { return &lt.Self }, r.lineJudge.selfTests)
-			if r.LineTotals {
-				row.Total = r.lineJudge.pair(row.Time, func(lt *LineTime) *Measure { return &lt.Total }, r.lineJudge.totalTests)
-			}
-		}
-	}
+	slices.Sort(l.hot)
+	l.hot = slices.Compact(l.hot)
 	return l
 }
 

@@ -60,13 +60,13 @@ func cacheReport(t *testing.T) (*Report, int32, [2][]string) {
 // verdict.
 func TestSourceListingJudgesMovedLines(t *testing.T) {
 	r, fn, texts := cacheReport(t)
-	l := r.SourceListing(fn, texts)
+	l := r.SourceListing(fn, NewSourceText(texts[0], texts[1]))
 	if !l.Aligned || !l.HasText {
 		t.Fatalf("aligned %v, text %v", l.Aligned, l.HasText)
 	}
 	var moved, removed int
-	for i := range l.Rows {
-		row := &l.Rows[i]
+	for i := range l.Len() {
+		row := l.Row(i)
 		switch {
 		case row.Moved() && (row.Time[0] != nil || row.Time[1] != nil):
 			moved++
@@ -90,16 +90,16 @@ func TestSourceListingJudgesMovedLines(t *testing.T) {
 	}
 
 	// The same text on both sides: one text, rows are lines.
-	same := r.SourceListing(fn, [2][]string{texts[1], texts[1]})
-	if same.Aligned || len(same.Rows) != len(texts[1]) || same.Rows[4].Line != [2]int32{5, 5} {
-		t.Errorf("same text: aligned %v, %d rows", same.Aligned, len(same.Rows))
+	same := r.SourceListing(fn, NewSourceText(texts[1], texts[1]))
+	if same.Aligned || same.Len() != len(texts[1]) || same.Row(4).Line != [2]int32{5, 5} {
+		t.Errorf("same text: aligned %v, %d rows", same.Aligned, same.Len())
 	}
 	// No text: the lines with time alone.
-	none := r.SourceListing(fn, [2][]string{})
-	if none.HasText || len(none.Rows) == 0 {
-		t.Errorf("no text: %d rows", len(none.Rows))
+	none := r.SourceListing(fn, nil)
+	if none.HasText || none.Len() == 0 {
+		t.Errorf("no text: %d rows", none.Len())
 	}
-	for i := range none.Rows {
+	for i := range none.Len() {
 		if !none.Hot(i) {
 			t.Errorf("no text: row %d has no time", i)
 		}

@@ -50,6 +50,15 @@ func writeSources(j *jsonwrite.Writer, r *diff.Report, fns []int32, source func(
 		return ls
 	}
 	last := len(r.Sides) - 1
+	aligned := map[string]*diff.SourceText{} // by file: aligned once
+	textsOf := func(file string) *diff.SourceText {
+		t, ok := aligned[file]
+		if !ok {
+			t = diff.NewSourceText(textOf(0, file), textOf(last, file))
+			aligned[file] = t
+		}
+		return t
+	}
 	j.BeginArray()
 	for _, fn := range fns {
 		lines := r.FunctionLines(fn)
@@ -70,7 +79,7 @@ func writeSources(j *jsonwrite.Writer, r *diff.Report, fns []int32, source func(
 			continue
 		}
 		k := r.Functions[fn].Key
-		l := r.SourceListing(fn, [2][]string{textOf(0, k.File), textOf(last, k.File)})
+		l := r.SourceListing(fn, textsOf(k.File))
 		var shown []int
 		if first, end := l.Span(k.Line, 0); first >= 0 {
 			if end-first < maxSourceRows {
@@ -78,11 +87,7 @@ func writeSources(j *jsonwrite.Writer, r *diff.Report, fns []int32, source func(
 					shown = append(shown, i)
 				}
 			} else {
-				for i := first; i <= end; i++ {
-					if l.Hot(i) {
-						shown = append(shown, i)
-					}
-				}
+				shown = l.HotRows()
 			}
 		}
 		j.BeginObject()
@@ -97,7 +102,8 @@ func writeSources(j *jsonwrite.Writer, r *diff.Report, fns []int32, source func(
 		j.Key("rows")
 		j.BeginArray()
 		for _, i := range shown {
-			writeSourceRow(j, r, &l.Rows[i], termtext.Clean(strings.ReplaceAll(l.Rows[i].Text, "\t", "    ")))
+			row := l.Row(i)
+			writeSourceRow(j, r, &row, termtext.Clean(strings.ReplaceAll(row.Text, "\t", "    ")))
 		}
 		if u := l.Unattributed; u != nil {
 			writeSourceRow(j, r, &diff.SourceRow{Time: [2]*diff.LineTime{u, u}, Self: u.Self.Change}, "")

@@ -149,11 +149,11 @@ func writeFunctionSource(w io.Writer, v *View, fn int32, opts SourceOptions) {
 			notes = append(notes, termtext.Clean(k.File)+" is not at hand")
 		}
 	}
-	listing := r.SourceListing(fn, texts)
+	listing := r.SourceListing(fn, diff.NewSourceText(texts[0], texts[1]))
 	first, last := listing.Span(k.Line, opts.Context)
 	if first < 0 && listing.HasText {
 		notes = append(notes, termtext.Clean(k.File)+" has fewer lines than the profile records")
-		listing = r.SourceListing(fn, [2][]string{})
+		listing = r.SourceListing(fn, nil)
 		first, last = listing.Span(k.Line, opts.Context)
 	}
 	for _, n := range slices.Compact(notes) {
@@ -300,14 +300,14 @@ func writeSourceRows(w io.Writer, r *diff.Report, l *diff.SourceListing, shown [
 			texts = append(texts, fmt.Sprintf("⋮ (%d lines)", -i))
 			continue
 		}
-		row := &l.Rows[i]
+		row := l.Row(i)
 		var lineNums []string
 		if edited {
 			lineNums = []string{num(row.Line[0]), num(row.Line[1])}
 		} else {
 			lineNums = []string{num(row.Line[0])}
 		}
-		table = append(table, cellsOf(row, lineNums))
+		table = append(table, cellsOf(&row, lineNums))
 		marks = append(marks, string(row.Op.Mark()))
 		texts = append(texts, termtext.Clean(strings.ReplaceAll(row.Text, "\t", "    ")))
 	}

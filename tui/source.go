@@ -20,7 +20,14 @@ import (
 type sourceCache struct {
 	mu       sync.Mutex
 	files    map[sideFile][]string // nil: not available
+	texts    map[textKey]*diff.SourceText
 	listings map[listingKey]*diff.SourceListing
+}
+
+// textKey is a file's texts in two sides (indices for Input.Source).
+type textKey struct {
+	sides [2]int
+	file  string
 }
 
 type sideFile struct {
@@ -34,7 +41,7 @@ type listingKey struct {
 }
 
 func newSourceCache() *sourceCache {
-	return &sourceCache{files: map[sideFile][]string{}, listings: map[listingKey]*diff.SourceListing{}}
+	return &sourceCache{files: map[sideFile][]string{}, texts: map[textKey]*diff.SourceText{}, listings: map[listingKey]*diff.SourceListing{}}
 }
 
 // inputSide returns the index Input.Source takes for side si of the
@@ -81,7 +88,7 @@ func (m Model) sourceLines(si int, file string) []string {
 func (m Model) listing(fn int32) *diff.SourceListing {
 	r := m.report()
 	if m.src == nil {
-		l := r.SourceListing(fn, [2][]string{})
+		l := r.SourceListing(fn, nil)
 		return &l
 	}
 	k := listingKey{r, fn}
@@ -92,8 +99,18 @@ func (m Model) listing(fn int32) *diff.SourceListing {
 		return l
 	}
 	file := r.Functions[fn].Key.File
-	texts := [2][]string{m.sourceLines(0, file), m.sourceLines(len(r.Sides)-1, file)}
-	built := r.SourceListing(fn, texts)
+	last := len(r.Sides) - 1
+	tk := textKey{[2]int{m.inputSide(0), m.inputSide(last)}, file}
+	m.src.mu.Lock()
+	t, ok := m.src.texts[tk]
+	m.src.mu.Unlock()
+	if !ok {
+		t = diff.NewSourceText(m.sourceLines(0, file), m.sourceLines(last, file))
+		m.src.mu.Lock()
+		m.src.texts[tk] = t
+		m.src.mu.Unlock()
+	}
+	built := r.SourceListing(fn, t)
 	m.src.mu.Lock()
 	m.src.listings[k] = &built
 	m.src.mu.Unlock()
@@ -107,7 +124,7 @@ func (m Model) sourceShown() bool {
 		return false
 	}
 	l := m.listing(s.fnRow)
-	return l.HasText && len(l.Rows) > 0
+	return l.HasText && l.Len() > 0
 }
 
 // sourceRows is how many lines of code the pane shows.
@@ -155,8 +172,9 @@ func (m Model) srcTopFor(s *screen, rows, n int) int32 {
 func (m Model) hotRows(fn int32) []int32 {
 	l := m.listing(fn)
 	var out []int32
-	for i := range l.Rows {
-		if l.Hot(i) && slices.ContainsFunc(rowSelf(m.report(), &l.Rows[i]), func(v float64) bool { return v > 0 }) {
+	for _, i := range l.HotRows() {
+		row := l.Row(i)
+		if slices.ContainsFunc(rowSelf(m.report(), &row), func(v float64) bool { return v > 0 }) {
 			out = append(out, int32(i+1))
 		}
 	}
@@ -188,7 +206,8 @@ func (m Model) hottestRow(fn int32) int32 {
 	l := m.listing(fn)
 	best, most := int32(0), -1.0
 	for _, i := range m.hotRows(fn) {
-		if v := slices.Max(rowSelf(m.report(), &l.Rows[i-1])); v > most {
+		row := l.Row(int(i - 1))
+		if v := slices.Max(rowSelf(m.report(), &row)); v > most {
 			best, most = i, v
 		}
 	}
@@ -199,7 +218,7 @@ func (m Model) hottestRow(fn int32) int32 {
 // keys it leaves to the screen.
 func (m *Model) sourceKey(msg tea.KeyPressMsg) bool {
 	s := m.top()
-	n := len(m.listing(s.fnRow).Rows)
+	n := m.listing(s.fnRow).Len()
 	rows := m.sourceRows()
 	k := m.keys
 	switch {
@@ -250,7 +269,7 @@ func (m *Model) sourceKey(msg tea.KeyPressMsg) bool {
 // moveSource moves the pane's selected row, the window following it.
 func (m *Model) moveSource(d int32) {
 	s := m.top()
-	n := len(m.listing(s.fnRow).Rows)
+	n := m.listing(s.fnRow).Len()
 	rows := m.sourceRows()
 	s.srcTop = m.srcTopFor(s, rows, n)
 	s.srcLine = max(min(s.srcLine+d, int32(n)), 1)
@@ -263,10 +282,10 @@ func (m *Model) moveSource(d int32) {
 func (m Model) sourceLineLabel(s *screen) string {
 	l := m.listing(s.fnRow)
 	i := int(s.srcLine) - 1
-	if i < 0 || i >= len(l.Rows) {
+	if i < 0 || i >= l.Len() {
 		return fmt.Sprintf("source line %d", s.srcLine)
 	}
-	row := &l.Rows[i]
+	row := l.Row(i)
 	switch {
 	case !l.Aligned:
 		return fmt.Sprintf("source line %d", row.Line[1])
@@ -298,7 +317,7 @@ func (m Model) sourcePane(s *screen, height int) []string {
 	case s.srcFocus:
 		title += " · ↑/↓ scroll, ]/[ next/previous hot line, tab or esc leaves"
 	default:
-		top := l.Rows[m.hottestRow(s.fnRow)-1].Line
+		top := l.Row(int(m.hottestRow(s.fnRow) - 1)).Line
 		hottest := fmt.Sprint(top[1])
 		if top[1] == 0 {
 			hottest = fmt.Sprint(top[0])
@@ -325,21 +344,21 @@ func (m Model) sourcePane(s *screen, height int) []string {
 	}
 	out := []string{termtext.Fit(title, m.width, false), head}
 	rows := max(height-2, 1)
-	top := m.srcTopFor(s, rows, len(l.Rows))
+	top := m.srcTopFor(s, rows, l.Len())
 	num := func(n int32) string {
 		if n == 0 {
 			return ""
 		}
 		return fmt.Sprint(n)
 	}
-	for i := top; int(i) <= len(l.Rows) && len(out) < height; i++ {
-		row := &l.Rows[i-1]
+	for i := top; int(i) <= l.Len() && len(out) < height; i++ {
+		row := l.Row(int(i - 1))
 		cursor := i == s.srcLine && s.srcFocus
 		mark := " "
 		if cursor {
 			mark = "›"
 		}
-		self := rowSelf(r, row)
+		self := rowSelf(r, &row)
 		cells := ""
 		for si := range labels {
 			c := ""
