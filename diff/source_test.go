@@ -114,3 +114,35 @@ func readFixture(t *testing.T, name string) string {
 	}
 	return string(b)
 }
+
+// TestSourceListingOutside: a function's lines with time that its text
+// does not have (past its end, as V8 records code it inlined from another
+// script) are listed apart, not lost: main's lines against a text of
+// five lines.
+func TestSourceListingOutside(t *testing.T) {
+	r, fn, texts := cacheReport(t)
+	short := texts[1][:5]
+	l := r.SourceListing(fn, NewSourceText(short, short))
+	var outside []int32
+	for i := range l.Outside {
+		row := l.OutsideRow(i)
+		if row.Line[0] <= 5 || row.Time[0] == nil {
+			t.Errorf("outside row %+v", row)
+		}
+		outside = append(outside, row.Line[0])
+	}
+	var want []int32
+	for _, lt := range r.FunctionLines(fn) {
+		if lt.Line > 5 && (lt.Self.Mean[0] > 0 || lt.Self.Mean[1] > 0) {
+			want = append(want, lt.Line)
+		}
+	}
+	if len(want) == 0 || !slices.Equal(outside, want) {
+		t.Errorf("outside lines %v, want %v", outside, want)
+	}
+	for _, i := range l.HotRows() {
+		if i >= 5 {
+			t.Errorf("hot row %d past the text", i)
+		}
+	}
+}

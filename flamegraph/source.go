@@ -105,6 +105,10 @@ func writeSources(j *jsonwrite.Writer, r *diff.Report, fns []int32, source func(
 			row := l.Row(i)
 			writeSourceRow(j, r, &row, termtext.Clean(strings.ReplaceAll(row.Text, "\t", "    ")))
 		}
+		for i := range l.Outside {
+			row := l.OutsideRow(i)
+			writeSourceRow(j, r, &row, diff.OutsideNote)
+		}
 		if u := l.Unattributed; u != nil {
 			writeSourceRow(j, r, &diff.SourceRow{Time: [2]*diff.LineTime{u, u}, Self: u.Self.Change}, "")
 		}

@@ -311,6 +311,16 @@ func writeSourceRows(w io.Writer, r *diff.Report, l *diff.SourceListing, shown [
 		marks = append(marks, string(row.Op.Mark()))
 		texts = append(texts, termtext.Clean(strings.ReplaceAll(row.Text, "\t", "    ")))
 	}
+	for i := range l.Outside {
+		row := l.OutsideRow(i)
+		lineNums := []string{num(row.Line[0])}
+		if edited {
+			lineNums = append(lineNums, num(row.Line[1]))
+		}
+		table = append(table, cellsOf(&row, lineNums))
+		marks = append(marks, " ")
+		texts = append(texts, diff.OutsideNote)
+	}
 	if u := l.Unattributed; u != nil {
 		lineNums := []string{""}
 		if edited {

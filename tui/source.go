@@ -323,6 +323,9 @@ func (m Model) sourcePane(s *screen, height int) []string {
 			hottest = fmt.Sprint(top[0])
 		}
 		title += fmt.Sprintf(" · %s with time, hottest %s (tab: scroll, ]/[: hot lines)", units.Plural(len(hot), "line", "lines"), hottest)
+		if n := len(l.Outside); n > 0 {
+			title += fmt.Sprintf(" · %s past the file's end (code V8 inlined from another script)", units.Plural(n, "line", "lines"))
+		}
 	}
 	labels := []string{"self"}
 	if r.Compared() {
