@@ -156,3 +156,95 @@ func TestBundledLinesAreLeftOut(t *testing.T) {
 		t.Errorf("mapped: lines %+v, bundled %+v", tab.Lines, tab.BundledLines)
 	}
 }
+
+// TestDatadogLineNumbers: an @datadog/pprof profile taken in its
+// line-number mode (lineNumbers: true; testdata/lines/datadog/lines.pb.gz)
+// holds the line each function was on, as Go's do: each function is one
+// row (not one per line, as the reader made before), its self time is
+// spread over its lines and adds up, each line carries its total, and a
+// line's self time equals go tool pprof -lines' flat. The same script in
+// the default mode (func.pb.gz), and the corpus's default-mode profile,
+// keep one row per function start and no lines.
+func TestDatadogLineNumbers(t *testing.T) {
+	p, err := ParseFile("../testdata/lines/datadog/lines.pb.gz", ParseOptions{Lines: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := Aggregate(p, AggregateOptions{Lines: true})
+	rows := map[string]int{}
+	self := map[string]int64{}
+	for _, r := range tab.Functions {
+		if r.Key.File == "/tmp/h-lines2-dd/w/app.js" {
+			rows[r.Key.Function]++
+			self[r.Key.Function] = r.Self
+		}
+	}
+	for _, fn := range []string{"main", "renderDocument", "parse"} {
+		if rows[fn] != 1 {
+			t.Errorf("%s: %d rows, want 1", fn, rows[fn])
+		}
+	}
+	if !tab.LineTotals {
+		t.Error("no line totals")
+	}
+	lineSelf := map[string]map[int32]int64{}
+	sums := map[string]int64{}
+	for _, l := range tab.Lines {
+		if l.Function.File != "/tmp/h-lines2-dd/w/app.js" {
+			continue
+		}
+		if lineSelf[l.Function.Function] == nil {
+			lineSelf[l.Function.Function] = map[int32]int64{}
+		}
+		lineSelf[l.Function.Function][l.Line] += l.Self
+		sums[l.Function.Function] += l.Self
+		if l.Total < l.Self {
+			t.Errorf("%s:%d total %d < self %d", l.Function.Function, l.Line, l.Total, l.Self)
+		}
+	}
+	for fn, s := range sums {
+		if s != self[fn] {
+			t.Errorf("%s: lines add up to %d, self %d", fn, s, self[fn])
+		}
+	}
+	// main's loop (line 11) and the code V8 inlined into it: parse's
+	// (line 4) and other's (line 3).
+	if m := lineSelf["main"]; len(m) < 3 || m[4] == 0 || m[3] == 0 || m[11] == 0 {
+		t.Errorf("main's lines %v", m)
+	}
+	if pprofPath, err := exec.LookPath("go"); err == nil {
+		out, err := exec.Command(pprofPath, "tool", "pprof", "-lines", "-top", "-nodecount=100000", "-unit=ns", "../testdata/lines/datadog/lines.pb.gz").Output()
+		if err != nil {
+			t.Fatalf("go tool pprof: %v", err)
+		}
+		re := regexp.MustCompile(`(?m)^\s*(\d+)ns\s.*\s(\S+) \S*app\.js:(\d+)\s*$`)
+		n := 0
+		for _, m := range re.FindAllStringSubmatch(string(out), -1) {
+			flat, _ := strconv.ParseInt(m[1], 10, 64)
+			line, _ := strconv.Atoi(m[3])
+			if got := lineSelf[m[2]][int32(line)]; got != flat {
+				t.Errorf("%s:%s: self %d, go tool pprof -lines %d", m[2], m[3], got, flat)
+			}
+			n++
+		}
+		if n < 4 {
+			t.Errorf("%d lines of app.js in go tool pprof -lines:\n%s", n, out)
+		}
+	}
+
+	for _, f := range []string{"../testdata/lines/datadog/func.pb.gz", "../testdata/node-pprof-before.pb.gz"} {
+		p, err := ParseFile(f, ParseOptions{Lines: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab := Aggregate(p, AggregateOptions{Lines: true})
+		if len(tab.Lines) != 0 {
+			t.Errorf("%s: %d lines in the default mode", f, len(tab.Lines))
+		}
+		for _, r := range tab.Functions {
+			if r.Key.Function == "renderDocument" && r.Key.Line != 6 {
+				t.Errorf("%s: renderDocument at line %d, want its start, 6", f, r.Key.Line)
+			}
+		}
+	}
+}

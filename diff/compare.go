@@ -219,6 +219,9 @@ type Report struct {
 	// Responsiveness compares the runs' stalls; nil when a run records no
 	// sample times (see responsiveness.go).
 	Responsiveness *Responsiveness
+	// lineJudge judges a moved line's pair of lines (SourceListing); nil
+	// unless two sides' lines were compared.
+	lineJudge *lineJudge
 }
 
 // Phase is the comparison of one stretch of every run.

@@ -22,6 +22,18 @@ func (c *comparison) lines(r *Report) {
 		}
 	}
 	r.Lines, r.LineTotals = c.joinLines()
+	if len(c.sides) == 2 && len(r.Lines) > 0 {
+		self, total := 0, 0
+		for i := range r.Lines {
+			if c.eligible(&r.Lines[i].Self) {
+				self++
+			}
+			if r.LineTotals && c.eligible(&r.Lines[i].Total) {
+				total++
+			}
+		}
+		r.lineJudge = newLineJudge(c, self, total)
+	}
 }
 
 // joinLines joins every run's per-line self and total times by function

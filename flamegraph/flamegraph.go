@@ -47,8 +47,10 @@ type Options struct {
 	// Lines adds each function's per-line times (and source, through
 	// Source) to the page, shown when a frame is clicked.
 	Lines bool
-	// Source returns a file's text, or false; nil for none.
-	Source func(file string) (string, bool)
+	// Source returns side's text of a file (side indexes the report's
+	// sides), or false; nil for none. A function whose text differs
+	// between the first and the last side shows both, aligned.
+	Source func(side int, file string) (string, bool)
 }
 
 // The page's data is one JSON object, which the page's script reads:

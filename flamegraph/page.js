@@ -419,7 +419,11 @@
     }
   });
   // The clicked frame's function's source, with each line's self time per
-  // side (the page holds them when written with per-line times).
+  // side (the page holds them when written with per-line times). When the
+  // function's text differs between the builds, both texts are aligned as
+  // a line diff: rows only before marked -, only after +, each with its
+  // own side's time; a moved line shows both numbers and its verdict.
+  // A row: [before line, after line, mark, text, self per side..., verdict].
   function showSource(i) {
     const sec = $("source-section");
     const f = D.function[i];
@@ -430,20 +434,26 @@
     }
     const fn = D.functions[f];
     $("source-title").textContent = fn[0] + "  " + fn[2];
-    $("source-note").textContent = src.note;
+    $("source-note").textContent = src.note + (src.aligned ? (src.note ? " " : "") + "The builds' texts differ: - before only, + after only, each with its own side's time." : "");
     const t = $("source");
     t.textContent = "";
     const head = el("tr");
-    const labels = D.compared ? ["line", "before", "after", "change", ""] : ["line", "self", ""];
+    const labels = (src.aligned ? ["old", "new"] : ["line"]).concat(D.compared ? ["before", "after", "change", "", ""] : ["self", ""]);
     for (const h of labels) head.appendChild(el("th", h));
     t.appendChild(head);
+    const num = (n) => (n > 0 ? String(n) : "");
     for (const row of src.rows) {
-      const tr = el("tr");
-      tr.appendChild(el("td", row[0] > 0 ? String(row[0]) : ""));
-      const times = row.slice(2);
+      const unattributed = row[0] === 0 && row[1] === 0;
+      const tr = el("tr", null, row[2] === "-" ? "removed" : row[2] === "+" ? "added" : "");
+      if (src.aligned) tr.appendChild(el("td", num(row[0])));
+      tr.appendChild(el("td", num(src.aligned ? row[1] : row[0])));
+      const times = row.slice(4, row.length - 1);
       for (const x of times) tr.appendChild(el("td", x ? dur(x) : "."));
-      if (D.compared) tr.appendChild(el("td", times[0] || times[1] ? sdur(times[1] - times[0]) : ""));
-      tr.appendChild(el("td", row[0] > 0 ? row[1] : "(unattributed: samples that recorded no line)", "code"));
+      if (D.compared) {
+        tr.appendChild(el("td", times[0] || times[1] ? sdur(times[1] - times[0]) : ""));
+        tr.appendChild(el("td", row[row.length - 1], "verdict"));
+      }
+      tr.appendChild(el("td", unattributed ? "(unattributed: samples that recorded no line)" : (row[2] === " " ? "  " : row[2] + " ") + row[3], "code"));
       t.appendChild(tr);
     }
     sec.hidden = false;
@@ -518,13 +528,16 @@
   }
   // #judge=path opens judging each frame on its own call path.
   if (/(^#|&)judge=path(&|$)/.test(location.hash)) $("judge").value = "path";
-  // #source opens the source of the heaviest frame that has one.
+  // #source opens the source of the heaviest frame that has one;
+  // #source=NAME, of the heaviest frame of the function named NAME.
   let sourceRows = 0;
-  if (/(^#|&)source(&|$)/.test(location.hash) && D.sources) {
+  const sourceHash = /(?:^#|&)source(?:=([^&]*))?(?:&|$)/.exec(location.hash);
+  if (sourceHash && D.sources) {
+    const name = sourceHash[1] === undefined ? null : decodeURIComponent(sourceHash[1]);
     let best = -1;
     for (let i = 1; i < N; i++) {
       const f = D.function[i];
-      if (f >= 0 && D.sources[f] && (best < 0 || D.total[sides - 1][i] > D.total[sides - 1][best])) best = i;
+      if (f >= 0 && D.sources[f] && (name === null || D.functions[f][0] === name) && (best < 0 || D.total[sides - 1][i] > D.total[sides - 1][best])) best = i;
     }
     if (best > 0) sourceRows = showSource(best);
   }

@@ -1,7 +1,6 @@
 package flamegraph
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/profdiff/profdiff/diff"
@@ -15,43 +14,61 @@ import (
 const maxSourceRows = 300
 
 // writeSources writes, per function of the page's functions (fns, rows of
-// r.Functions), null when it has no per-line times, or {note, rows}: note
-// says why there are no lines, or where the text is not at hand; rows are
-// [line, text, self per side...] from the function's first line to its
-// last with time (line 0: the unattributed rest, no text). Text that is
-// not at hand is "".
-func writeSources(j *jsonwrite.Writer, r *diff.Report, fns []int32, source func(string) (string, bool)) {
+// r.Functions), null when it has no per-line times, or {note, aligned,
+// rows}, read from the report's source listing (diff.SourceListing, as
+// --source and the explorer show it): note says why there are no lines,
+// or where the text is not at hand; aligned says the first and the last
+// side's texts differ and rows are their line diff; rows are [before
+// line, after line, mark (" ", "-" before only, "+" after only), text,
+// self per side..., verdict] from the function's first line to its last
+// with time, then the unattributed rest (lines 0, no text). A side's
+// self time is its own line's: the first side's of the before line, the
+// last side's of the after line. verdict is the row's judged change ("~"
+// for noise; "" where nothing was compared).
+func writeSources(j *jsonwrite.Writer, r *diff.Report, fns []int32, source func(int, string) (string, bool)) {
 	if fns == nil {
 		j.Null()
 		return
 	}
-	texts := map[string][]string{}
-	textOf := func(file string) []string {
+	type sideFile struct {
+		side int
+		file string
+	}
+	texts := map[sideFile][]string{}
+	textOf := func(side int, file string) []string {
 		if source == nil || file == "" {
 			return nil
 		}
-		ls, ok := texts[file]
+		k := sideFile{side, file}
+		ls, ok := texts[k]
 		if !ok {
-			if text, found := source(file); found {
+			if text, found := source(side, file); found {
 				ls = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 			}
-			texts[file] = ls
+			texts[k] = ls
 		}
 		return ls
 	}
+	last := len(r.Sides) - 1
+	aligned := map[string]*diff.SourceText{} // by file: aligned once
+	textsOf := func(file string) *diff.SourceText {
+		t, ok := aligned[file]
+		if !ok {
+			t = diff.NewSourceText(textOf(0, file), textOf(last, file))
+			aligned[file] = t
+		}
+		return t
+	}
 	j.BeginArray()
 	for _, fn := range fns {
-		lo, _ := slices.BinarySearchFunc(r.Lines, fn, func(l diff.LineTime, fn int32) int { return int(l.Function - fn) })
-		hi := lo
-		for hi < len(r.Lines) && r.Lines[hi].Function == fn {
-			hi++
-		}
-		lines := r.Lines[lo:hi]
+		lines := r.FunctionLines(fn)
 		if len(lines) == 0 {
 			if _, ok := r.BundledLines[fn]; ok {
 				j.BeginObject()
 				j.Key("note")
 				j.String(report.MinifiedLinesNote)
+				j.Key("aligned")
+				j.Bool(false)
 				j.Key("rows")
 				j.BeginArray()
 				j.EndArray()
@@ -62,60 +79,66 @@ func writeSources(j *jsonwrite.Writer, r *diff.Report, fns []int32, source func(
 			continue
 		}
 		k := r.Functions[fn].Key
-		text := textOf(k.File)
-		byLine := map[int32]*diff.LineTime{}
-		var hot []int32
-		for i := range lines {
-			byLine[lines[i].Line] = &lines[i]
-			if lines[i].Line > 0 {
-				hot = append(hot, lines[i].Line)
-			}
-		}
-		var shown []int32
-		if len(hot) > 0 {
-			first, last := hot[0], hot[len(hot)-1]
-			if k.Line > 0 && k.Line <= first {
-				first = k.Line
-			}
-			if text != nil && int(last) <= len(text) && last-first < maxSourceRows {
-				for l := first; l <= last; l++ {
-					shown = append(shown, l)
+		l := r.SourceListing(fn, textsOf(k.File))
+		var shown []int
+		if first, end := l.Span(k.Line, 0); first >= 0 {
+			if end-first < maxSourceRows {
+				for i := first; i <= end; i++ {
+					shown = append(shown, i)
 				}
 			} else {
-				shown = hot
+				shown = l.HotRows()
 			}
-		}
-		if byLine[0] != nil {
-			shown = append(shown, 0)
 		}
 		j.BeginObject()
 		j.Key("note")
-		if text == nil {
+		if !l.HasText {
 			j.String(termtext.Clean(k.File) + " is not at hand: lines only")
 		} else {
 			j.String("")
 		}
+		j.Key("aligned")
+		j.Bool(l.Aligned)
 		j.Key("rows")
 		j.BeginArray()
-		for _, l := range shown {
-			j.BeginArray()
-			j.Int(int64(l))
-			t := ""
-			if l > 0 && int(l) <= len(text) {
-				t = termtext.Clean(strings.ReplaceAll(text[l-1], "\t", "    "))
-			}
-			j.String(t)
-			for si := range r.Sides {
-				v := 0.0
-				if lt := byLine[l]; lt != nil {
-					v = round(lt.Self.Mean[si])
-				}
-				j.Float(v)
-			}
-			j.EndArray()
+		for _, i := range shown {
+			row := l.Row(i)
+			writeSourceRow(j, r, &row, termtext.Clean(strings.ReplaceAll(row.Text, "\t", "    ")))
+		}
+		for i := range l.Outside {
+			row := l.OutsideRow(i)
+			writeSourceRow(j, r, &row, diff.OutsideNote)
+		}
+		if u := l.Unattributed; u != nil {
+			writeSourceRow(j, r, &diff.SourceRow{Time: [2]*diff.LineTime{u, u}, Self: u.Self.Change}, "")
 		}
 		j.EndArray()
 		j.EndObject()
 	}
+	j.EndArray()
+}
+
+// writeSourceRow writes one row of a function's source (see writeSources).
+func writeSourceRow(j *jsonwrite.Writer, r *diff.Report, row *diff.SourceRow, text string) {
+	last := len(r.Sides) - 1
+	j.BeginArray()
+	j.Int(int64(row.Line[0]))
+	j.Int(int64(row.Line[1]))
+	j.String(string(row.Op.Mark()))
+	j.String(text)
+	for si := range r.Sides {
+		lt := row.Time[0]
+		if si == last {
+			lt = row.Time[1]
+		} else if si > 0 && row.Time[0] != row.Time[1] {
+			lt = nil
+		}
+		v := 0.0
+		if lt != nil {
+			v = round(lt.Self.Mean[si])
+		}
+		j.Float(v)
+	}
+	j.String(row.Self.Verdict.String())
 	j.EndArray()
 }

@@ -104,35 +104,15 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// sourceRow is one row of an annotated listing: a line of each side (0
-// where the side has none), a mark (' ', '-', '+') and the text.
-type sourceRow struct {
-	line [2]int32
-	mark byte
-	text string
-	gap  int // an elided run of this many lines
-}
-
 // writeFunctionSource writes one function's annotated source.
 func writeFunctionSource(w io.Writer, v *View, fn int32, opts SourceOptions) {
 	r := v.Report()
 	row := &r.Functions[fn]
 	k := row.Key
-	compared := len(r.Sides) == 2
 	fmt.Fprintf(w, "ROUTINE %s  %s\n", v.Name(k), termtext.Clean(v.Location(k)))
 	fmt.Fprintf(w, "  self %s, total %s\n", measureText(r, &row.Self), measureText(r, &row.Total))
-	lo, hi := functionLineRange(r.Lines, fn)
-	lines := r.Lines[lo:hi]
-	byLine := map[int32]*diff.LineTime{}
-	var unattributed *diff.LineTime
-	for i := range lines {
-		if lines[i].Line == 0 {
-			unattributed = &lines[i]
-		} else {
-			byLine[lines[i].Line] = &lines[i]
-		}
-	}
-	if len(byLine) == 0 {
+	lines := r.FunctionLines(fn)
+	if !slices.ContainsFunc(lines, func(l diff.LineTime) bool { return l.Line > 0 }) {
 		if minified, ok := r.BundledLines[fn]; ok {
 			if minified {
 				fmt.Fprintf(w, "  %s\n", MinifiedLinesNote)
@@ -144,7 +124,7 @@ func writeFunctionSource(w io.Writer, v *View, fn int32, opts SourceOptions) {
 		}
 		return
 	}
-	// The texts of each side, and the region of each with time.
+	// The texts of each side (the first's and the last's).
 	var texts [2][]string
 	var notes []string
 	sides := min(len(r.Sides), 2)
@@ -169,211 +149,74 @@ func writeFunctionSource(w io.Writer, v *View, fn int32, opts SourceOptions) {
 			notes = append(notes, termtext.Clean(k.File)+" is not at hand")
 		}
 	}
+	listing := r.SourceListing(fn, diff.NewSourceText(texts[0], texts[1]))
+	first, last := listing.Span(k.Line, opts.Context)
+	if first < 0 && listing.HasText {
+		notes = append(notes, termtext.Clean(k.File)+" has fewer lines than the profile records")
+		listing = r.SourceListing(fn, nil)
+		first, last = listing.Span(k.Line, opts.Context)
+	}
 	for _, n := range slices.Compact(notes) {
 		fmt.Fprintf(w, "  (source: %s)\n", n)
 	}
-	hot := func(si int) []int32 {
-		var out []int32
-		for _, l := range lines {
-			if l.Line > 0 && (l.Self.Mean[si] > 0 || (r.LineTotals && l.Total.Mean[si] > 0)) {
-				out = append(out, l.Line)
-			}
+	writeSourceRows(w, r, &listing, elide(&listing, first, last, opts.Context))
+}
+
+// elide returns the listing's rows from first to last as indices, with
+// runs of more than maxGap rows without time, beyond context rows from a
+// row with time, each replaced by one gap: -n for n rows elided. Up to
+// maxWhole rows are kept whole.
+func elide(l *diff.SourceListing, first, last, context int) []int {
+	var out []int
+	if first < 0 {
+		return nil
+	}
+	if last-first+1 <= maxWhole {
+		for i := first; i <= last; i++ {
+			out = append(out, i)
 		}
 		return out
 	}
-	var rows []sourceRow
-	edited := compared && texts[0] != nil && texts[1] != nil && !slices.Equal(texts[0], texts[1])
-	if edited {
-		rows = alignedRows(texts, [2][]int32{hot(0), hot(1)}, k.Line, opts.Context)
-	}
-	if rows == nil {
-		edited = false
-		text := texts[1]
-		if text == nil {
-			text = texts[0]
-		}
-		rows = plainRows(text, hot(0), hot(len(r.Sides)-1), k.Line, opts.Context)
-	}
-	writeSourceRows(w, r, rows, byLine, unattributed, edited)
-}
-
-// plainRows are the rows of one text, from the function's start (or its
-// first line with time) to its last line with time, with context.
-func plainRows(text []string, a, b []int32, start int32, context int) []sourceRow {
-	hot := slices.Concat(a, b)
-	slices.Sort(hot)
-	hot = slices.Compact(hot)
-	if len(hot) == 0 {
-		return nil
-	}
-	lo, hi := hot[0], hot[len(hot)-1]
-	if start > 0 && start <= lo && lo-start < 200 {
-		lo = start // from the function's first line, as pprof -list
-	} else {
-		lo = max(1, lo-int32(context))
-	}
-	hi += int32(context)
-	if text != nil {
-		hi = min(hi, int32(len(text)))
-		lo = min(lo, hi)
-	} else {
-		// Without the text, only the lines with time.
-		var rows []sourceRow
-		for _, l := range hot {
-			rows = append(rows, sourceRow{line: [2]int32{l, l}, mark: ' '})
-		}
-		return rows
-	}
-	var rows []sourceRow
-	for l := lo; l <= hi; l++ {
-		rows = append(rows, sourceRow{line: [2]int32{l, l}, mark: ' ', text: text[l-1]})
-	}
-	return elide(rows, func(row sourceRow) bool { _, ok := slices.BinarySearch(hot, row.line[0]); return ok }, context)
-}
-
-// elide replaces runs of more than maxGap rows without time, beyond
-// context rows from a row with time, by one gap row.
-func elide(rows []sourceRow, hot func(sourceRow) bool, context int) []sourceRow {
-	if len(rows) <= maxWhole {
-		return rows
-	}
-	near := make([]bool, len(rows))
+	n := last - first + 1
+	near := make([]bool, n)
 	near[0] = true // the function's first line
-	for i, row := range rows {
-		if hot(row) {
-			for j := max(0, i-context); j <= min(len(rows)-1, i+context); j++ {
+	for i := range n {
+		if l.Hot(first + i) {
+			for j := max(0, i-context); j <= min(n-1, i+context); j++ {
 				near[j] = true
 			}
 		}
 	}
-	var out []sourceRow
-	for i := 0; i < len(rows); {
+	for i := 0; i < n; {
 		if near[i] {
-			out = append(out, rows[i])
+			out = append(out, first+i)
 			i++
 			continue
 		}
 		j := i
-		for j < len(rows) && !near[j] {
+		for j < n && !near[j] {
 			j++
 		}
 		if j-i > maxGap {
-			out = append(out, sourceRow{gap: j - i})
+			out = append(out, -(j - i))
 		} else {
-			out = append(out, rows[i:j]...)
+			for x := i; x < j; x++ {
+				out = append(out, first+x)
+			}
 		}
 		i = j
 	}
 	return out
 }
 
-// alignedRows aligns the two texts (a line diff) and keeps the rows from
-// the first to the last with time on either side, with context; nil when
-// the texts are too far apart to align cheaply.
-func alignedRows(texts [2][]string, hot [2][]int32, start int32, context int) []sourceRow {
-	all := alignLines(texts[0], texts[1])
-	if all == nil {
-		return nil
-	}
-	isHot := func(row sourceRow) bool {
-		for si := range 2 {
-			if _, ok := slices.BinarySearch(hot[si], row.line[si]); ok && row.line[si] > 0 {
-				return true
-			}
-		}
-		return false
-	}
-	first, last := -1, -1
-	for i, row := range all {
-		if isHot(row) {
-			if first < 0 {
-				first = i
-			}
-			last = i
-		}
-	}
-	if first < 0 {
-		return nil
-	}
-	found := false
-	if start > 0 {
-		for i := first; i >= 0 && i >= first-200; i-- {
-			if all[i].line[0] == start || all[i].line[1] == start {
-				first, found = i, true // from the function's first line, as pprof -list
-				break
-			}
-		}
-	}
-	if !found {
-		first = max(0, first-context)
-	}
-	last = min(len(all)-1, last+context)
-	return elide(all[first:last+1], isHot, context)
-}
-
-// maxAlign bounds the cells of the table the line diff fills.
-const maxAlign = 4 << 20
-
-// alignLines returns the rows of a line diff of a and b: common lines
-// with both line numbers, lines of a only ('-') and of b only ('+'). The
-// common prefix and suffix are matched first; the rest by the longest
-// common subsequence, when small enough, else nil.
-func alignLines(a, b []string) []sourceRow {
-	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
-		suf++
-	}
-	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
-	if (len(ma)+1)*(len(mb)+1) > maxAlign {
-		return nil
-	}
-	// lcs[i][j]: the longest common subsequence of ma[i:] and mb[j:].
-	n := len(mb) + 1
-	lcs := make([]int32, (len(ma)+1)*n)
-	for i := len(ma) - 1; i >= 0; i-- {
-		for j := len(mb) - 1; j >= 0; j-- {
-			if ma[i] == mb[j] {
-				lcs[i*n+j] = lcs[(i+1)*n+j+1] + 1
-			} else {
-				lcs[i*n+j] = max(lcs[(i+1)*n+j], lcs[i*n+j+1])
-			}
-		}
-	}
-	rows := make([]sourceRow, 0, len(a)+len(b)-pre-suf)
-	for i := range pre {
-		rows = append(rows, sourceRow{line: [2]int32{int32(i + 1), int32(i + 1)}, mark: ' ', text: a[i]})
-	}
-	i, j := 0, 0
-	for i < len(ma) || j < len(mb) {
-		switch {
-		case i < len(ma) && j < len(mb) && ma[i] == mb[j]:
-			rows = append(rows, sourceRow{line: [2]int32{int32(pre + i + 1), int32(pre + j + 1)}, mark: ' ', text: ma[i]})
-			i++
-			j++
-		case j == len(mb) || (i < len(ma) && lcs[(i+1)*n+j] >= lcs[i*n+j+1]):
-			rows = append(rows, sourceRow{line: [2]int32{int32(pre + i + 1), 0}, mark: '-', text: ma[i]})
-			i++
-		default:
-			rows = append(rows, sourceRow{line: [2]int32{0, int32(pre + j + 1)}, mark: '+', text: mb[j]})
-			j++
-		}
-	}
-	for s := range suf {
-		ia, ib := len(a)-suf+s, len(b)-suf+s
-		rows = append(rows, sourceRow{line: [2]int32{int32(ia + 1), int32(ib + 1)}, mark: ' ', text: a[ia]})
-	}
-	return rows
-}
-
-// writeSourceRows writes the rows as a table: the line number (two, before
-// and after, when the texts are aligned), each side's self and total time,
-// with two sides the change of self time and its verdict, and the text.
-func writeSourceRows(w io.Writer, r *diff.Report, rows []sourceRow, byLine map[int32]*diff.LineTime, unattributed *diff.LineTime, edited bool) {
+// writeSourceRows writes the rows (indices of the listing's rows, -n for
+// a gap of n rows) as a table: the line number (two, before and after,
+// when the texts are aligned), each side's self and total time, with two
+// sides the change of self time and its verdict, and the text; then the
+// unattributed rest.
+func writeSourceRows(w io.Writer, r *diff.Report, l *diff.SourceListing, shown []int) {
 	compared := len(r.Sides) == 2
+	edited := l.Aligned
 	var header []string
 	if edited {
 		header = append(header, "before", "after")
@@ -402,7 +245,8 @@ func writeSourceRows(w io.Writer, r *diff.Report, rows []sourceRow, byLine map[i
 		}
 		return units.Duration(x)
 	}
-	cellsOf := func(lt [2]*diff.LineTime, lineNums []string) []string {
+	cellsOf := func(row *diff.SourceRow, lineNums []string) []string {
+		lt := row.Time
 		cells := lineNums
 		for si := range r.Sides {
 			l := lt[0]
@@ -431,15 +275,13 @@ func writeSourceRows(w io.Writer, r *diff.Report, rows []sourceRow, byLine map[i
 			if lt[1] != nil {
 				after = lt[1].Self.Mean[1]
 			}
-			d, verdict := "", ""
+			d := ""
 			if before != 0 || after != 0 {
 				d = units.SignedDuration(after - before)
 			}
-			if lt[0] != nil && lt[0] == lt[1] {
-				verdict = lt[0].Self.Change.Verdict.String()
-				if c := lt[0].Total.Change; r.LineTotals && !lt[0].Self.Change.Verdict.Real() && c.Verdict.Real() {
-					verdict = c.Verdict.String() + " (total)"
-				}
+			verdict := row.Self.Verdict.String()
+			if c := row.Total; r.LineTotals && !row.Self.Verdict.Real() && c.Verdict.Real() {
+				verdict = c.Verdict.String() + " (total)"
 			}
 			cells = append(cells, d, verdict)
 		}
@@ -451,36 +293,41 @@ func writeSourceRows(w io.Writer, r *diff.Report, rows []sourceRow, byLine map[i
 		}
 		return fmt.Sprint(l)
 	}
-	for _, row := range rows {
-		if row.gap > 0 {
+	for _, i := range shown {
+		if i < 0 {
 			table = append(table, nil)
 			marks = append(marks, " ")
-			texts = append(texts, fmt.Sprintf("⋮ (%d lines)", row.gap))
+			texts = append(texts, fmt.Sprintf("⋮ (%d lines)", -i))
 			continue
 		}
-		lt := [2]*diff.LineTime{byLine[row.line[0]], byLine[row.line[1]]}
+		row := l.Row(i)
 		var lineNums []string
 		if edited {
-			lineNums = []string{num(row.line[0]), num(row.line[1])}
+			lineNums = []string{num(row.Line[0]), num(row.Line[1])}
 		} else {
-			lineNums = []string{num(row.line[0])}
+			lineNums = []string{num(row.Line[0])}
 		}
-		if row.line[0] == 0 {
-			lt[0] = nil
-		}
-		if row.line[1] == 0 {
-			lt[1] = nil
-		}
-		table = append(table, cellsOf(lt, lineNums))
-		marks = append(marks, string(row.mark))
-		texts = append(texts, termtext.Clean(strings.ReplaceAll(row.text, "\t", "    ")))
+		table = append(table, cellsOf(&row, lineNums))
+		marks = append(marks, string(row.Op.Mark()))
+		texts = append(texts, termtext.Clean(strings.ReplaceAll(row.Text, "\t", "    ")))
 	}
-	if unattributed != nil {
+	for i := range l.Outside {
+		row := l.OutsideRow(i)
+		lineNums := []string{num(row.Line[0])}
+		if edited {
+			lineNums = append(lineNums, num(row.Line[1]))
+		}
+		table = append(table, cellsOf(&row, lineNums))
+		marks = append(marks, " ")
+		texts = append(texts, diff.OutsideNote)
+	}
+	if u := l.Unattributed; u != nil {
 		lineNums := []string{""}
 		if edited {
 			lineNums = append(lineNums, "")
 		}
-		table = append(table, cellsOf([2]*diff.LineTime{unattributed, unattributed}, lineNums))
+		row := diff.SourceRow{Time: [2]*diff.LineTime{u, u}, Self: u.Self.Change, Total: u.Total.Change}
+		table = append(table, cellsOf(&row, lineNums))
 		marks = append(marks, " ")
 		texts = append(texts, "(unattributed: samples that recorded no line)")
 	}

@@ -64,16 +64,3 @@ func TestSourceAlignsEditedFunction(t *testing.T) {
 	}
 	golden(t, "source-same.txt", b.Bytes())
 }
-
-// TestAlignLines: a line diff keeps the common lines paired, in order.
-func TestAlignLines(t *testing.T) {
-	rows := alignLines(strings.Split("a b c d e", " "), strings.Split("a x c d y e", " "))
-	var got []string
-	for _, r := range rows {
-		got = append(got, fmt.Sprintf("%c%d/%d %s", r.mark, r.line[0], r.line[1], r.text))
-	}
-	want := []string{" 1/1 a", "-2/0 b", "+0/2 x", " 3/3 c", " 4/4 d", "+0/5 y", " 5/6 e"}
-	if !slices.Equal(got, want) {
-		t.Errorf("got %q, want %q", got, want)
-	}
-}

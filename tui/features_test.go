@@ -205,7 +205,7 @@ func TestEscKeepsFilterAndRow(t *testing.T) {
 // lines for every file.
 func goSourceInput(t *testing.T) Input {
 	in := input(t, "go-router-before.pprof")
-	in.Source = func(file string) (string, bool) {
+	in.Source = func(_ int, file string) (string, bool) {
 		var b strings.Builder
 		for i := 1; i <= 600; i++ {
 			b.WriteString("code of line " + itoa(i) + "\n")
@@ -497,7 +497,7 @@ func TestHostileText(t *testing.T) {
 		}
 		tb.Lines = []analyze.LineTime{{Function: tb.Functions[1].Key, Line: 2, Self: ms}}
 	}
-	in := Input{Report: compare(t, b, a), Source: func(string) (string, bool) { return "line one " + evil + "\nline two " + evil + "\n", true }}
+	in := Input{Report: compare(t, b, a), Source: func(int, string) (string, bool) { return "line one " + evil + "\nline two " + evil + "\n", true }}
 	m := sized(New(in), 160, 48)
 	screens := map[string]Model{"packages": m}
 	screens["package"], _ = press(t, m, "enter")

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -490,7 +489,7 @@ func (m Model) footer(rows []line) string {
 	}
 	f := fmt.Sprintf(" %d/%d", at, n)
 	if s.kind == kindCalls && m.sourceShown() {
-		f += fmt.Sprintf("   source line %d", s.srcLine)
+		f += "   " + m.sourceLineLabel(s)
 	} else if s.kind == kindCalls && m.in.SourceWhy != nil {
 		if why := m.in.SourceWhy(m.report().Functions[s.fnRow].Key.File); why != "" {
 			f += "   source not shown: " + termtext.Clean(why)
@@ -657,11 +656,4 @@ func truncate(s string, width int) string {
 		return s
 	}
 	return ansi.Truncate(s, width, "")
-}
-
-// sourceCache keeps the text of source files once read, shared by the
-// copies of a model.
-type sourceCache struct {
-	mu    sync.Mutex
-	files map[string][]string // nil: not available
 }

@@ -298,29 +298,3 @@ func (m Model) paths(s *screen) []line {
 	}
 	return out
 }
-
-// hotLines are a function's lines that carry self time, in line order,
-// with each side's time.
-func (m Model) hotLines(fn int32) []diff.LineTime {
-	ls := m.report().Lines
-	i, _ := slices.BinarySearchFunc(ls, fn, func(lt diff.LineTime, fn int32) int { return cmp.Compare(lt.Function, fn) })
-	var out []diff.LineTime
-	for ; i < len(ls) && ls[i].Function == fn; i++ {
-		if ls[i].Line > 0 && slices.ContainsFunc(ls[i].Self.Mean, func(v float64) bool { return v > 0 }) {
-			out = append(out, ls[i])
-		}
-	}
-	return out
-}
-
-// hottest returns the line with the most self time on either side (the
-// first such line on a tie).
-func hottest(hot []diff.LineTime) int32 {
-	best, most := hot[0].Line, -1.0
-	for _, lt := range hot {
-		if v := slices.Max(lt.Self.Mean); v > most {
-			best, most = lt.Line, v
-		}
-	}
-	return best
-}

@@ -2,33 +2,119 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/internal/units"
 	"github.com/profdiff/profdiff/report"
 )
 
-// sourceLines returns a file's lines, read once through Input.Source; nil
-// when the file is not at hand.
-func (m Model) sourceLines(file string) []string {
+// sourceCache keeps the text of source files once read and the
+// functions' listings once built, shared by the copies of a model.
+type sourceCache struct {
+	mu       sync.Mutex
+	files    map[sideFile][]string // nil: not available
+	texts    map[textKey]*diff.SourceText
+	listings map[listingKey]*diff.SourceListing
+}
+
+// textKey is a file's texts in two sides (indices for Input.Source).
+type textKey struct {
+	sides [2]int
+	file  string
+}
+
+type sideFile struct {
+	side int
+	file string
+}
+
+type listingKey struct {
+	r  *diff.Report
+	fn int32
+}
+
+func newSourceCache() *sourceCache {
+	return &sourceCache{files: map[sideFile][]string{}, texts: map[textKey]*diff.SourceText{}, listings: map[listingKey]*diff.SourceListing{}}
+}
+
+// inputSide returns the index Input.Source takes for side si of the
+// report shown: with Several, the pair's base and variant among all sides.
+func (m Model) inputSide(si int) int {
+	sev := m.in.Several
+	if sev == nil || len(sev.Pairs) == 0 {
+		return si
+	}
+	if si == 0 {
+		return sev.Base
+	}
+	if v := m.in.Variant; v >= sev.Base {
+		return v + 1
+	}
+	return m.in.Variant
+}
+
+// sourceLines returns side si's lines of a file (si indexes the report
+// shown), read once through Input.Source; nil when the file is not at
+// hand.
+func (m Model) sourceLines(si int, file string) []string {
 	if m.in.Source == nil || file == "" || m.src == nil {
 		return nil
 	}
+	k := sideFile{m.inputSide(si), file}
 	m.src.mu.Lock()
-	defer m.src.mu.Unlock()
-	if ls, ok := m.src.files[file]; ok {
+	ls, ok := m.src.files[k]
+	m.src.mu.Unlock()
+	if ok {
 		return ls
 	}
-	var ls []string
-	if text, ok := m.in.Source(file); ok {
+	if text, ok := m.in.Source(k.side, file); ok {
 		ls = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	}
-	m.src.files[file] = ls
+	m.src.mu.Lock()
+	m.src.files[k] = ls
+	m.src.mu.Unlock()
 	return ls
+}
+
+// listing returns a function's annotated source (diff.SourceListing: the
+// first and the last side's texts, aligned when they differ), built once.
+func (m Model) listing(fn int32) *diff.SourceListing {
+	r := m.report()
+	if m.src == nil {
+		l := r.SourceListing(fn, nil)
+		return &l
+	}
+	k := listingKey{r, fn}
+	m.src.mu.Lock()
+	l, ok := m.src.listings[k]
+	m.src.mu.Unlock()
+	if ok {
+		return l
+	}
+	file := r.Functions[fn].Key.File
+	last := len(r.Sides) - 1
+	tk := textKey{[2]int{m.inputSide(0), m.inputSide(last)}, file}
+	m.src.mu.Lock()
+	t, ok := m.src.texts[tk]
+	m.src.mu.Unlock()
+	if !ok {
+		t = diff.NewSourceText(m.sourceLines(0, file), m.sourceLines(last, file))
+		m.src.mu.Lock()
+		m.src.texts[tk] = t
+		m.src.mu.Unlock()
+	}
+	built := r.SourceListing(fn, t)
+	m.src.mu.Lock()
+	m.src.listings[k] = &built
+	m.src.mu.Unlock()
+	return &built
 }
 
 // sourceShown reports whether the function's screen has a source pane.
@@ -37,17 +123,34 @@ func (m Model) sourceShown() bool {
 	if s.kind != kindCalls {
 		return false
 	}
-	return len(m.sourceLines(m.report().Functions[s.fnRow].Key.File)) > 0
+	l := m.listing(s.fnRow)
+	return l.HasText && l.Len() > 0
 }
 
 // sourceRows is how many lines of code the pane shows.
 func (m Model) sourceRows() int { return max(m.layout().pane-2, 1) }
 
-// srcTopFor returns the first line the pane shows: the function's start
-// when the selected line fits under it, else a window with the selected
-// line in its upper third; then as the user scrolled.
+// startRow returns the row (1-based) of a function's first line in its
+// listing.
+func (m Model) startRow(fn int32) int32 {
+	start := max(m.report().Functions[fn].Key.Line, 1)
+	l := m.listing(fn)
+	if !l.Aligned {
+		return start
+	}
+	// The function's start is a line of either text: the row of it
+	// nearest above the first row with time, as --source starts.
+	if first, _ := l.Span(start, 0); first >= 0 {
+		return int32(first + 1)
+	}
+	return 1
+}
+
+// srcTopFor returns the first row the pane shows: the function's start
+// when the selected row fits under it, else a window with the selected
+// row in its upper third; then as the user scrolled.
 func (m Model) srcTopFor(s *screen, rows, n int) int32 {
-	start := max(m.report().Functions[s.fnRow].Key.Line, 1)
+	start := m.startRow(s.fnRow)
 	top := s.srcTop
 	if top == 0 {
 		top = start
@@ -64,11 +167,58 @@ func (m Model) srcTopFor(s *screen, rows, n int) int32 {
 	return max(min(top, int32(n-rows+1)), 1)
 }
 
+// hotRows are the rows (1-based) of a function's listing with self time
+// (the pane's columns).
+func (m Model) hotRows(fn int32) []int32 {
+	l := m.listing(fn)
+	var out []int32
+	for _, i := range l.HotRows() {
+		row := l.Row(i)
+		if slices.ContainsFunc(rowSelf(m.report(), &row), func(v float64) bool { return v > 0 }) {
+			out = append(out, int32(i+1))
+		}
+	}
+	return out
+}
+
+// rowSelf returns a row's self time on each side (the first side's from
+// the before line, the last's from the after line; 0 where none).
+func rowSelf(r *diff.Report, row *diff.SourceRow) []float64 {
+	v := make([]float64, len(r.Sides))
+	last := len(r.Sides) - 1
+	for si := range v {
+		lt := row.Time[0]
+		if si == last {
+			lt = row.Time[1]
+		} else if si > 0 && row.Time[0] != row.Time[1] {
+			lt = nil
+		}
+		if lt != nil {
+			v[si] = lt.Self.Mean[si]
+		}
+	}
+	return v
+}
+
+// hottestRow returns the row (1-based) with the most self time on either
+// side (the first such on a tie), 0 when none has time.
+func (m Model) hottestRow(fn int32) int32 {
+	l := m.listing(fn)
+	best, most := int32(0), -1.0
+	for _, i := range m.hotRows(fn) {
+		row := l.Row(int(i - 1))
+		if v := slices.Max(rowSelf(m.report(), &row)); v > most {
+			best, most = i, v
+		}
+	}
+	return best
+}
+
 // sourceKey handles a key while the source pane has focus; false for the
 // keys it leaves to the screen.
 func (m *Model) sourceKey(msg tea.KeyPressMsg) bool {
 	s := m.top()
-	n := len(m.sourceLines(m.report().Functions[s.fnRow].Key.File))
+	n := m.listing(s.fnRow).Len()
 	rows := m.sourceRows()
 	k := m.keys
 	switch {
@@ -85,16 +235,16 @@ func (m *Model) sourceKey(msg tea.KeyPressMsg) bool {
 	case key.Matches(msg, k.Bottom):
 		m.moveSource(int32(n))
 	case key.Matches(msg, k.NextHot), key.Matches(msg, k.PrevHot):
-		hot := m.hotLines(s.fnRow)
+		hot := m.hotRows(s.fnRow)
 		next := key.Matches(msg, k.NextHot)
 		target := int32(-1)
-		for _, lt := range hot {
-			if next && lt.Line > s.srcLine {
-				target = lt.Line
+		for _, row := range hot {
+			if next && row > s.srcLine {
+				target = row
 				break
 			}
-			if !next && lt.Line < s.srcLine {
-				target = lt.Line
+			if !next && row < s.srcLine {
+				target = row
 			}
 		}
 		switch {
@@ -116,78 +266,138 @@ func (m *Model) sourceKey(msg tea.KeyPressMsg) bool {
 	return true
 }
 
-// moveSource moves the pane's selected line, the window following it.
+// moveSource moves the pane's selected row, the window following it.
 func (m *Model) moveSource(d int32) {
 	s := m.top()
-	n := len(m.sourceLines(m.report().Functions[s.fnRow].Key.File))
+	n := m.listing(s.fnRow).Len()
 	rows := m.sourceRows()
 	s.srcTop = m.srcTopFor(s, rows, n)
 	s.srcLine = max(min(s.srcLine+d, int32(n)), 1)
 	s.srcTop = m.srcTopFor(s, rows, n)
 }
 
+// sourceLineLabel names the selected row's line for the footer: "line N",
+// or with the texts aligned the line of each build ("line 12 → 14", "line
+// 12 (before only)").
+func (m Model) sourceLineLabel(s *screen) string {
+	l := m.listing(s.fnRow)
+	i := int(s.srcLine) - 1
+	if i < 0 || i >= l.Len() {
+		return fmt.Sprintf("source line %d", s.srcLine)
+	}
+	row := l.Row(i)
+	switch {
+	case !l.Aligned:
+		return fmt.Sprintf("source line %d", row.Line[1])
+	case row.Op == diff.SourceRemoved:
+		return fmt.Sprintf("source line %d (before only)", row.Line[0])
+	case row.Op == diff.SourceAdded:
+		return fmt.Sprintf("source line %d (after only)", row.Line[1])
+	case row.Line[0] != row.Line[1]:
+		return fmt.Sprintf("source line %d → %d", row.Line[0], row.Line[1])
+	}
+	return fmt.Sprintf("source line %d", row.Line[1])
+}
+
 // sourcePane shows a function's source with the self time each line had
-// on each side, where the profile records lines; a title says what it
-// shows, or why there are no per-line times.
+// on each side, where the profile records lines; when the function's text
+// differs between the builds, both texts aligned as a line diff (lines
+// only before marked -, only after +, each with its own side's time, a
+// moved line with both line numbers and its verdict). A title says what
+// it shows, or why there are no per-line times.
 func (m Model) sourcePane(s *screen, height int) []string {
 	r := m.report()
 	f := r.Functions[s.fnRow].Key
-	lines := m.sourceLines(f.File)
-	perLine := map[int32][]float64{}
-	verdicts := map[int32]string{}
-	hot := m.hotLines(s.fnRow)
-	for _, lt := range hot {
-		perLine[lt.Line] = lt.Self.Mean
-		if v := lt.Self.Change.Verdict; v.Real() {
-			verdicts[lt.Line] = v.String()
-		}
-	}
+	l := m.listing(s.fnRow)
+	hot := m.hotRows(s.fnRow)
 	title := fmt.Sprintf("── %s:%d", m.view.File(f), max(f.Line, 1))
-	if len(hot) == 0 {
+	switch {
+	case len(hot) == 0:
 		title += " · " + m.noLinesReason(s.fnRow)
-	} else if s.srcFocus {
+	case s.srcFocus:
 		title += " · ↑/↓ scroll, ]/[ next/previous hot line, tab or esc leaves"
-	} else {
-		title += fmt.Sprintf(" · %s with time, hottest %d (tab: scroll, ]/[: hot lines)", units.Plural(len(hot), "line", "lines"), hottest(hot))
+	default:
+		top := l.Row(int(m.hottestRow(s.fnRow) - 1)).Line
+		hottest := fmt.Sprint(top[1])
+		if top[1] == 0 {
+			hottest = fmt.Sprint(top[0])
+		}
+		title += fmt.Sprintf(" · %s with time, hottest %s (tab: scroll, ]/[: hot lines)", units.Plural(len(hot), "line", "lines"), hottest)
+		if n := len(l.Outside); n > 0 {
+			title += fmt.Sprintf(" · %s past the file's end (code V8 inlined from another script)", units.Plural(n, "line", "lines"))
+		}
 	}
 	labels := []string{"self"}
 	if r.Compared() {
 		labels = []string{"before", "after"}
 	}
 	head := fmt.Sprintf("  %5s", "line")
+	if l.Aligned {
+		head = fmt.Sprintf("  %4s %4s", "old", "new")
+	}
 	for _, l := range labels {
 		head += " " + pad(l, 9, true)
 	}
 	if r.Compared() {
 		head += " " + pad("change", 9, true) + " " + pad("", 6, false)
 	}
-	out := []string{termtext.Fit(title, m.width, false), head + " │"}
+	head += " │"
+	if l.Aligned {
+		head += " texts differ (-old +new)"
+	}
+	out := []string{termtext.Fit(title, m.width, false), head}
 	rows := max(height-2, 1)
-	top := m.srcTopFor(s, rows, len(lines))
-	for l := top; int(l) <= len(lines) && len(out) < height; l++ {
+	top := m.srcTopFor(s, rows, l.Len())
+	num := func(n int32) string {
+		if n == 0 {
+			return ""
+		}
+		return fmt.Sprint(n)
+	}
+	for i := top; int(i) <= l.Len() && len(out) < height; i++ {
+		row := l.Row(int(i - 1))
+		cursor := i == s.srcLine && s.srcFocus
 		mark := " "
-		if l == s.srcLine && s.srcFocus {
+		if cursor {
 			mark = "›"
 		}
+		self := rowSelf(r, &row)
 		cells := ""
-		for i := range labels {
+		for si := range labels {
 			c := ""
-			if v := perLine[l]; i < len(v) && v[i] > 0 {
-				c = units.Duration(v[i])
+			if v := self[si]; v > 0 {
+				c = units.Duration(v)
 			}
 			cells += " " + pad(c, 9, true)
 		}
 		if r.Compared() {
 			c := ""
-			if v := perLine[l]; len(v) == 2 {
-				c = units.SignedDuration(v[1] - v[0])
+			if self[0] > 0 || self[1] > 0 {
+				c = units.SignedDuration(self[1] - self[0])
 			}
-			cells += " " + pad(c, 9, true) + " " + pad(verdicts[l], 6, false)
+			v := ""
+			if row.Self.Verdict.Real() {
+				v = row.Self.Verdict.String()
+			}
+			cells += " " + pad(c, 9, true) + " " + pad(v, 6, false)
 		}
-		src := termtext.Clean(strings.ReplaceAll(lines[l-1], "\t", "  "))
-		text := fmt.Sprintf("%s %5d%s │ %s", mark, l, cells, src)
-		if l == s.srcLine && s.srcFocus {
+		nums := fmt.Sprintf("%5s", num(row.Line[1]))
+		if l.Aligned {
+			nums = fmt.Sprintf("%4s %4s", num(row.Line[0]), num(row.Line[1]))
+		}
+		sep := "│ "
+		if row.Op != diff.SourceSame {
+			sep = "│" + string(row.Op.Mark())
+		}
+		src := termtext.Clean(strings.ReplaceAll(row.Text, "\t", "  "))
+		text := fmt.Sprintf("%s %s%s %s%s", mark, nums, cells, sep, src)
+		switch {
+		case cursor:
 			text = m.style(styleCursor, truncate(text, m.width))
+		case row.Op == diff.SourceRemoved:
+			text = m.style(styleWorse, truncate(text, m.width))
+		case row.Op == diff.SourceAdded:
+			text = m.style(styleBetter, truncate(text, m.width))
 		}
 		out = append(out, text)
 	}

@@ -33,9 +33,12 @@ type Input struct {
 	Sort diff.Metric
 	// Color styles verdicts and the cursor; false under NO_COLOR.
 	Color bool
-	// Source returns the text of a file named by a function row (from a
-	// source map's sourcesContent or from disk); nil for none.
-	Source func(file string) (string, bool)
+	// Source returns side's text of a file named by a function row (from
+	// its source maps' sourcesContent or from disk); nil for none. side
+	// indexes Several.Sides when Several is set, else Report.Sides: the
+	// source pane shows the first and the last side's texts, aligned as a
+	// line diff when they differ.
+	Source func(side int, file string) (string, bool)
 	// SourceWhy says why Source has no text for a file ("outside the
 	// profile's folders"); nil or "" for no reason to give.
 	SourceWhy func(file string) string
@@ -105,8 +108,9 @@ type screen struct {
 	// -1 for the report's order. sortRev reverses it.
 	sortCol int
 	sortRev bool
-	// The source pane (kindCalls): focus, the selected line and the
-	// first line shown (0: chosen so that the selection shows).
+	// The source pane (kindCalls): focus, the selected row of the
+	// function's listing and the first row shown (1-based; 0: chosen so
+	// that the selection shows). Without alignment, rows are lines.
 	srcFocus bool
 	srcLine  int32
 	srcTop   int32
@@ -142,7 +146,7 @@ type Model struct {
 func New(in Input) Model {
 	m := Model{in: in, view: report.NewView(in.Report), total: in.Sort == diff.MetricTotal,
 		stack: []screen{{kind: kindPackages, sortCol: -1}}, tabs: map[kind]screen{},
-		width: 80, height: 24, keys: newKeyMap(), src: &sourceCache{files: map[string][]string{}}}
+		width: 80, height: 24, keys: newKeyMap(), src: newSourceCache()}
 	if in.Several != nil && len(in.Several.Pairs) > 0 {
 		m.showSides(in.Several, in.Variant)
 	}

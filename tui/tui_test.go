@@ -227,7 +227,7 @@ func TestProgram(t *testing.T) {
 func TestSourcePane(t *testing.T) {
 	in := routerInput(t)
 	var asked string
-	in.Source = func(file string) (string, bool) {
+	in.Source = func(_ int, file string) (string, bool) {
 		asked = file
 		var b strings.Builder
 		for i := 1; i <= 400; i++ {

@@ -413,11 +413,10 @@ func (m *Model) drill() {
 // source at its hottest line.
 func (m *Model) callsScreen(fn int32) screen {
 	s := screen{kind: kindCalls, fnRow: fn}
-	s.srcLine = m.report().Functions[fn].Key.Line
-	if hot := m.hotLines(fn); len(hot) > 0 {
-		s.srcLine = hottest(hot)
+	s.srcLine = m.startRow(fn)
+	if hot := m.hottestRow(fn); hot > 0 {
+		s.srcLine = hot
 	}
-	s.srcLine = max(s.srcLine, 1)
 	return s
 }
 

@@ -247,12 +247,17 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		src := newSourceFiles(dirs)
 		src.relative = relativeTo(roots, inv.variant)
-		return explore(in, inv.syms, src, stderr)
+		read := inv.sideSources(dirs, len(rep.Sides))
+		in.Source = func(side int, file string) (string, bool) {
+			text, why := read(side, file)
+			return text, why == "" && text != ""
+		}
+		return explore(in, inv.syms, src, inv.pairSide(rep), stderr)
 	}
 	if o.source != "" {
 		return inv.writeSource(rep, scriptDirs, stdout, stderr)
 	}
-	o.readSource = inv.sourceOf(scriptDirs)
+	o.readSource = inv.sourceOf(rep, scriptDirs)
 	return writeReport(o, rep, inv.pair(rep), ds, profiles, inv.sides, stdout, stderr)
 }
 

@@ -74,21 +74,12 @@ func isTerminal(f any) bool {
 	return ok && term.IsTerminal(file.Fd())
 }
 
-// explore runs the interactive explorer on the terminal.
-func explore(in tui.Input, syms []*symbolicate.Symbolicator, disk *sourceFiles, stderr io.Writer) int {
+// explore runs the interactive explorer on the terminal; in.Source reads
+// every side's source files, and side maps a side of in.Report (the HTML
+// page the explorer writes draws it) to its index among every side.
+func explore(in tui.Input, syms []*symbolicate.Symbolicator, disk *sourceFiles, side func(int) int, stderr io.Writer) int {
 	rep := in.Report
 	in.Color = os.Getenv("NO_COLOR") == ""
-	in.Source = func(file string) (string, bool) {
-		for i := len(syms) - 1; i >= 0; i-- { // the AFTER side's maps first: the newer source
-			if syms[i] != nil {
-				if text, ok := syms[i].Source(file); ok {
-					return text, true
-				}
-			}
-		}
-		text, why := disk.read(file)
-		return text, why == ""
-	}
 	in.SourceWhy = func(file string) string {
 		for i := len(syms) - 1; i >= 0; i-- {
 			if syms[i] != nil {
@@ -104,7 +95,8 @@ func explore(in tui.Input, syms []*symbolicate.Symbolicator, disk *sourceFiles, 
 		if err != nil {
 			return "", err
 		}
-		err = flamegraph.Write(f, rep, flamegraph.Options{Title: "profdiff", Lines: true, Source: in.Source})
+		source := func(si int, file string) (string, bool) { return in.Source(side(si), file) }
+		err = flamegraph.Write(f, rep, flamegraph.Options{Title: "profdiff", Lines: true, Source: source})
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

@@ -21,7 +21,7 @@ type lineFlags struct {
 	sourceRE *regexp.Regexp
 	// readSource reads a source file for the HTML page, as the explorer
 	// does (set once the sides are read).
-	readSource func(file string) (string, bool)
+	readSource func(side int, file string) (string, bool)
 }
 
 // addLineFlags defines --lines and --source.
@@ -54,25 +54,60 @@ func (o *options) checkLineFlags() error {
 	return nil
 }
 
-// sourceOf returns what reads a source file for the HTML page: the
-// maps' sourcesContent, the AFTER side's first, then the disk under the
-// profile's script folders and the --sourcemaps folders only.
-func (inv *invocation) sourceOf(scriptDirs []string) func(string) (string, bool) {
+// sideSources returns what reads side's text of a source file (side
+// indexes every side): its own maps' sourcesContent, then the disk, below
+// its checkout first, under the profile's script folders and the
+// --sourcemaps folders (dirs) only; the text, or why it is not read ("" when
+// it is simply not at hand).
+func (inv *invocation) sideSources(dirs []string, sides int) func(side int, file string) (string, string) {
+	disk := make([]*sourceFiles, sides)
+	for i := range disk {
+		disk[i] = newSourceFiles(dirs)
+		disk[i].relative = relativeTo(inv.roots, i)
+	}
+	return func(side int, file string) (string, string) {
+		if side < 0 || side >= len(disk) {
+			return "", ""
+		}
+		if side < len(inv.syms) && inv.syms[side] != nil {
+			if text, ok := inv.syms[side].Source(file); ok {
+				return text, ""
+			}
+		}
+		return disk[side].read(file)
+	}
+}
+
+// mapDirs are every side's --sourcemaps folders, then the scripts'.
+func (inv *invocation) mapDirs(scriptDirs []string) []string {
 	var dirs []string
 	for _, f := range inv.flags {
 		dirs = append(dirs, f.dirs...)
 	}
-	disk := newSourceFiles(append(dirs, scriptDirs...))
-	disk.relative = relativeTo(inv.roots, inv.variant)
-	return func(file string) (string, bool) {
-		for i := len(inv.syms) - 1; i >= 0; i-- {
-			if inv.syms[i] != nil {
-				if text, ok := inv.syms[i].Source(file); ok {
-					return text, true
-				}
-			}
+	return append(dirs, scriptDirs...)
+}
+
+// pairSide returns, for the report drawn (rep, or with a base and several
+// variants its pair of the base and inv.variant), the index among every
+// side of its side si.
+func (inv *invocation) pairSide(rep *diff.Report) func(si int) int {
+	return func(si int) int {
+		if !rep.Several() {
+			return si
 		}
-		text, why := disk.read(file)
+		if si == 0 {
+			return rep.Base
+		}
+		return inv.variant
+	}
+}
+
+// sourceOf returns what reads each side's source file for the HTML page
+// of the pair drawn from rep (see sideSources).
+func (inv *invocation) sourceOf(rep *diff.Report, scriptDirs []string) func(int, string) (string, bool) {
+	read, side := inv.sideSources(inv.mapDirs(scriptDirs), len(rep.Sides)), inv.pairSide(rep)
+	return func(si int, file string) (string, bool) {
+		text, why := read(side(si), file)
 		return text, why == "" && text != ""
 	}
 }
@@ -83,24 +118,7 @@ func (inv *invocation) sourceOf(scriptDirs []string) func(string) (string, bool)
 // folders only, and returns the exit status.
 func (inv *invocation) writeSource(rep *diff.Report, scriptDirs []string, stdout, stderr io.Writer) int {
 	o := inv.o
-	var dirs []string
-	for _, f := range inv.flags {
-		dirs = append(dirs, f.dirs...)
-	}
-	dirs = append(dirs, scriptDirs...)
-	disk := make([]*sourceFiles, len(rep.Sides))
-	for i := range disk {
-		disk[i] = newSourceFiles(dirs)
-		disk[i].relative = relativeTo(inv.roots, i)
-	}
-	source := func(side int, file string) (string, string) {
-		if side < len(inv.syms) && inv.syms[side] != nil {
-			if text, ok := inv.syms[side].Source(file); ok {
-				return text, ""
-			}
-		}
-		return disk[side].read(file)
-	}
+	source := inv.sideSources(inv.mapDirs(scriptDirs), len(rep.Sides))
 	for _, w := range rep.Warnings {
 		if !o.quiet && w.Kind.AboutTheRequest() {
 			fmt.Fprintf(stderr, "profdiff: warning: %s\n", termtext.Clean(w.String()))
