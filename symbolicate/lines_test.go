@@ -2,9 +2,11 @@ package symbolicate
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/sourcemap"
 )
 
 // TestLineTicksMapToOriginalLines: in a bundle built without minifying,
@@ -57,5 +59,41 @@ func TestLineTicksMapToOriginalLines(t *testing.T) {
 	}
 	if len(tab.BundledLines) < 3 || !tab.BundledLines[0].Minified {
 		t.Errorf("bundled %+v", tab.BundledLines)
+	}
+}
+
+// TestLineTicksOfInlinedAndReprintedCode: in a bundle built without
+// minifying, a line of code V8 inlined from another module (mapping to one
+// line of another file) and a statement the bundler reprinted on one line
+// (mapping to two or three lines of the function's file) keep the
+// function's other lines, counted as unattributed; a line covering many
+// lines, as minified code does, still leaves the function's lines as
+// recorded.
+func TestLineTicksOfInlinedAndReprintedCode(t *testing.T) {
+	// Bundle lines: 1 -> a.js:1; 2 -> b.js:6 (inlined); 3 -> a.js:2-3
+	// (reprinted); 4 -> a.js:4-14 (minified).
+	m, err := sourcemap.Parse([]byte(`{"version":3,"sources":["a.js","b.js"],"mappings":"AAAA,UAAI;ACKJ,QAAG;ADJH,MACA;AACA,oBAUA"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := &analyze.Position{Name: "x", File: "dist/app.js"}
+	p := &analyze.Profile{
+		Frames: []analyze.Frame{{Name: "f", File: "a.js", Generated: gen}, {Name: "g", File: "a.js", Generated: gen}},
+		Nodes:  []analyze.Node{{Frame: 0, Parent: -1}, {Frame: 1, Parent: 0}},
+		LineTicks: []analyze.LineTick{
+			{Node: 0, Line: 1, Ticks: 5}, {Node: 0, Line: 2, Ticks: 3}, {Node: 0, Line: 3, Ticks: 2},
+			{Node: 1, Line: 1, Ticks: 1}, {Node: 1, Line: 4, Ticks: 1},
+		},
+	}
+	mapLineTicks(p, m, []int32{0, 1})
+	got := []int32{}
+	for _, lt := range p.LineTicks {
+		got = append(got, lt.Line)
+	}
+	if want := []int32{1, 0, 0, 1, 4}; !slices.Equal(got, want) {
+		t.Errorf("lines %v, want %v (f: a.js:1, then unattributed twice; g as recorded)", got, want)
+	}
+	if !p.Frames[0].LinesMapped || p.Frames[1].LinesMapped {
+		t.Errorf("lines mapped: f %v, g %v; want f only", p.Frames[0].LinesMapped, p.Frames[1].LinesMapped)
 	}
 }
