@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"unsafe"
 
@@ -24,8 +23,9 @@ import (
 // The Go runtime advises huge pages for its own metadata only, and a
 // mapping made after the advice does not inherit it, so the heap is first
 // grown (an allocation of twice the input, at most maxHugeReserve, never
-// touched), the heap's mappings are advised, and the allocation is given
-// back to the system at once; the run's allocations then reuse that
+// touched, so it costs no memory), the heap's mappings are advised, and a
+// collection frees the allocation at once (a forced one: else the heap's
+// next goal would count it); the run's allocations then reuse that
 // address space, in huge pages. Where the kernel has no huge pages, or
 // /proc is not there, nothing changes.
 func adviseHugePages(input int64) {
@@ -51,7 +51,7 @@ func adviseHugePages(input int64) {
 	}
 	runtime.KeepAlive(reserve)
 	reserve = nil
-	debug.FreeOSMemory()
+	runtime.GC()
 }
 
 // writableAnonymous returns the [start, end) of each private, writable
