@@ -35,7 +35,7 @@ func adviseHugePages(input int64) {
 	size := min(max(2*input, 64<<20), maxHugeReserve)
 	reserve := make([]byte, size)
 	maps, err := os.ReadFile("/proc/self/maps")
-	if err == nil {
+	if err == nil && len(maps) > 0 {
 		// The heap: from the arena of an early allocation (maps') to the
 		// end of the reserve.
 		const arena = 64 << 20
@@ -49,8 +49,7 @@ func adviseHugePages(input int64) {
 			}
 		}
 	}
-	runtime.KeepAlive(reserve)
-	reserve = nil
+	runtime.KeepAlive(reserve) // its last use: the collection frees it
 	runtime.GC()
 }
 
