@@ -303,7 +303,7 @@ func newAggregation(p *Profile, opts AggregateOptions) *aggregation {
 		}
 	}
 	if opts.Edges {
-		a.edges = &edgeSums{index: map[uint64]int32{}}
+		a.edges = &edgeSums{}
 	}
 	if opts.Tree {
 		// A merged tree has at most one node per profile node.
@@ -462,7 +462,11 @@ func (a *aggregation) mergedTree(fnRow []int32) CallTree {
 // dense ids, so that entering and leaving a node costs one map lookup, not
 // three.
 type edgeSums struct {
-	index map[uint64]int32 // (caller, callee function id) -> edge
+	// slots index the edges by (caller, callee) in an open-addressing
+	// table of edge ids + 1 (0: empty), 4 bytes a slot and 5 to 11 an
+	// edge, where a map of the pairs took 20 or more: a profile of 2 M
+	// distinct folded stacks has 9 M edges.
+	slots []int32
 	// last is each callee's edge met last: in a walk of the tree the
 	// same call recurs node after node (a loop, recursion), and a
 	// comparison with it costs less than hashing the pair.
@@ -480,13 +484,12 @@ func (s *edgeSums) enter(e *pathEntry, caller, callee int32) {
 	}
 	id := s.last[callee]
 	if id < 0 || s.keys[id][0] != caller {
-		ek := uint64(uint32(caller))<<32 | uint64(uint32(callee))
-		var ok bool
-		if id, ok = s.index[ek]; !ok {
+		var slot int
+		if slot, id = s.find(caller, callee); id < 0 {
 			id = int32(len(s.keys))
-			s.index[ek] = id
 			s.keys = append(s.keys, [2]int32{caller, callee})
 			s.total, s.onPath = append(s.total, 0), append(s.onPath, 0)
+			s.add(slot, id)
 		}
 		s.last[callee] = id
 	}
@@ -496,6 +499,42 @@ func (s *edgeSums) enter(e *pathEntry, caller, callee int32) {
 		e.outer |= edgeBit
 	}
 	s.onPath[id]++
+}
+
+// find returns the edge from caller to callee (-1 when there is none) and
+// the slot where it is or would go.
+func (s *edgeSums) find(caller, callee int32) (slot int, id int32) {
+	if len(s.slots) == 0 {
+		return -1, -1
+	}
+	mask := len(s.slots) - 1
+	for i := int(nodeHash(caller, callee)) & mask; ; i = (i + 1) & mask {
+		id := s.slots[i] - 1
+		if id < 0 {
+			return i, -1
+		}
+		if k := s.keys[id]; k[0] == caller && k[1] == callee {
+			return i, id
+		}
+	}
+}
+
+// add puts edge id, which find did not find, in slot (as find returned
+// it), growing the table when it is over 3/4 full.
+func (s *edgeSums) add(slot int, id int32) {
+	if slot >= 0 && (len(s.keys))*4 <= len(s.slots)*3 {
+		s.slots[slot] = id + 1
+		return
+	}
+	s.slots = make([]int32, max(1024, 2*len(s.slots)))
+	mask := len(s.slots) - 1
+	for e, k := range s.keys {
+		i := int(nodeHash(k[0], k[1])) & mask
+		for s.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		s.slots[i] = int32(e) + 1
+	}
 }
 
 // leave takes e's edge off the path, adding e's subtree to its total at
@@ -514,7 +553,13 @@ func (s *edgeSums) table(k *keyer, fnRow []int32) []Edge {
 		return nil
 	}
 	rank := k.ranks(dimFunction)
-	var ids []int32
+	n := 0
+	for _, t := range s.total {
+		if t > 0 {
+			n++
+		}
+	}
+	ids := make([]int32, 0, n)
 	for id := range s.keys {
 		if s.total[id] > 0 {
 			ids = append(ids, int32(id))
