@@ -303,7 +303,11 @@ func newAggregation(p *Profile, opts AggregateOptions) *aggregation {
 		}
 	}
 	if opts.Edges {
-		a.edges = &edgeSums{}
+		// A node is called from its parent alone: a profile has at most
+		// as many edges as nodes, and often nearly as many (2 M
+		// distinct folded stacks: 9 M edges of 10 M nodes), so the sums
+		// are sized once rather than grown and copied.
+		a.edges = &edgeSums{keys: make([][2]int32, 0, nn), total: make([]int64, 0, nn), onPath: make([]int32, 0, nn)}
 	}
 	if opts.Tree {
 		// A merged tree has at most one node per profile node.
