@@ -234,6 +234,7 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 		t.Lines, t.BundledLines = lineTimes(p, a.fnKey, a.k, a.self)
 		t.LineTotals = len(p.LineTotals) > 0
 	}
+	a.self = nil // 8 bytes a node, free for what follows to reuse
 	t.Packages, _ = a.k.rows(dimPackage, a.selfs, a.totals)
 	var fnRow []int32
 	t.Functions, fnRow = a.k.rows(dimFunction, a.selfs, a.totals)
