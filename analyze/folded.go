@@ -3,10 +3,12 @@ package analyze
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -223,7 +225,53 @@ func readFolded(r io.Reader, opts ParseOptions) (*Profile, error) {
 		}
 		f.p.Warnings = append(f.p.Warnings, Warning{Kind: WarnDeepStacksCut, Message: msg})
 	}
+	f.children, f.sampleOf, f.frames = nodeTable{}, nil, nil // free before the reordering
+	inPreorder(f.p)
 	return f.p, nil
+}
+
+// inPreorder renumbers a folded profile's nodes into depth-first preorder,
+// each node's children in the order they were read (as Profile.WalkOrder
+// would list them), and sorts its samples by node, so that aggregating it
+// needs no walk order (16 bytes a node while it is built) and can read
+// each node's self time from the samples as it walks, where it would
+// otherwise keep an array of 8 bytes a node. A file of 2 M distinct stacks
+// has 10 M nodes. It needs 8 bytes a node, and every node's parent must
+// come before it, as the reader makes them.
+func inPreorder(p *Profile) {
+	nodes := p.Nodes
+	n := len(nodes)
+	// size is each node's subtree size, then the next free place for its
+	// next child's subtree.
+	size := make([]int32, n)
+	for i := n - 1; i >= 0; i-- {
+		size[i]++
+		if i > 0 {
+			size[nodes[i].Parent] += size[i]
+		}
+	}
+	pos := make([]int32, n) // each node's place in preorder
+	size[0] = 1
+	for i := 1; i < n; i++ {
+		par, sz := nodes[i].Parent, size[i]
+		pos[i] = size[par]
+		size[par] += sz
+		size[i] = pos[i] + 1
+	}
+	for i := 1; i < n; i++ {
+		nodes[i].Parent = pos[nodes[i].Parent]
+	}
+	for i := range p.Samples {
+		p.Samples[i].Node = pos[p.Samples[i].Node]
+	}
+	// Move each node to its place, following the permutation's cycles.
+	for i := range n {
+		for j := pos[i]; j != int32(i); j = pos[i] {
+			nodes[i], nodes[j] = nodes[j], nodes[i]
+			pos[i], pos[j] = pos[j], pos[i]
+		}
+	}
+	slices.SortFunc(p.Samples, func(a, b Sample) int { return cmp.Compare(a.Node, b.Node) })
 }
 
 // foldedReader is the state of readFolded: the profile so far, the unit
