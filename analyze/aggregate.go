@@ -227,7 +227,8 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 	t.Warnings = append(t.Warnings, p.Warnings...)
 	t.Stalls = FindStalls(p, DefaultLongestStalls)
 	a := newAggregation(p, opts)
-	a.summarize(t)
+	a.order = p.WalkOrder() // nil when the nodes are in walk order already
+	a.summarize(t, opts.Lines)
 	a.walk()
 	t.Summary.GCNs = a.gcNs
 	if opts.Lines {
@@ -261,9 +262,14 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 // by key, edge and merged-tree node, and the path from the root to the
 // node being walked.
 type aggregation struct {
-	p    *Profile
-	k    *keyer
-	self []int64 // on-CPU weight of the samples ending at each node
+	p     *Profile
+	k     *keyer
+	order []int32 // the walk order, nil for the nodes' own (Profile.WalkOrder)
+	// self is the on-CPU weight of the samples ending at each node; nil
+	// when the walk reads it from the samples, sorted by node, instead,
+	// next the first sample it has not read.
+	self []int64
+	next int
 	// selfs and totals are the sums by key id, per dimension; onPath counts
 	// each key's occurrences on the current path.
 	selfs, totals [numDims][]int64
@@ -318,12 +324,20 @@ func newAggregation(p *Profile, opts AggregateOptions) *aggregation {
 }
 
 // summarize fills the table's headline from the samples and sums each
-// node's on-CPU self time.
-func (a *aggregation) summarize(t *Table) {
+// node's on-CPU self time, in an array unless the walk can read it from
+// the samples as it goes: the nodes are walked in their own order and the
+// samples are sorted by node (as the folded reader leaves them; a file of
+// 2 M distinct folded stacks has 10 M nodes, and the array took 80 MB),
+// and keepSelf does not ask for the array (per-line times read it).
+func (a *aggregation) summarize(t *Table, keepSelf bool) {
 	p := a.p
-	a.self = make([]int64, len(p.Nodes))
+	sorted := a.order == nil && !keepSelf && slices.IsSortedFunc(p.Samples, func(a, b Sample) int { return cmp.Compare(a.Node, b.Node) })
+	if !sorted {
+		a.self = make([]int64, len(p.Nodes))
+	}
 	sum := &t.Summary
 	rootSamples := 0
+	selfNodes, last := 0, int32(-1) // nodes with self time, at most
 	for _, s := range p.Samples {
 		sum.SampledNs += s.Weight
 		switch p.Frames[p.Nodes[s.Node].Frame].Kind {
@@ -337,7 +351,19 @@ func (a *aggregation) summarize(t *Table) {
 			rootSamples++
 		}
 		sum.OnCPUNs += s.Weight
-		a.self[s.Node] += s.Weight
+		if a.self != nil {
+			if a.self[s.Node] == 0 && s.Weight != 0 {
+				selfNodes++
+			}
+			a.self[s.Node] += s.Weight
+		} else if s.Node != last && s.Weight != 0 {
+			selfNodes, last = selfNodes+1, s.Node
+		}
+	}
+	if a.tree != nil {
+		// Sized once: grown sample by sample, it allocated five times
+		// its size.
+		a.treeSelf = make([]treeSelf, 0, selfNodes)
 	}
 	if rootSamples > 0 {
 		t.Warnings = append(t.Warnings, Warning{Kind: WarnRootSamples,
@@ -346,10 +372,31 @@ func (a *aggregation) summarize(t *Table) {
 	sum.WallNs, sum.Samples, sum.IntervalNs = p.WallNs, p.SampleCount, p.IntervalNs
 }
 
+// selfOf returns node n's on-CPU self time. Without the array it reads
+// the samples of n, the next in node order, since the nodes are entered in
+// order.
+func (a *aggregation) selfOf(n int32) int64 {
+	if a.self != nil {
+		return a.self[n]
+	}
+	samples := a.p.Samples
+	if a.next >= len(samples) || samples[a.next].Node != n {
+		return 0
+	}
+	var w int64
+	for ; a.next < len(samples) && samples[a.next].Node == n; a.next++ {
+		w += samples[a.next].Weight
+	}
+	if k := a.p.Frames[a.p.Nodes[n].Frame].Kind; k == KindIdle || k == KindProgram {
+		return 0 // off-CPU
+	}
+	return w
+}
+
 // walk visits the nodes in preorder with the path from the root on a
 // stack, entering each node and leaving those its successor is not under.
 func (a *aggregation) walk() {
-	order := a.p.WalkOrder() // nil when the nodes are in walk order already
+	order := a.order
 	for i := range a.p.Nodes {
 		n := int32(i)
 		if order != nil {
@@ -379,7 +426,7 @@ func (a *aggregation) enter(n int32) {
 		top := &a.stack[len(a.stack)-1]
 		caller, gc, callerKeys, parentTree = top.code, top.gc, top.keys, top.tree
 	}
-	w := a.self[n]
+	w := a.selfOf(n)
 	e := pathEntry{node: n, sub: w, tree: parentTree}
 	e.keys, e.code, e.gc = a.k.node(n, caller, gc)
 	if a.tree != nil {
@@ -598,7 +645,16 @@ func compactTree(parent, fn []int32, selfs []treeSelf) CallTree {
 		return CallTree{}
 	}
 	slices.SortStableFunc(selfs, func(a, b treeSelf) int { return cmp.Compare(a.node, b.node) })
+	distinct := 0
+	for i, s := range selfs {
+		if i == 0 || s.node != selfs[i-1].node {
+			distinct++
+		}
+	}
 	var t CallTree
+	if distinct > 0 {
+		t.SelfNodes, t.Self = make([]int32, 0, distinct), make([]int64, 0, distinct)
+	}
 	for _, s := range selfs {
 		if k := len(t.SelfNodes); k > 0 && t.SelfNodes[k-1] == s.node {
 			t.Self[k-1] += s.self
