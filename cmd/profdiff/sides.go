@@ -202,7 +202,8 @@ func expandSide(path string) ([]string, error) {
 	return files, nil
 }
 
-// readSides reads every run (in parallel, bounded by the cores), maps it
+// readSides reads every run (in parallel, bounded by the cores and by
+// readMemoryBudget), maps it
 // through its side's source maps and aggregates it, with those of the
 // calls, per-line times and call tree that the output reads.
 func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, filters *narrow.Filters, o options, need needs) ([]diff.Side, [][]*analyze.Profile, []string, error) {
@@ -226,8 +227,12 @@ func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symb
 	errs := make([]error, len(jobs))
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
+	budget := newReadBudget(readMemoryBudget)
 	for i, j := range jobs {
+		cost := budget.cost(sides[j.side].files[j.run])
+		budget.acquire(cost) // in job order, so that a large run waits its turn
 		g.Go(func() error {
+			defer budget.release(cost)
 			p, err := readRun(sides[j.side].files[j.run], stdin, popts)
 			if err != nil {
 				errs[i] = err
@@ -264,6 +269,56 @@ func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symb
 		ds = append(ds, diff.Side{Name: s.name, Tables: tables[si], Work: flags[si].work})
 	}
 	return ds, profiles, slices.Sorted(maps.Keys(dirs)), nil
+}
+
+// readMemoryBudget is the estimated memory (analyze.ReadCost) that the runs
+// read at once may take: runs that together would take more are read one
+// after another. Reading a run of 2 M distinct folded stacks (72 MB) takes
+// some 600 MB, and reading two at once took twice that at the peak, while
+// the V8 reader streams and two 57 MiB profiles are still read together.
+const readMemoryBudget = 1 << 30
+
+// readBudget admits runs to be read while their estimated memory fits a
+// budget; a run that alone exceeds it is read alone.
+type readBudget struct {
+	mu    sync.Mutex
+	cond  *sync.Cond
+	limit int64
+	used  int64
+}
+
+// newReadBudget returns a budget of limit bytes.
+func newReadBudget(limit int64) *readBudget {
+	b := &readBudget{limit: limit}
+	b.cond = sync.NewCond(&b.mu)
+	return b
+}
+
+// cost is the share of the budget that reading the named run takes
+// (standard input, whose size is not known, takes none).
+func (b *readBudget) cost(name string) int64 {
+	if name == "-" {
+		return 0
+	}
+	return min(analyze.ReadCost(name), b.limit)
+}
+
+// acquire waits until cost fits in what the runs being read leave.
+func (b *readBudget) acquire(cost int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.used > 0 && b.used+cost > b.limit {
+		b.cond.Wait()
+	}
+	b.used += cost
+}
+
+// release gives back a run's cost when it has been read and aggregated.
+func (b *readBudget) release(cost int64) {
+	b.mu.Lock()
+	b.used -= cost
+	b.mu.Unlock()
+	b.cond.Broadcast()
 }
 
 // readRun reads one run's profile from its file, or from standard input
