@@ -19,27 +19,31 @@ const (
 
 // memoryLimit is the soft memory limit for reading the sides' runs:
 // memoryPerInputByte times their size (gzipped files as analyze.InputSize
-// takes them), at least minMemoryLimit. It is soft: when more is live,
-// the runtime lets the heap grow and spends at most half the CPU on
+// takes them), at least minMemoryLimit; ok is false when a run is read
+// from standard input, whose size is not known. It is soft: when more is
+// live, the runtime lets the heap grow and spends at most half the CPU on
 // collecting.
-func memoryLimit(sides []sideArg) int64 {
+func memoryLimit(sides []sideArg) (limit int64, ok bool) {
 	var size int64
 	for _, s := range sides {
 		for _, f := range s.files {
-			if f != "-" {
-				size += analyze.InputSize(f)
+			if f == "-" {
+				return 0, false
 			}
+			size += analyze.InputSize(f)
 		}
 	}
-	return max(minMemoryLimit, memoryPerInputByte*size)
+	return max(minMemoryLimit, memoryPerInputByte*size), true
 }
 
 // limitMemory sets the soft memory limit for the sides, unless GOMEMLIMIT
-// sets one, and returns what restores the one before.
+// sets one or the size of the input is not known, and returns what
+// restores the one before.
 func limitMemory(sides []sideArg) (restore func()) {
-	if os.Getenv("GOMEMLIMIT") != "" {
+	limit, ok := memoryLimit(sides)
+	if !ok || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	old := debug.SetMemoryLimit(memoryLimit(sides))
+	old := debug.SetMemoryLimit(limit)
 	return func() { debug.SetMemoryLimit(old) }
 }

@@ -11,7 +11,8 @@ import (
 // TestMemoryLimit: a report is read under a soft memory limit of a few
 // times its input (a folded file of 2 M distinct stacks, 72 MB, peaked at
 // 648 MB of RSS without one, 438 MB with), never under minMemoryLimit,
-// and the limit before is restored after.
+// none when a run comes from standard input, and the limit before is
+// restored after.
 func TestMemoryLimit(t *testing.T) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		t.Skip("GOMEMLIMIT is set")
@@ -21,8 +22,11 @@ func TestMemoryLimit(t *testing.T) {
 	if err := os.WriteFile(small, []byte("main;work 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := memoryLimit([]sideArg{{"a", []string{small}}, {"b", []string{"-"}}}); got != minMemoryLimit {
+	if got, ok := memoryLimit([]sideArg{{"a", []string{small}}}); got != minMemoryLimit || !ok {
 		t.Errorf("small input: limit %d, want %d", got, minMemoryLimit)
+	}
+	if got, ok := memoryLimit([]sideArg{{"a", []string{small}}, {"b", []string{"-"}}}); ok {
+		t.Errorf("standard input: limit %d, want none", got)
 	}
 	big := filepath.Join(dir, "big.folded")
 	line := "main;app.handle;app.parse 3\n"
@@ -32,7 +36,7 @@ func TestMemoryLimit(t *testing.T) {
 	}
 	sides := []sideArg{{"before", []string{big}}, {"after", []string{big, small}}}
 	want := int64(memoryPerInputByte * (2*n*len(line) + len("main;work 1\n")))
-	if got := memoryLimit(sides); got != want {
+	if got, _ := memoryLimit(sides); got != want {
 		t.Errorf("limit %d, want %d", got, want)
 	}
 	before := debug.SetMemoryLimit(-1)
