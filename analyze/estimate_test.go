@@ -32,9 +32,12 @@ func TestReadCost(t *testing.T) {
 		"a.cpuprofile": int64(len(v8)) * jsonCostPerByte,
 		"missing":      0,
 	} {
-		if got := ReadCost(filepath.Join(dir, name)); got != want {
+		if got := ReadCost(filepath.Join(dir, name), AggregateOptions{}); got != want {
 			t.Errorf("%s: %d, want %d", name, got, want)
 		}
+	}
+	if got, want := ReadCost(filepath.Join(dir, "a.folded"), AggregateOptions{Edges: true}), int64(len(folded))*(foldedCostPerByte+foldedEdgeCostPerByte); got != want {
+		t.Errorf("a.folded with its calls: %d, want %d", got, want)
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/profdiff/profdiff/analyze"
 )
 
 // TestReadBudget: runs whose estimated memory together exceeds the budget
@@ -53,10 +55,10 @@ func TestReadBudget(t *testing.T) {
 	if err := os.WriteFile(big, []byte(strings.Repeat("main;work 1\n", 10_000)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if c := newReadBudget(1000).cost(big); c != 1000 {
+	if c := newReadBudget(1000).cost(big, analyze.AggregateOptions{}); c != 1000 {
 		t.Errorf("a folded file of 120,000 bytes costs %d of a budget of 1000, want all of it", c)
 	}
-	if c := b.cost("-"); c != 0 {
+	if c := b.cost("-", analyze.AggregateOptions{}); c != 0 {
 		t.Errorf("standard input costs %d", c)
 	}
 }

@@ -202,10 +202,11 @@ func expandSide(path string) ([]string, error) {
 	return files, nil
 }
 
-// readSides reads every run (in parallel, bounded by the cores and by
-// readMemoryBudget), maps it
-// through its side's source maps and aggregates it, with those of the
-// calls, per-line times and call tree that the output reads.
+// readSides reads every run (in parallel, bounded by the cores and by a
+// budget of memory: the soft memory limit the report runs under, else
+// readMemoryBudget), maps it through its side's source maps and
+// aggregates it, with those of the calls, per-line times and call tree
+// that the output reads.
 func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, filters *narrow.Filters, o options, need needs) ([]diff.Side, [][]*analyze.Profile, []string, error) {
 	var mu sync.Mutex
 	dirs := map[string]bool{} // the folders of the profiles' scripts
@@ -228,8 +229,11 @@ func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symb
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	budget := newReadBudget(readMemoryBudget)
+	if limit, ok := memoryLimit(sides); ok {
+		budget = newReadBudget(limit)
+	}
 	for i, j := range jobs {
-		cost := budget.cost(sides[j.side].files[j.run])
+		cost := budget.cost(sides[j.side].files[j.run], aopts)
 		budget.acquire(cost) // in job order, so that a large run waits its turn
 		g.Go(func() error {
 			defer budget.release(cost)
@@ -272,10 +276,13 @@ func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symb
 }
 
 // readMemoryBudget is the estimated memory (analyze.ReadCost) that the runs
-// read at once may take: runs that together would take more are read one
-// after another. Reading a run of 2 M distinct folded stacks (72 MB) takes
-// some 600 MB, and reading two at once took twice that at the peak, while
-// the V8 reader streams and two 57 MiB profiles are still read together.
+// read at once may take when the size of the input is not known (a run
+// from standard input); else the budget is the soft memory limit
+// (memoryLimit). Runs that together would take more are read one after
+// another: aggregating a run of 2 M distinct folded stacks (72 MB) with its
+// calls keeps some 650 MB live, and two at once went far past the limit,
+// while without the calls two such runs, and two 57 MiB V8 profiles, are
+// read together.
 const readMemoryBudget = 1 << 30
 
 // readBudget admits runs to be read while their estimated memory fits a
@@ -296,11 +303,11 @@ func newReadBudget(limit int64) *readBudget {
 
 // cost is the share of the budget that reading the named run takes
 // (standard input, whose size is not known, takes none).
-func (b *readBudget) cost(name string) int64 {
+func (b *readBudget) cost(name string, aopts analyze.AggregateOptions) int64 {
 	if name == "-" {
 		return 0
 	}
-	return min(analyze.ReadCost(name), b.limit)
+	return min(analyze.ReadCost(name, aopts), b.limit)
 }
 
 // acquire waits until cost fits in what the runs being read leave.
