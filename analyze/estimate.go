@@ -3,6 +3,7 @@ package analyze
 import (
 	"bufio"
 	"compress/gzip"
+	"encoding/binary"
 )
 
 // How many bytes of live memory reading and aggregating a profile takes
@@ -34,15 +35,17 @@ func ReadCost(path string, opts AggregateOptions) int64 {
 }
 
 // InputSize estimates the size of the profile in the named file as read:
-// its size, or for a gzipped file a few times that; 0 when it cannot be
-// opened.
+// its size, or for a gzipped file the size of its text as its trailer
+// says, at least a few times the file's; 0 when it cannot be opened.
 func InputSize(path string) int64 {
 	size, _ := sniff(path)
 	return size
 }
 
 // sniff returns the estimated size of a profile file's content and the
-// memory reading it takes per byte of that, by its first bytes.
+// memory reading it takes per byte of that, by its first bytes. A
+// gzipped file's content is the size its trailer gives, at least
+// gzipRatio times the file.
 func sniff(path string) (size, costPerByte int64) {
 	f, err := openProfile(path)
 	if err != nil {
@@ -61,7 +64,14 @@ func sniff(path string) (size, costPerByte int64) {
 		if err != nil {
 			return size, 1
 		}
-		size *= gzipRatio
+		// A gzip member ends in its text's size (mod 4 GiB): a folded
+		// file of repeated stacks shrinks far more than gzipRatio.
+		var tail [4]byte
+		text := int64(0)
+		if _, err := f.ReadAt(tail[:], size-4); err == nil {
+			text = int64(binary.LittleEndian.Uint32(tail[:]))
+		}
+		size = max(size*gzipRatio, text)
 		in = bufio.NewReaderSize(zr, 64<<10)
 	}
 	first, ok, _ := firstByte(in)
