@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"strconv"
 	"testing"
 )
@@ -24,13 +25,22 @@ func TestWritableAnonymous(t *testing.T) {
 
 // TestAdviseHugePagesBacksTheHeap: after the advice, memory the run
 // allocates and touches is held in huge pages, where the kernel gives them
-// on request; without it, none (the kernel's default in madvise mode).
+// on request; without it, none (the kernel's default in madvise mode). It
+// runs in a process of its own: the other tests' allocations, in this
+// process, would take the advised address space first.
 func TestAdviseHugePagesBacksTheHeap(t *testing.T) {
 	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
 	if err != nil || !bytes.Contains(mode, []byte("[madvise]")) {
 		t.Skipf("transparent huge pages are not given on request here (%q, %v)", mode, err)
 	}
-	t.Setenv("GODEBUG", "")
+	if os.Getenv("PROFDIFF_TEST_HUGEPAGES") != "1" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestAdviseHugePagesBacksTheHeap$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "PROFDIFF_TEST_HUGEPAGES=1", "GODEBUG=")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return
+	}
 	adviseHugePages(64 << 20)
 	before := anonHugeKiB(t)
 	b := make([]byte, 32<<20)
