@@ -102,10 +102,16 @@ func (w *Writer) value() {
 
 func (w *Writer) newline() {
 	w.buf = append(w.buf, '\n')
-	for range w.depth {
-		w.buf = append(w.buf, ' ')
+	n := w.depth
+	for n > len(spaces) {
+		w.buf = append(w.buf, spaces...)
+		n -= len(spaces)
 	}
+	w.buf = append(w.buf, spaces[:n]...)
 }
+
+// spaces indent a line, one a level.
+const spaces = "                                                                "
 
 // BeginObject starts an object: {.
 func (w *Writer) BeginObject() { w.begin('{') }
