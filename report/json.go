@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/profdiff/profdiff/analyze"
@@ -397,27 +396,6 @@ func (j *jsonReport) paths(v *View) {
 // rows writes every package, function and file row, and the calls (those
 // past MaxJSONCalls only when judged real).
 func (j *jsonReport) rows() {
-	// The functions and the calls are most of a report's bytes (two
-	// sides of the 57 MiB tsc profile: 5.9 MB), so each is written into
-	// a section of its own on another goroutine, beside the packages and
-	// files, and joined in its place: each follows a member of the same
-	// object, as each begins at one.
-	sections := [2]*jsonReport{
-		{Writer: j.Section(), r: j.r, opts: j.opts},
-		{Writer: j.Section(), r: j.r, opts: j.opts},
-	}
-	var wg sync.WaitGroup
-	wg.Go(sections[0].functions)
-	wg.Go(sections[1].calls)
-	j.packages()
-	wg.Wait()
-	j.Join(sections[0].Writer)
-	j.files()
-	j.Join(sections[1].Writer)
-}
-
-// packages writes the packages' rows.
-func (j *jsonReport) packages() {
 	r := j.r
 	j.Key("packages")
 	j.BeginArray()
@@ -430,11 +408,6 @@ func (j *jsonReport) packages() {
 		j.EndObject()
 	}
 	j.EndArray()
-}
-
-// functions writes the functions' rows.
-func (j *jsonReport) functions() {
-	r := j.r
 	j.Key("functions")
 	j.BeginArray()
 	for i := range r.Functions {
@@ -470,11 +443,6 @@ func (j *jsonReport) functions() {
 		j.EndObject()
 	}
 	j.EndArray()
-}
-
-// files writes the files' rows.
-func (j *jsonReport) files() {
-	r := j.r
 	j.Key("files")
 	j.BeginArray()
 	for i := range r.Files {
@@ -488,12 +456,7 @@ func (j *jsonReport) files() {
 		j.EndObject()
 	}
 	j.EndArray()
-}
-
-// calls writes the caller -> callee edges; caller and callee index
-// functions.
-func (j *jsonReport) calls() {
-	r := j.r
+	// calls are caller -> callee edges; caller and callee index functions.
 	j.Key("calls")
 	j.BeginArray()
 	for i := range r.Calls {

@@ -53,9 +53,6 @@ type Writer struct {
 	comma bool
 	// afterKey: a key was written, so its value follows at once.
 	afterKey bool
-	// section is where a Section began; nil for a Writer of New. A
-	// section has no io.Writer and never flushes.
-	section *place
 }
 
 // New returns a Writer to w.
@@ -66,9 +63,6 @@ func New(w io.Writer, opts Options) *Writer {
 // Flush writes what is buffered and returns the first error met, by the
 // underlying writer or on a value JSON cannot hold.
 func (w *Writer) Flush() error {
-	if w.section != nil {
-		return w.err // a section holds its bytes until joined
-	}
 	if w.err == nil && len(w.buf) > 0 {
 		_, w.err = w.w.Write(w.buf)
 	}
@@ -82,7 +76,7 @@ func (w *Writer) Err() error { return w.err }
 // value starts a value: the comma and new line before it, unless it is a
 // key's value, after flushing a full buffer.
 func (w *Writer) value() {
-	if len(w.buf) >= flushAt && w.section == nil {
+	if len(w.buf) >= flushAt {
 		w.Flush()
 	}
 	if w.afterKey {
@@ -250,7 +244,7 @@ func (w *Writer) Raw(s string) {
 	if len(w.buf) >= flushAt {
 		w.Flush()
 	}
-	if w.err == nil && len(s) > flushAt && w.section == nil {
+	if w.err == nil && len(s) > flushAt {
 		w.Flush()
 		if w.err == nil {
 			_, w.err = io.WriteString(w.w, s)
@@ -258,21 +252,6 @@ func (w *Writer) Raw(s string) {
 		return
 	}
 	w.buf = append(w.buf, s...)
-}
-
-// rawBytes is Raw for bytes.
-func (w *Writer) rawBytes(b []byte) {
-	if len(w.buf) >= flushAt {
-		w.Flush()
-	}
-	if w.err == nil && len(b) > flushAt && w.section == nil {
-		w.Flush()
-		if w.err == nil {
-			_, w.err = w.w.Write(b)
-		}
-		return
-	}
-	w.buf = append(w.buf, b...)
 }
 
 // appendFloat appends f as encoding/json's float64 encoder does: as
