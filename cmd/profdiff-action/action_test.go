@@ -593,6 +593,9 @@ func TestSplitArgs(t *testing.T) {
 	if _, err := splitArgs(`'open`); err == nil {
 		t.Error("an unclosed quote passed")
 	}
+	if got, err := splitArgs("  \n "); err != nil || len(got) != 0 {
+		t.Errorf("an empty args input: %q %v, want no arguments", got, err)
+	}
 }
 
 // prEventAt is a same-repository pull_request payload whose head is sha.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/profdiff/profdiff/record"
 )
 
 // environment is the process's view of the world: its variables and its
@@ -193,40 +195,13 @@ func side(name, in string) ([]string, error) {
 	return files, nil
 }
 
-// splitArgs splits the args input into words the way a shell would split
-// plain words and quotes, and does nothing else: no variables, no command
-// substitution, no globbing. "$(touch x)" is one argument, not a command.
+// splitArgs splits the args input into words as record.Split does (the
+// rule profdiff record follows for its commands): plain words and quotes,
+// and nothing else, so "$(touch x)" is one argument, not a command. An
+// empty input is no arguments.
 func splitArgs(s string) ([]string, error) {
-	var out []string
-	var cur strings.Builder
-	inWord := false
-	var quote rune
-	for _, r := range s {
-		switch {
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			} else {
-				cur.WriteRune(r)
-			}
-		case r == '\'' || r == '"':
-			quote, inWord = r, true
-		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
-			if inWord {
-				out = append(out, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteRune(r)
-			inWord = true
-		}
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
 	}
-	if quote != 0 {
-		return nil, fmt.Errorf("unclosed %c quote", quote)
-	}
-	if inWord {
-		out = append(out, cur.String())
-	}
-	return out, nil
+	return record.Split(s)
 }
