@@ -27,9 +27,10 @@ func BenchmarkCompare(b *testing.B) {
 	}
 }
 
-// BenchmarkCompareLarge compares the corpus's 63 MiB profile (271,450
-// call-tree nodes) with itself, as the command does: with calls and trees.
-func BenchmarkCompareLarge(b *testing.B) {
+// largeTable reads and aggregates the corpus's 63 MiB profile (271,450
+// call-tree nodes) with opts; the benchmark skips when the corpus is
+// absent.
+func largeTable(b *testing.B, opts analyze.AggregateOptions) *analyze.Table {
 	p := filepath.Join("..", "..", "shared", "corpus", "large", "tsc-effect-unbundled.cpuprofile")
 	if _, err := os.Stat(p); err != nil {
 		b.Skipf("%s not found: the corpus lives beside this repository as ../shared/corpus: %v", p, err)
@@ -38,35 +39,11 @@ func BenchmarkCompareLarge(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	t := analyze.Aggregate(prof, analyze.AggregateOptions{Edges: true, Lines: true, Tree: true})
-	sides := []Side{{Name: "before", Tables: []*analyze.Table{t}}, {Name: "after", Tables: []*analyze.Table{t}}}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Compare(sides, DefaultOptions()); err != nil {
-			b.Fatal(err)
-		}
-	}
+	return analyze.Aggregate(prof, opts)
 }
 
-// BenchmarkCompareLargeJSON compares the corpus's 63 MiB profile with a
-// copy of itself as the command's JSON does: calls (the 5,000 heaviest),
-// and the tree only as far as the paths need it.
-func BenchmarkCompareLargeJSON(b *testing.B) {
-	p := filepath.Join("..", "..", "shared", "corpus", "large", "tsc-effect-unbundled.cpuprofile")
-	if _, err := os.Stat(p); err != nil {
-		b.Skipf("%s not found: the corpus lives beside this repository as ../shared/corpus: %v", p, err)
-	}
-	var tables []*analyze.Table
-	for range 2 {
-		prof, err := analyze.ParseFile(p, analyze.ParseOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		tables = append(tables, analyze.Aggregate(prof, analyze.AggregateOptions{Edges: true, Tree: true}))
-	}
-	sides := []Side{{Name: "before", Tables: tables[:1]}, {Name: "after", Tables: tables[1:]}}
-	opts := DefaultOptions()
-	opts.PathsOnlyTree, opts.MaxCalls = true, 5000
+// benchCompare times Compare of sides with opts.
+func benchCompare(b *testing.B, sides []Side, opts Options) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Compare(sides, opts); err != nil {
@@ -75,23 +52,27 @@ func BenchmarkCompareLargeJSON(b *testing.B) {
 	}
 }
 
+// BenchmarkCompareLarge compares the corpus's 63 MiB profile with itself,
+// as the command does: with calls and trees.
+func BenchmarkCompareLarge(b *testing.B) {
+	t := largeTable(b, analyze.AggregateOptions{Edges: true, Lines: true, Tree: true})
+	benchCompare(b, []Side{{Name: "before", Tables: []*analyze.Table{t}}, {Name: "after", Tables: []*analyze.Table{t}}}, DefaultOptions())
+}
+
+// BenchmarkCompareLargeJSON compares the corpus's 63 MiB profile with a
+// copy of itself as the command's JSON does: calls (the 5,000 heaviest),
+// and the tree only as far as the paths need it.
+func BenchmarkCompareLargeJSON(b *testing.B) {
+	aopts := analyze.AggregateOptions{Edges: true, Tree: true}
+	before, after := largeTable(b, aopts), largeTable(b, aopts)
+	opts := DefaultOptions()
+	opts.PathsOnlyTree, opts.MaxCalls = true, 5000
+	benchCompare(b, []Side{{Name: "before", Tables: []*analyze.Table{before}}, {Name: "after", Tables: []*analyze.Table{after}}}, opts)
+}
+
 // BenchmarkCompareLargeOneTree ranks the corpus's 63 MiB profile alone with
 // its merged tree, as the HTML flame graph of one profile needs it.
 func BenchmarkCompareLargeOneTree(b *testing.B) {
-	p := filepath.Join("..", "..", "shared", "corpus", "large", "tsc-effect-unbundled.cpuprofile")
-	if _, err := os.Stat(p); err != nil {
-		b.Skipf("%s not found: the corpus lives beside this repository as ../shared/corpus: %v", p, err)
-	}
-	prof, err := analyze.ParseFile(p, analyze.ParseOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	t := analyze.Aggregate(prof, analyze.AggregateOptions{Tree: true})
-	sides := []Side{{Name: "profile", Tables: []*analyze.Table{t}}}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Compare(sides, DefaultOptions()); err != nil {
-			b.Fatal(err)
-		}
-	}
+	t := largeTable(b, analyze.AggregateOptions{Tree: true})
+	benchCompare(b, []Side{{Name: "profile", Tables: []*analyze.Table{t}}}, DefaultOptions())
 }
