@@ -74,6 +74,77 @@ func TestSidesFromArguments(t *testing.T) {
 	}
 }
 
+// TestRunsGroupIntoSides: profiles that differ only in their run number,
+// as a shell expands before-r*.cpuprofile after-r*.cpuprofile, are runs of
+// one side, not a side each. Without groupRuns the first case gets ten
+// sides.
+func TestRunsGroupIntoSides(t *testing.T) {
+	dir := t.TempDir()
+	path := func(name string) string {
+		f := filepath.Join(dir, name)
+		if _, err := os.Stat(f); err != nil {
+			if err := os.WriteFile(f, []byte("{}"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return f
+	}
+	runs := filepath.Join(dir, "runs")
+	if err := os.Mkdir(runs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path("runs/base-r9.cpuprofile")
+	type side struct {
+		name  string
+		files int
+	}
+	for _, c := range []struct {
+		args []string
+		want []side
+	}{
+		{[]string{"before-r1.cpuprofile", "before-r2.cpuprofile", "before-r3.cpuprofile", "after-r1.cpuprofile", "after-r2.cpuprofile"},
+			[]side{{"before", 3}, {"after", 2}}},
+		// interleaved as a shell would not, in the order the names first appear
+		{[]string{"b-r1.pb.gz", "a-r1.pb.gz", "b-r2.pb.gz", "a_run2.pb.gz", "c.pb.gz"},
+			[]side{{"b", 2}, {"a", 2}, {"c", 1}}},
+		{[]string{"base.cpuprofile", "v1-r1.cpuprofile", "v1-r2.cpuprofile"},
+			[]side{{"base", 1}, {"v1", 2}}},
+		// runs of one build alone stay a side each
+		{[]string{"base-r1.cpuprofile", "base-r2.cpuprofile", "base-r3.cpuprofile"},
+			[]side{{"base", 1}, {"base#2", 1}, {"base#3", 1}}},
+		// a file without a run number, and a directory, are never grouped
+		{[]string{"x.cpuprofile", "x.pb.gz", "y-r1.cpuprofile"},
+			[]side{{"x", 1}, {"x#2", 1}, {"y", 1}}},
+		{[]string{"runs", "base-r1.cpuprofile", "base-r2.cpuprofile"},
+			[]side{{"runs", 1}, {"base", 2}}},
+	} {
+		var args []string
+		for _, a := range c.args {
+			if a == "runs" {
+				args = append(args, runs)
+				continue
+			}
+			args = append(args, path(a))
+		}
+		sides, err := sidesFromArgs(args, options{})
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		var got []side
+		for _, s := range sides {
+			got = append(got, side{s.name, len(s.files)})
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%v: sides %v, want %v", c.args, got, c.want)
+		}
+	}
+	// two arguments stay before and after, run numbers or not
+	sides, err := sidesFromArgs([]string{path("base-r1.cpuprofile"), path("base-r2.cpuprofile")}, options{})
+	if err != nil || len(sides) != 2 || sides[0].name != "before" || sides[1].name != "after" {
+		t.Errorf("two runs of one build: %+v %v", sides, err)
+	}
+}
+
 func TestSideFlags(t *testing.T) {
 	sides := []sideArg{{name: "base"}, {name: "fast"}, {name: "slow"}}
 	o := options{

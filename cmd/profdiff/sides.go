@@ -72,8 +72,38 @@ func sidesFromArgs(args []string, o options) ([]sideArg, error) {
 		}
 		sides = append(sides, sideArg{name, files})
 	}
+	if len(args) > 2 {
+		sides = groupRuns(args, sides)
+	}
 	uniqueNames(sides)
 	return sides, nil
+}
+
+// groupRuns makes the profiles that differ only in their run number runs of
+// one side, so that before-r*.cpuprofile after-r*.cpuprofile, as a shell
+// expands it, compares two sides of several runs rather than every run
+// with the first. It groups only when that leaves at least two sides (runs
+// of one build alone stay a side each, to be compared with each other),
+// and never a directory, standard input or a file without a run number.
+// sides holds one side per argument, in order.
+func groupRuns(args []string, sides []sideArg) []sideArg {
+	var grouped []sideArg
+	at := map[string]int{} // a run name's side in grouped
+	for i, a := range args {
+		stem, ok := runStem(a)
+		if j, seen := at[stem]; ok && seen {
+			grouped[j].files = append(grouped[j].files, sides[i].files...)
+			continue
+		}
+		if ok {
+			at[stem] = len(grouped)
+		}
+		grouped = append(grouped, sideArg{sides[i].name, slices.Clip(sides[i].files)})
+	}
+	if len(grouped) < 2 || len(grouped) == len(sides) {
+		return sides
+	}
+	return grouped
 }
 
 // namedSides reads --side NAME=PATH values, in the order their names first
@@ -131,23 +161,49 @@ var runSuffix = regexp.MustCompile(`[-_.]?(r|run)?\d+$`)
 // profile suffix and run number: runs/fast/ is "fast", base-r1.cpuprofile
 // is "base".
 func sideName(path string) string {
-	base := filepath.Base(filepath.Clean(path))
 	if path == "-" {
 		return "stdin"
 	}
+	base := filepath.Base(filepath.Clean(path))
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return base
 	}
-	for _, suf := range analyze.FileSuffixes() {
-		if s, ok := strings.CutSuffix(base, suf); ok && s != "" {
-			base = s
-			break
-		}
-	}
-	if s := runSuffix.ReplaceAllString(base, ""); s != "" {
-		base = s
+	base = withoutProfileSuffix(base)
+	if s, ok := cutRunNumber(base); ok {
+		return s
 	}
 	return base
+}
+
+// runStem is the name of a profile file that ends in a run number, without
+// its profile suffix and that number (base-r1.cpuprofile is "base"); ok is
+// false for a directory, standard input and a file without a run number.
+func runStem(path string) (string, bool) {
+	if path == "-" {
+		return "", false
+	}
+	if st, err := os.Stat(path); err != nil || st.IsDir() {
+		return "", false
+	}
+	return cutRunNumber(withoutProfileSuffix(filepath.Base(path)))
+}
+
+// withoutProfileSuffix cuts a profile suffix that the readers know
+// (.cpuprofile, .pb.gz, ...) from a file's name.
+func withoutProfileSuffix(name string) string {
+	for _, suf := range analyze.FileSuffixes() {
+		if s, ok := strings.CutSuffix(name, suf); ok && s != "" {
+			return s
+		}
+	}
+	return name
+}
+
+// cutRunNumber cuts the run number from a name (base-r1 is base), if it
+// ends in one and something is left.
+func cutRunNumber(name string) (string, bool) {
+	s := runSuffix.ReplaceAllString(name, "")
+	return s, s != "" && s != name
 }
 
 // uniqueNames numbers the sides whose names repeat: fast, fast#2.
