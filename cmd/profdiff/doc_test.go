@@ -57,6 +57,9 @@ var docSubstitutes = map[string]string{
 	"after":         "$RUNS/after",
 	"profiles/base": "$RUNS/before",
 	"profiles/head": "$RUNS/after",
+	// Repeated runs as a shell's glob names them.
+	"before-r*.cpuprofile": "$RUNS/before/before-r*.cpuprofile",
+	"after-r*.cpuprofile":  "$RUNS/after/after-r*.cpuprofile",
 	// A base and its variants, each a folder of runs.
 	"base/":        "$RUNS/before",
 	"worker-pool/": "$RUNS/after",
@@ -224,19 +227,27 @@ func docCommand(line string) string {
 }
 
 // docArgs splits a documented command into profdiff's arguments (after
-// "profdiff" or "go run ./cmd/profdiff"; shell quotes removed) and replaces
-// the user's files by fixtures.
+// "profdiff" or "go run ./cmd/profdiff"; shell quotes removed), replaces
+// the user's files by fixtures and expands an unquoted glob as a shell
+// would.
 func docArgs(cmd, runs, out string) []string {
 	if rest, ok := strings.CutPrefix(cmd, "go run ./cmd/profdiff "); ok {
 		cmd = rest
 	} else {
 		cmd = strings.TrimPrefix(cmd, "profdiff ")
 	}
-	words := shellWords(cmd)
-	for i, w := range words {
-		words[i] = docFile(w, runs, out)
+	var args []string
+	for _, w := range shellWords(cmd) {
+		f := docFile(w.text, runs, out)
+		if !w.quoted && !strings.HasPrefix(f, "-") && strings.ContainsAny(f, "*?[") {
+			if m, _ := filepath.Glob(f); len(m) > 0 {
+				args = append(args, m...)
+				continue
+			}
+		}
+		args = append(args, f)
 	}
-	return words
+	return args
 }
 
 // docFile is the fixture for a file an example names, or the word itself.
@@ -262,14 +273,22 @@ func docFile(w, runs, out string) string {
 	return w
 }
 
+// shellWord is a word of a documented command, and whether it was quoted.
+type shellWord struct {
+	text   string
+	quoted bool
+}
+
 // shellWords splits a command line at spaces, keeping quoted words whole
 // (the examples quote whole words only, and use no other shell syntax).
-func shellWords(s string) []string {
-	words := regexp.MustCompile(`'[^']*'|"[^"]*"|\S+`).FindAllString(s, -1)
-	for i, w := range words {
+func shellWords(s string) []shellWord {
+	var words []shellWord
+	for _, w := range regexp.MustCompile(`'[^']*'|"[^"]*"|\S+`).FindAllString(s, -1) {
 		if len(w) >= 2 && (w[0] == '\'' || w[0] == '"') && w[len(w)-1] == w[0] {
-			words[i] = w[1 : len(w)-1]
+			words = append(words, shellWord{w[1 : len(w)-1], true})
+			continue
 		}
+		words = append(words, shellWord{w, false})
 	}
 	return words
 }
