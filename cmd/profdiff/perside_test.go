@@ -94,6 +94,7 @@ func TestRunsGroupIntoSides(t *testing.T) {
 		t.Fatal(err)
 	}
 	path("runs/base-r9.cpuprofile")
+	path("runs/base-r8.cpuprofile")
 	type side struct {
 		name  string
 		files int
@@ -116,7 +117,10 @@ func TestRunsGroupIntoSides(t *testing.T) {
 		{[]string{"x.cpuprofile", "x.pb.gz", "y-r1.cpuprofile"},
 			[]side{{"x", 1}, {"x#2", 1}, {"y", 1}}},
 		{[]string{"runs", "base-r1.cpuprofile", "base-r2.cpuprofile"},
-			[]side{{"runs", 1}, {"base", 2}}},
+			[]side{{"runs", 2}, {"base", 2}}},
+		// runs of one name in two folders are two builds
+		{[]string{"base-r1.cpuprofile", "base-r2.cpuprofile", "runs/base-r9.cpuprofile", "runs/base-r8.cpuprofile"},
+			[]side{{"base", 2}, {"base#2", 2}}},
 	} {
 		var args []string
 		for _, a := range c.args {

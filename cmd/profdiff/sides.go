@@ -79,24 +79,26 @@ func sidesFromArgs(args []string, o options) ([]sideArg, error) {
 	return sides, nil
 }
 
-// groupRuns makes the profiles that differ only in their run number runs of
-// one side, so that before-r*.cpuprofile after-r*.cpuprofile, as a shell
-// expands it, compares two sides of several runs rather than every run
-// with the first. It groups only when that leaves at least two sides (runs
-// of one build alone stay a side each, to be compared with each other),
-// and never a directory, standard input or a file without a run number.
-// sides holds one side per argument, in order.
+// groupRuns makes the profiles of one folder that differ only in their run
+// number runs of one side, so that before-r*.cpuprofile after-r*.cpuprofile,
+// as a shell expands it, compares two sides of several runs rather than
+// every run with the first. It groups only when that leaves at least two
+// sides (runs of one build alone stay a side each, to be compared with each
+// other), and never a directory, standard input or a file without a run
+// number. sides holds one side per argument, in order.
 func groupRuns(args []string, sides []sideArg) []sideArg {
 	var grouped []sideArg
-	at := map[string]int{} // a run name's side in grouped
+	type run struct{ folder, stem string }
+	at := map[run]int{} // a run name's side in grouped
 	for i, a := range args {
 		stem, ok := runStem(a)
-		if j, seen := at[stem]; ok && seen {
+		key := run{filepath.Dir(filepath.Clean(a)), stem}
+		if j, seen := at[key]; ok && seen {
 			grouped[j].files = append(grouped[j].files, sides[i].files...)
 			continue
 		}
 		if ok {
-			at[stem] = len(grouped)
+			at[key] = len(grouped)
 		}
 		grouped = append(grouped, sideArg{sides[i].name, slices.Clip(sides[i].files)})
 	}
