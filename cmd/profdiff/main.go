@@ -192,8 +192,9 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	o := inv.o
 	adviseHugePages(inputBytes(inv.sides))
-	defer limitMemory(inv.sides)()
-	ds, profiles, scriptDirs, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, inv.filters, o, needsOf(o.format, o.jsonOutput != "").withLineFlags(o))
+	need := needsOf(o.format, o.jsonOutput != "").withLineFlags(o)
+	defer limitMemory(inv.sides, need.aggregateOptions(len(inv.sides)))()
+	ds, profiles, scriptDirs, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, inv.filters, o, need)
 	if err == nil && o.baseStore != "" {
 		err = inv.baseFromStore(ds) // the base is a history record (basestore.go)
 	}

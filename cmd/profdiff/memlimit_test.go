@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/profdiff/profdiff/analyze"
 )
 
 // TestMemoryLimit: a report is read under a soft memory limit of a few
@@ -40,12 +42,55 @@ func TestMemoryLimit(t *testing.T) {
 		t.Errorf("limit %d, want %d", got, want)
 	}
 	before := debug.SetMemoryLimit(-1)
-	restore := limitMemory(sides)
+	restore := limitMemory(sides, analyze.AggregateOptions{})
 	if got := debug.SetMemoryLimit(-1); got != want {
 		t.Errorf("limit set to %d, want %d", got, want)
 	}
 	restore()
 	if got := debug.SetMemoryLimit(-1); got != before {
 		t.Errorf("limit %d after, %d before", got, before)
+	}
+}
+
+// TestRoomyGCPercent: a report whose runs' estimated memory leaves room
+// under the memory limit (a V8 profile, 1 estimated byte a byte) collects
+// garbage half as often (GC percent roomyGCPercent), one whose heap would
+// meet the limit (a folded file with its calls, 9 bytes a byte, past the
+// minimum limit) keeps Go's default, GOGC wins over both, and the percent
+// before is restored after. Without the SetGCPercent in limitMemory the
+// first case fails.
+func TestRoomyGCPercent(t *testing.T) {
+	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
+		t.Skip("GOMEMLIMIT or GOGC is set")
+	}
+	dir := t.TempDir()
+	v8 := filepath.Join("..", "..", "testdata", "node-router-unbundled-before.cpuprofile")
+	big := filepath.Join(dir, "big.folded")
+	line := "main;app.handle;app.parse 3\n"
+	if err := os.WriteFile(big, []byte(strings.Repeat(line, minMemoryLimit/memoryPerInputByte/len(line)+1000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edges := analyze.AggregateOptions{Edges: true}
+	percentWhile := func(sides []sideArg) int {
+		restore := limitMemory(sides, edges)
+		p := debug.SetGCPercent(100)
+		debug.SetGCPercent(p)
+		restore()
+		return p
+	}
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	if got := percentWhile([]sideArg{{"before", []string{v8}}, {"after", []string{v8}}}); got != roomyGCPercent {
+		t.Errorf("V8 profiles: GC percent %d, want %d", got, roomyGCPercent)
+	}
+	if got := percentWhile([]sideArg{{"a", []string{big}}}); got != 100 {
+		t.Errorf("a large folded file with its calls: GC percent %d, want Go's 100", got)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent %d after, want the 100 before", got)
+	}
+	t.Setenv("GOGC", "150")
+	if got := percentWhile([]sideArg{{"a", []string{v8}}}); got != 100 {
+		t.Errorf("GOGC set: GC percent %d, want it left alone", got)
 	}
 }
