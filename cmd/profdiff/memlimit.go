@@ -42,31 +42,30 @@ func memoryLimit(sides []sideArg) (limit int64, ok bool) {
 // times that: the collector then runs half as often as at Go's default of
 // 100. On the 57 MiB V8 profile that took 5-9% off the wall time of every
 // report, for a higher peak (one file 35 -> 40 MiB as JSON, 45 -> 57 MiB
-// as HTML; the file against a copy at most 89 MiB in 20 runs, 73 before).
-// A folded or pprof input (3 to 9 estimated bytes a byte, against 6
+// as HTML; the file against a copy at most 90 MiB in 40 runs, 73 in 20
+// before). A folded or pprof input (3 to 9 estimated bytes a byte, against 6
 // under the limit) keeps Go's default: its heap would meet the limit, and
 // a folded file of 2 M distinct stacks peaked 10% higher with it.
 const roomyGCPercent = 200
 
-// limitMemory sets the soft memory limit for the sides, unless GOMEMLIMIT
-// sets one or the size of the input is not known, and the GC percent to
-// roomyGCPercent when reading them with aopts leaves the room, unless GOGC
-// sets one; it returns what restores both as they were.
+// limitMemory sets the soft memory limit for the sides, and the GC percent
+// to roomyGCPercent when reading them with aopts leaves the room, unless
+// GOGC sets one; it returns what restores both as they were. When
+// GOMEMLIMIT sets a limit, or the size of the input is not known, it
+// changes neither.
 func limitMemory(sides []sideArg, aopts analyze.AggregateOptions) (restore func()) {
 	limit, ok := memoryLimit(sides)
 	if !ok || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	old := debug.SetMemoryLimit(limit)
-	oldPercent := -2 // unchanged
-	if os.Getenv("GOGC") == "" && roomy(sides, aopts, limit) {
-		oldPercent = debug.SetGCPercent(roomyGCPercent)
+	oldLimit := debug.SetMemoryLimit(limit)
+	if os.Getenv("GOGC") != "" || !roomy(sides, aopts, limit) {
+		return func() { debug.SetMemoryLimit(oldLimit) }
 	}
+	oldPercent := debug.SetGCPercent(roomyGCPercent)
 	return func() {
-		debug.SetMemoryLimit(old)
-		if oldPercent != -2 {
-			debug.SetGCPercent(oldPercent)
-		}
+		debug.SetMemoryLimit(oldLimit)
+		debug.SetGCPercent(oldPercent)
 	}
 }
 
