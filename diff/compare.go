@@ -378,6 +378,7 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 		c.onCPU = whole
 	}
 
+	c.startTreeTotals()
 	r.Packages = c.join(func(t *analyze.Table) []analyze.Row { return t.Packages }, nil)
 	c.fnIndex = map[analyze.Key]int32{}
 	r.Functions = c.join(func(t *analyze.Table) []analyze.Row { return t.Functions }, c.fnIndex)
@@ -518,6 +519,9 @@ type comparison struct {
 	// rows each table's functions (side, run, function) to theirs.
 	fnIndex map[analyze.Key]int32
 	rows    [][][]int32
+	// treeTotals waits for every table's node totals, computed beside the
+	// joins (startTreeTotals); nil when they are computed as needed.
+	treeTotals func() [][][]int64
 }
 
 // wholeOnCPU returns, for runs narrowed by filters or a window, each

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/profdiff/profdiff/analyze"
 )
@@ -323,6 +324,34 @@ type mergedTrees struct {
 // again in each pass, in one array.
 const maxCachedTotals = 4 << 20
 
+// startTreeTotals starts computing every table's node totals on a
+// goroutine of their own, when they fit maxCachedTotals, so that
+// mergeTrees finds them done: they depend on the trees alone, and the
+// joins of the rows, which mergeTrees waits for, leave a core free.
+func (c *comparison) startTreeTotals() {
+	nodes := 0
+	for _, s := range c.sides {
+		for _, t := range s.Tables {
+			nodes += t.Tree.Len()
+		}
+	}
+	if nodes == 0 || nodes > maxCachedTotals {
+		return
+	}
+	done := make(chan [][][]int64, 1) // never blocks, so an unused result leaks nothing
+	go func() {
+		tot := make([][][]int64, len(c.sides))
+		for si, s := range c.sides {
+			tot[si] = make([][]int64, len(s.Tables))
+			for ri, t := range s.Tables {
+				tot[si][ri] = t.Tree.Totals(nil)
+			}
+		}
+		done <- tot
+	}()
+	c.treeTotals = sync.OnceValue(func() [][][]int64 { return <-done })
+}
+
 // totals returns the totals of run ri of side si, whose tree is tree.
 func (m *mergedTrees) totals(si, ri int, tree *analyze.CallTree) []int64 {
 	if m.tot == nil {
@@ -375,16 +404,21 @@ func (c *comparison) mergeTrees() *mergedTrees {
 		return nil
 	}
 	least, floor := c.treeFloors()
-	m := &mergedTrees{tot: make([][][]int64, len(c.sides))}
-	nodes := 0
-	for si, s := range c.sides {
-		m.tot[si] = make([][]int64, len(s.Tables))
-		for _, t := range s.Tables {
-			nodes += t.Tree.Len()
+	m := &mergedTrees{}
+	if c.treeTotals != nil {
+		m.tot = c.treeTotals()
+	} else {
+		m.tot = make([][][]int64, len(c.sides))
+		nodes := 0
+		for si, s := range c.sides {
+			m.tot[si] = make([][]int64, len(s.Tables))
+			for _, t := range s.Tables {
+				nodes += t.Tree.Len()
+			}
 		}
-	}
-	if nodes > maxCachedTotals {
-		m.tot = nil
+		if nodes > maxCachedTotals {
+			m.tot = nil
+		}
 	}
 	var eligible func(means []float64) bool
 	if c.pathFloors() != nil {
