@@ -424,14 +424,17 @@ func zeroRow(r *diff.Row) bool {
 
 // TopChanges returns up to n rows for a "top changes" table: rows judged
 // real by self or total time first, by the larger of their real changes,
-// then the others by their larger change; rows with no time are left out.
+// then the others by their larger change; rows whose changes are the same
+// size (none, comparing a build with itself) heaviest first, by total time
+// and then self time on either side. Rows with no time are left out.
 func (v *View) TopChanges(rows []diff.Row, n int) []diff.Row {
 	// Each row's size once, and indices sorted: a Row is hundreds of
 	// bytes, and a page or report sorts thousands of them.
 	type sized struct {
-		row  int
-		real bool
-		d    float64
+		row         int
+		real        bool
+		d           float64
+		total, self float64 // the row's largest mean on any side
 	}
 	order := make([]sized, 0, len(rows))
 	for i := range rows {
@@ -439,7 +442,7 @@ func (v *View) TopChanges(rows []diff.Row, n int) []diff.Row {
 		if zeroRow(r) {
 			continue
 		}
-		s := sized{row: i}
+		s := sized{row: i, total: slices.Max(r.Total.Mean), self: slices.Max(r.Self.Mean)}
 		for _, m := range []*diff.Measure{&r.Self, &r.Total} {
 			if m.Change.Verdict.Real() {
 				if !s.real {
@@ -460,6 +463,12 @@ func (v *View) TopChanges(rows []diff.Row, n int) []diff.Row {
 			return 1
 		}
 		if c := cmp.Compare(b.d, a.d); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.total, a.total); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.self, a.self); c != 0 {
 			return c
 		}
 		return analyze.CompareKeys(rows[a.row].Key, rows[b.row].Key)

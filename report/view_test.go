@@ -76,3 +76,35 @@ func TestPathTextElidesPassingFrames(t *testing.T) {
 		t.Errorf("first path not elided: %s", text)
 	}
 }
+
+// TestTopChangesHeaviestFirstOnTies: comparing a profile with itself, no
+// row changes, and the top-changes tables list the heaviest rows (by total
+// time, then self time), not the first names in alphabetical order.
+func TestTopChangesHeaviestFirstOnTies(t *testing.T) {
+	p, err := analyze.ParseFile("../testdata/node-router-unbundled-before.cpuprofile", analyze.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := analyze.Aggregate(p, analyze.AggregateOptions{})
+	r, err := diff.Compare([]diff.Side{{Name: "before", Tables: []*analyze.Table{tab}}, {Name: "after", Tables: []*analyze.Table{tab}}}, diff.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewView(r)
+	for name, rows := range map[string][]diff.Row{"packages": r.Packages, "functions": r.Functions} {
+		top := v.TopChanges(rows, 10)
+		if len(top) != 10 {
+			t.Fatalf("%s: %d rows", name, len(top))
+		}
+		for i := 1; i < len(top); i++ {
+			a, b := &top[i-1], &top[i]
+			if a.Total.Mean[0] < b.Total.Mean[0] || a.Total.Mean[0] == b.Total.Mean[0] && a.Self.Mean[0] < b.Self.Mean[0] {
+				t.Errorf("%s: %v (total %.0f, self %.0f) before the heavier %v (total %.0f, self %.0f)", name,
+					a.Key, a.Total.Mean[0], a.Self.Mean[0], b.Key, b.Total.Mean[0], b.Self.Mean[0])
+			}
+		}
+	}
+	if got := v.TopChanges(r.Functions, 1)[0].Key.Function; got != "main" {
+		t.Errorf("heaviest function %q, want main (5.80 s total)", got)
+	}
+}
