@@ -558,7 +558,10 @@ func (v *View) HeadlineRows() [][]Cell {
 		cells("mean interval", units.Duration(float64(a.IntervalNs)), units.Duration(float64(b.IntervalNs)), ""),
 	)
 	switch {
-	case noneMapped(a) && noneMapped(b) && (unmapped(a) > 0 || unmapped(b) > 0):
+	case noneMapped(a) && noneMapped(b) && (needsMaps(a.Symbolication) || needsMaps(b.Symbolication)):
+		// Not "0.0% 0.0%": with no map on either side there is no coverage
+		// to compare, only code that ran as it was written (or minified
+		// code, which the unmapped row names).
 		rows = append(rows, cells("maps", "-", "-", "no script mapped (code as written)"))
 	case needsMaps(a.Symbolication) || needsMaps(b.Symbolication):
 		rows = append(rows, cells("maps", coverage(a.Symbolication), coverage(b.Symbolication), ""))
@@ -656,6 +659,8 @@ func (v *View) oneSideHeadline() [][]Cell {
 			rows = append(rows, cells("maps", "-", "no bundles: no script needed a map"))
 		case sy.OnCPUJSNs == 0:
 			rows = append(rows, cells("maps", "-", fmt.Sprintf("no JavaScript on-CPU time (%d of %d scripts mapped)", sy.MappedScripts, sy.Scripts)))
+		case noneMapped(s) && len(sy.Minified) == 0:
+			rows = append(rows, cells("maps", "-", fmt.Sprintf("no script mapped: the code is as written (%s, none minified)", units.Plural(sy.Scripts, "script", "scripts"))))
 		default:
 			rows = append(rows, cells("maps", coverage(sy), fmt.Sprintf("of JavaScript on-CPU time mapped to sources (%d of %s mapped)", sy.MappedScripts, units.Plural(sy.Scripts, "script", "scripts"))))
 		}

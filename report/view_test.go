@@ -108,3 +108,25 @@ func TestTopChangesHeaviestFirstOnTies(t *testing.T) {
 		t.Errorf("heaviest function %q, want main (5.80 s total)", got)
 	}
 }
+
+// plainRun is a synthetic run whose JavaScript is in scripts that have no
+// map and are not minified (tsc from npm, which names a map it does not
+// ship): nothing to map, so no coverage to show.
+func plainRun() *analyze.Table {
+	tab := difftest.Synthetic(6, difftest.Fn("parse", 20), 100, 100, 800, analyze.Key{}, 0)
+	tab.Symbolication = &analyze.Symbolication{Scripts: 2, OnCPUJSNs: tab.Summary.OnCPUNs, Missing: []string{"/srv/tsc.js", "/srv/_tsc.js"}}
+	return tab
+}
+
+// TestNoMapsPlainCode: profiles whose scripts have no maps and no minified
+// code say that no script was mapped, alone and compared, not "0.0%".
+func TestNoMapsPlainCode(t *testing.T) {
+	one := headlineRow(t, []diff.Side{{Name: "profile", Tables: []*analyze.Table{plainRun()}}}, "maps")
+	if one == nil || one[1] != "-" || !strings.Contains(one[2], "no script mapped") || !strings.Contains(one[2], "2 scripts, none minified") {
+		t.Errorf("one profile: maps row %q", one)
+	}
+	two := headlineRow(t, []diff.Side{{Name: "before", Tables: []*analyze.Table{plainRun()}}, {Name: "after", Tables: []*analyze.Table{plainRun()}}}, "maps")
+	if two == nil || two[1] != "-" || two[2] != "-" || !strings.Contains(two[3], "no script mapped") {
+		t.Errorf("compared: maps row %q", two)
+	}
+}
