@@ -2,11 +2,15 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/profdiff/profdiff/internal/units"
 )
 
 // routerText is a stand-in for the router's source (the profiles name
@@ -63,4 +67,75 @@ func TestSourceAlignsEditedFunction(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "source-same.txt", b.Bytes())
+}
+
+// TestSourceInlinedLinesNote: V8 records the lines of code it inlined into
+// a function on the function's node, so makeEntity (data.js line 23) has
+// time on line 5. The listing says how much, and the figure is the one
+// computed here from the raw profile: each makeEntity node's self time
+// (a sample weighs the delta that follows it) split over its
+// positionTicks, the part on lines before 23.
+func TestSourceInlinedLinesNote(t *testing.T) {
+	raw, err := os.ReadFile("../testdata/node-router-unbundled-before.cpuprofile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prof struct {
+		Nodes []struct {
+			ID        int64
+			CallFrame struct {
+				FunctionName string
+				URL          string
+				LineNumber   int32
+			}
+			PositionTicks []struct{ Line, Ticks int64 }
+		}
+		Samples    []int64
+		TimeDeltas []int64
+	}
+	if err := json.Unmarshal(raw, &prof); err != nil {
+		t.Fatal(err)
+	}
+	self := map[int64]int64{}
+	for i, id := range prof.Samples {
+		if i+1 < len(prof.TimeDeltas) {
+			self[id] += max(prof.TimeDeltas[i+1], 0)
+		}
+	}
+	var before float64 // µs
+	for _, n := range prof.Nodes {
+		if n.CallFrame.FunctionName != "makeEntity" || n.CallFrame.LineNumber != 22 {
+			continue
+		}
+		var all, early int64
+		for _, pt := range n.PositionTicks {
+			all += pt.Ticks
+			if pt.Line < 23 {
+				early += pt.Ticks
+			}
+		}
+		if all > 0 {
+			before += float64(self[n.ID]) * float64(early) / float64(all)
+		}
+	}
+	if before == 0 {
+		t.Fatal("the fixture no longer has makeEntity time on lines before 23")
+	}
+	r := linesReport(t, "node-router-unbundled-before.cpuprofile")
+	var b bytes.Buffer
+	if err := WriteSource(&b, r, SourceOptions{Match: regexp.MustCompile(`^makeEntity$`), Context: 2}); err != nil {
+		t.Fatal(err)
+	}
+	want := units.Duration(before*1e3) + " of the self time is on 1 line before the function's first line (23)"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("no %q in\n%s", want, b.String())
+	}
+	// match (router.js:11) has no time before its first line: no note.
+	b.Reset()
+	if err := WriteSource(&b, r, SourceOptions{Match: regexp.MustCompile(`^match$`), Context: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "before the function's first line") {
+		t.Errorf("a note for match:\n%s", b.String())
+	}
 }
