@@ -195,6 +195,12 @@ type Report struct {
 	// recorded in a bundle and are not in Lines, each with whether the
 	// bundle is minified (on some run).
 	BundledLines map[int32]bool
+	// LinesBeforeStart is, for the functions (rows of Functions) with
+	// any, the self time each side recorded on lines before the function's
+	// own first line on that side: code of other functions that the engine
+	// inlined into it (V8 records an inlined callee's lines on its
+	// caller's node). Its lines are in Lines too.
+	LinesBeforeStart map[int32]Measure
 	// Tree is the call tree merged by function over runs and sides; nil
 	// when the tables carry no tree.
 	Tree []TreeNode

@@ -22,6 +22,7 @@ func (c *comparison) lines(r *Report) {
 		}
 	}
 	r.Lines, r.LineTotals = c.joinLines()
+	r.LinesBeforeStart = c.linesBeforeStart()
 	if len(c.sides) == 2 && len(r.Lines) > 0 {
 		self, total := 0, 0
 		for i := range r.Lines {
@@ -34,6 +35,32 @@ func (c *comparison) lines(r *Report) {
 		}
 		r.lineJudge = newLineJudge(c, self, total)
 	}
+}
+
+// linesBeforeStart sums, per function row, every run's self time on lines
+// before the function's first line as that run records it (each side's
+// own start: an edit above the function moves it); nil when there is none.
+func (c *comparison) linesBeforeStart() map[int32]Measure {
+	type early struct {
+		fn int32
+		m  Measure
+	}
+	keysOf := func(int, int) func(analyze.LineTime) (int32, int64, bool) {
+		return func(lt analyze.LineTime) (int32, int64, bool) {
+			fn, ok := c.fnIndex[lt.Function]
+			return fn, lt.Self, ok && lt.Line > 0 && lt.Line < lt.Function.Line
+		}
+	}
+	sums := sumByKey(c, func(t *analyze.Table) []analyze.LineTime { return t.Lines }, keysOf,
+		func(fn int32, m Measure) early { return early{fn, m} }, func(e *early) *Measure { return &e.m })
+	if len(sums) == 0 {
+		return nil
+	}
+	out := make(map[int32]Measure, len(sums))
+	for _, e := range sums {
+		out[e.fn] = e.m
+	}
+	return out
 }
 
 // joinLines joins every run's per-line self and total times by function

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/internal/difftest"
 )
 
 // linesTable reads a fixture with its per-line times.
@@ -63,5 +64,40 @@ func TestLinesAreJudged(t *testing.T) {
 	}
 	if m, ok := r.BundledLines[0]; !ok || !m {
 		t.Errorf("bundled %v", r.BundledLines)
+	}
+}
+
+// TestLinesBeforeStartPerSide: time on lines before a function's first line
+// (code V8 inlined into it) is counted against each side's own first line.
+// render starts on line 20 before and on line 8 after (code above it was
+// deleted): its after lines 9 and 12 are its own, though they lie above
+// line 20; line 5 is before its start on both sides.
+func TestLinesBeforeStartPerSide(t *testing.T) {
+	ms := int64(1e6)
+	run := func(start int32, lines map[int32]int64) *analyze.Table {
+		tab := difftest.Synthetic(start, difftest.Fn("parse", 40), 100, 100, 800, analyze.Key{}, 0)
+		for line, self := range lines {
+			tab.Lines = append(tab.Lines, analyze.LineTime{Function: difftest.Fn("render", start), Line: line, Self: self * ms})
+		}
+		return tab
+	}
+	before := run(20, map[int32]int64{5: 10, 21: 90})
+	after := run(8, map[int32]int64{5: 4, 9: 60, 12: 36})
+	r, err := Compare([]Side{{Name: "before", Tables: []*analyze.Table{before}}, {Name: "after", Tables: []*analyze.Table{after}}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var render int32 = -1
+	for i, row := range r.Functions {
+		if row.Key.Function == "render" {
+			render = int32(i)
+		}
+	}
+	m, ok := r.LinesBeforeStart[render]
+	if !ok || m.Mean[0] != float64(10*ms) || m.Mean[1] != float64(4*ms) {
+		t.Fatalf("render's time before its first line: %v (present %v), want 10 ms before and 4 ms after", m.Mean, ok)
+	}
+	if len(r.LinesBeforeStart) != 1 {
+		t.Errorf("%d functions with time before their first line, want 1 (render)", len(r.LinesBeforeStart))
 	}
 }

@@ -112,8 +112,8 @@ func writeFunctionSource(w io.Writer, v *View, fn int32, opts SourceOptions) {
 	fmt.Fprintf(w, "ROUTINE %s  %s\n", v.Name(k), termtext.Clean(v.Location(k)))
 	fmt.Fprintf(w, "  self %s, total %s\n", measureText(r, &row.Self), measureText(r, &row.Total))
 	lines := r.FunctionLines(fn)
-	if note := inlinedLinesNote(r, k.Line, lines); note != "" {
-		fmt.Fprintf(w, "  %s\n", note)
+	if m, ok := r.LinesBeforeStart[fn]; ok {
+		fmt.Fprintf(w, "  %s\n", inlinedLinesNote(r, m))
 	}
 	if !slices.ContainsFunc(lines, func(l diff.LineTime) bool { return l.Line > 0 }) {
 		if minified, ok := r.BundledLines[fn]; ok {
@@ -385,31 +385,13 @@ func measureText(r *diff.Report, m *diff.Measure) string {
 	return strings.Join(parts, " | ")
 }
 
-// inlinedLinesNote says how much of a function's self time the profile
-// records on lines before the function's first line, start: lines of
-// other functions that the engine inlined into it (V8 records an inlined
-// callee's lines on its caller's node). "" when there are none.
-func inlinedLinesNote(r *diff.Report, start int32, lines []diff.LineTime) string {
-	if start <= 0 {
-		return ""
-	}
-	var m diff.Measure
-	m.Mean = make([]float64, len(r.Sides))
-	n := 0
-	for _, l := range lines {
-		if l.Line > 0 && l.Line < start {
-			n++
-			for si := range r.Sides {
-				m.Mean[si] += l.Self.Mean[si]
-			}
-		}
-	}
-	if n == 0 {
-		return ""
-	}
-	m.Change.DeltaPct = math.NaN()
-	return fmt.Sprintf("%s of the self time is on %s before the function's first line (%d): code of other functions inlined into it, recorded on its lines",
-		measureText(r, &m), units.Plural(n, "line", "lines"), start)
+// inlinedLinesNote says how much of a function's self time, m, the
+// profile records on lines before the function's first line: lines of
+// other functions that the engine inlined into it.
+func inlinedLinesNote(r *diff.Report, m diff.Measure) string {
+	m.Change.DeltaPct = math.NaN() // the amounts, not a judged change
+	return fmt.Sprintf("%s of the self time is on lines before the function's first line: code of other functions inlined into it, recorded on its lines",
+		measureText(r, &m))
 }
 
 // noLinesNote says why a function has no per-line times.

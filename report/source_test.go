@@ -126,7 +126,7 @@ func TestSourceInlinedLinesNote(t *testing.T) {
 	if err := WriteSource(&b, r, SourceOptions{Match: regexp.MustCompile(`^makeEntity$`), Context: 2}); err != nil {
 		t.Fatal(err)
 	}
-	want := units.Duration(before*1e3) + " of the self time is on 1 line before the function's first line (23)"
+	want := units.Duration(before*1e3) + " of the self time is on lines before the function's first line"
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("no %q in\n%s", want, b.String())
 	}
