@@ -85,7 +85,6 @@ func TestSourceInlinedLinesNote(t *testing.T) {
 			ID        int64
 			CallFrame struct {
 				FunctionName string
-				URL          string
 				LineNumber   int32
 			}
 			PositionTicks []struct{ Line, Ticks int64 }
