@@ -65,6 +65,9 @@ const (
 	// WarnMapOutside: a script's sourceMappingURL leads outside the
 	// folders profdiff may read.
 	WarnMapOutside
+	// WarnScriptOutside: a script lies outside the folders profdiff may
+	// read, so its source map was not looked for beside it.
+	WarnScriptOutside
 	// WarnMapUnusable: a script's source map was found but could not be
 	// used (unreadable, malformed, too large).
 	WarnMapUnusable

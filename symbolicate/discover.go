@@ -6,13 +6,12 @@ import (
 	"io"
 	"io/fs"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/internal/confine"
 	"github.com/profdiff/profdiff/sourcemap"
 )
 
@@ -96,7 +95,7 @@ func (s *Symbolicator) discover(script string, p *analyze.Profile, frames []int3
 		if mp := idx.best(idx.maps[base+".map"], local+".map"); mp != "" {
 			return scriptMap{loc: fileLocation(mp)}
 		}
-		if mp := idx.best(idx.byFileField(base), local+".map"); mp != "" {
+		if mp := idx.best(idx.byFileField(s.files, base), local+".map"); mp != "" {
 			return scriptMap{loc: fileLocation(mp)}
 		}
 	}
@@ -104,7 +103,7 @@ func (s *Symbolicator) discover(script string, p *analyze.Profile, frames []int3
 	// script there is the one profiled.
 	if isLocal(local) {
 		if loc, why, found := s.fromScript(local); found || why.Message != "" {
-			if found && p != nil && !sameBuild(local, p, frames) {
+			if found && p != nil && !s.sameBuild(local, p, frames) {
 				return scriptMap{why: analyze.Warning{Kind: analyze.WarnMapOtherBuild,
 					Message: "the script at this path is another build than the one profiled (the recorded function names are not at their recorded positions in it), so its source map is not used"}}
 			}
@@ -125,14 +124,10 @@ const maxCheckedScript = 256 << 20
 // part is looked for. A script with no frame to check passes. Measured on
 // the corpus's router builds, whose bundles differ in a few modules only:
 // 97.5-98.1% of a profile's frames match its own build, 66-70% the other.
-func sameBuild(path string, p *analyze.Profile, frames []int32) bool {
-	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > maxCheckedScript {
-		return true // not readable here: nothing says it differs
-	}
-	data, err := os.ReadFile(path)
+func (s *Symbolicator) sameBuild(path string, p *analyze.Profile, frames []int32) bool {
+	data, err := s.files.ReadFile(path, maxCheckedScript)
 	if err != nil {
-		return true
+		return true // not readable here: nothing says it differs
 	}
 	var starts []int // byte offset of each line
 	starts = append(starts, 0)
@@ -178,24 +173,27 @@ func fileLocation(p string) mapLocation {
 	return mapLocation{file: abs, base: filepath.Dir(abs), key: "file:" + abs}
 }
 
-// fileExists reports whether p is a regular file: a FIFO or a device
-// would block or never end when read.
-func fileExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular()
-}
+// fileExists reports whether p is a regular file that may be read: a
+// FIFO or a device would block or never end when read, and a file outside
+// the folders given is not read.
+func (s *Symbolicator) fileExists(p string) bool { return s.files.Exists(p) }
 
 // fromScript reads a local script's sourceMappingURL (else looks for
 // SCRIPT.map beside it). found is false when the script does not exist or
 // names no map; why explains a map that is named but cannot be used.
 func (s *Symbolicator) fromScript(script string) (loc mapLocation, why analyze.Warning, found bool) {
-	if !fileExists(script) {
+	f, err := s.files.Open(script)
+	if err != nil {
+		if refusal, ok := confine.IsRefusal(err); ok && refusal.Reason == confine.Outside {
+			why = analyze.Warning{Kind: analyze.WarnScriptOutside, Message: "its source map was not looked for: " + err.Error()}
+		}
 		return mapLocation{}, why, false
 	}
 	if abs, err := filepath.Abs(script); err == nil {
 		script = abs
 	}
-	ref, err := SourceMappingURL(script)
+	ref, err := SourceMappingURLOf(f)
+	f.Close()
 	if err != nil {
 		return mapLocation{}, unusable(err.Error()), false
 	}
@@ -203,7 +201,7 @@ func (s *Symbolicator) fromScript(script string) (loc mapLocation, why analyze.W
 	if ref != "" {
 		return s.resolveRef(ref, script, dir)
 	}
-	if fileExists(script + ".map") {
+	if s.fileExists(script + ".map") {
 		return fileLocation(script + ".map"), why, true
 	}
 	return mapLocation{}, why, false
@@ -229,7 +227,7 @@ func (s *Symbolicator) resolveRef(ref, script, dir string) (mapLocation, analyze
 		// A URL profdiff will not fetch: look for its file by name.
 		base := scriptBase(target)
 		for _, d := range append([]string{dir}, s.opts.Dirs...) {
-			if p := filepath.Join(d, base); fileExists(p) {
+			if p := filepath.Join(d, base); s.fileExists(p) {
 				return fileLocation(p), none, true
 			}
 		}
@@ -244,72 +242,16 @@ func (s *Symbolicator) resolveRef(ref, script, dir string) (mapLocation, analyze
 		p = filepath.Join(dir, p)
 	}
 	p = filepath.Clean(p)
-	if !s.allowed(p, dir) {
-		return mapLocation{}, analyze.Warning{Kind: analyze.WarnMapOutside,
-			Message: fmt.Sprintf("its sourceMappingURL %s leads outside the script's folder and the folders given", ref)}, false
-	}
-	if !fileExists(p) {
+	if _, err := s.files.Check(p, 0); err != nil {
+		if refusal, ok := confine.IsRefusal(err); ok && refusal.Reason == confine.Outside {
+			return mapLocation{}, analyze.Warning{Kind: analyze.WarnMapOutside,
+				Message: fmt.Sprintf("its sourceMappingURL %s leads outside the folders profdiff may read (%v)", ref, err)}, false
+		} else if ok {
+			return mapLocation{}, unusable(err.Error()), false
+		}
 		return mapLocation{}, unusable(fmt.Sprintf("its map %s was not found", p)), false
 	}
 	return fileLocation(p), none, true
-}
-
-// allowed reports whether a map path lies within the script's folder tree
-// or a folder the user named.
-func (s *Symbolicator) allowed(p, scriptDir string) bool {
-	roots := []string{scriptDir}
-	roots = append(roots, s.opts.Dirs...)
-	for _, m := range s.opts.Maps {
-		roots = append(roots, filepath.Dir(m.Map))
-	}
-	for _, r := range s.opts.PathMap {
-		if isLocal(r.To) {
-			roots = append(roots, r.To)
-		}
-	}
-	_, ok := NewRoots(roots...).Hold(p)
-	return ok
-}
-
-// Roots are the folders reading is confined to: absolute, with symbolic
-// links followed. "/" is never one (it would confine nothing).
-type Roots []string
-
-// NewRoots resolves dirs into Roots.
-func NewRoots(dirs ...string) Roots {
-	var rs Roots
-	for _, d := range dirs {
-		abs, err := filepath.Abs(d)
-		if err != nil {
-			continue
-		}
-		if real, err := filepath.EvalSymlinks(abs); err == nil {
-			abs = real
-		}
-		if abs != string(filepath.Separator) && !slices.Contains(rs, abs) {
-			rs = append(rs, abs)
-		}
-	}
-	return rs
-}
-
-// Hold returns path with its symbolic links followed, and whether that
-// lies under one of the roots: a link inside a root that points outside
-// it is outside. A path that does not exist is judged as written.
-func (rs Roots) Hold(path string) (real string, ok bool) {
-	real, err := filepath.Abs(path)
-	if err != nil {
-		return "", false
-	}
-	if r, err := filepath.EvalSymlinks(real); err == nil {
-		real = r
-	}
-	for _, r := range rs {
-		if rel, err := filepath.Rel(r, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return real, true
-		}
-	}
-	return real, false
 }
 
 // load decodes a map once.
@@ -320,7 +262,7 @@ func (s *Symbolicator) load(loc mapLocation) *loadedMap {
 	lm := &loadedMap{dir: loc.base}
 	data := loc.inline
 	if loc.file != "" {
-		data, lm.err = readLimited(loc.file, s.opts.MaxMapSize)
+		data, lm.err = s.readLimited(loc.file, s.opts.MaxMapSize)
 	}
 	if lm.err == nil {
 		lm.m, lm.err = sourcemap.Parse(data)
@@ -339,13 +281,9 @@ func (s *Symbolicator) load(loc mapLocation) *loadedMap {
 	return lm
 }
 
-func readLimited(p string, limit int64) ([]byte, error) {
-	if st, err := os.Stat(p); err != nil {
-		return nil, err
-	} else if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", p)
-	}
-	f, err := os.Open(p)
+// readLimited reads a map file of at most limit bytes.
+func (s *Symbolicator) readLimited(p string, limit int64) ([]byte, error) {
+	f, err := s.files.Open(p)
 	if err != nil {
 		return nil, err
 	}
@@ -415,13 +353,13 @@ func (s *Symbolicator) index(dir string) *dirIndex {
 }
 
 // byFileField returns the maps whose "file" field names base.
-func (idx *dirIndex) byFileField(base string) []string {
+func (idx *dirIndex) byFileField(files *confine.Reader, base string) []string {
 	if !idx.read {
 		idx.read = true
 		idx.byFile = map[string][]string{}
 		for _, ps := range idx.maps {
 			for _, p := range ps {
-				if f := mapFileField(p); f != "" {
+				if f := mapFileField(files, p); f != "" {
 					idx.byFile[path.Base(f)] = append(idx.byFile[path.Base(f)], p)
 				}
 			}
@@ -431,8 +369,8 @@ func (idx *dirIndex) byFileField(base string) []string {
 }
 
 // mapFileField reads a map's "file" field without decoding the rest.
-func mapFileField(p string) string {
-	f, err := os.Open(p)
+func mapFileField(files *confine.Reader, p string) string {
+	f, err := files.Open(p)
 	if err != nil {
 		return ""
 	}

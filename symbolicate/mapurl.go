@@ -25,6 +25,12 @@ func SourceMappingURL(path string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
+	return SourceMappingURLOf(f)
+}
+
+// SourceMappingURLOf is SourceMappingURL of a script already open.
+func SourceMappingURLOf(f *os.File) (string, error) {
+	path := f.Name()
 	st, err := f.Stat()
 	if err != nil {
 		return "", err

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/internal/confine"
 	"github.com/profdiff/profdiff/sourcemap"
 )
 
@@ -26,6 +27,10 @@ type Options struct {
 	PathMap []PathRewrite
 	// MaxMapSize bounds the size of a map file read; 0 means 256 MiB.
 	MaxMapSize int64
+	// Files reads the scripts and maps that profiles and maps name, only
+	// below the folders the user gave (the Dirs, the Maps' folders and the
+	// PathMap targets are added to it); nil reads below those alone.
+	Files *confine.Reader
 }
 
 // ScriptMap is an explicit --sourcemap SCRIPT=MAP pair.
@@ -41,6 +46,7 @@ type PathRewrite struct{ From, To string }
 type Symbolicator struct {
 	mu      sync.Mutex
 	opts    Options
+	files   *confine.Reader
 	maps    map[string]*loadedMap // by map location
 	dirs    map[string]*dirIndex
 	scripts map[string]scriptMap // by recorded script URL
@@ -83,7 +89,14 @@ func New(opts Options) *Symbolicator {
 	if opts.MaxMapSize <= 0 {
 		opts.MaxMapSize = 256 << 20
 	}
-	return &Symbolicator{opts: opts, maps: map[string]*loadedMap{}, dirs: map[string]*dirIndex{}, scripts: map[string]scriptMap{}}
+	dirs := slices.Clone(opts.Dirs)
+	for _, m := range opts.Maps {
+		dirs = append(dirs, filepath.Dir(m.Map))
+	}
+	for _, r := range opts.PathMap {
+		dirs = append(dirs, r.To)
+	}
+	return &Symbolicator{opts: opts, files: opts.Files.With(dirs...), maps: map[string]*loadedMap{}, dirs: map[string]*dirIndex{}, scripts: map[string]scriptMap{}}
 }
 
 // isScriptFrame reports whether a frame is JavaScript with a script URL,
@@ -130,7 +143,9 @@ func (s *Symbolicator) Apply(p *analyze.Profile) {
 			if looksMinified(p, frames) {
 				minified = append(minified, scriptTime{script, scriptNs})
 			}
-			if why.Message != "" {
+			// A script outside the folders given is worth a word only
+			// when it needed a map.
+			if why.Message != "" && (why.Kind != analyze.WarnScriptOutside || looksMinified(p, frames)) {
 				why.Message = script + ": " + why.Message
 				p.Warnings = append(p.Warnings, why)
 			}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/internal/confine"
 )
 
 func fixture(name string) string { return filepath.Join("..", "testdata", name) }
@@ -305,37 +306,44 @@ func TestEsbuildTypeScript(t *testing.T) {
 }
 
 // TestSourceMappingURLStaysInBounds: a script's comment may not lead out of
-// its own folder tree (or the folders given), nor to the network.
+// the folders the user gave (here the checkout, app/), nor to the network;
+// a script outside them is not read at all, and says so.
 func TestSourceMappingURLStaysInBounds(t *testing.T) {
 	root := t.TempDir()
-	dist := filepath.Join(root, "app", "dist")
+	app := filepath.Join(root, "app")
+	dist := filepath.Join(app, "dist")
 	os.MkdirAll(dist, 0o755)
+	files := confine.New(app)
 	secret := filepath.Join(root, "secret.map")
 	os.WriteFile(secret, []byte(`{"version":3,"sources":["x.js"],"mappings":"AAAA"}`), 0o644)
 	for ref, want := range map[string]string{
-		"../../secret.map":               "leads outside the script's folder",
-		secret:                           "leads outside the script's folder",
+		"../../secret.map":               "leads outside the folders profdiff may read",
+		secret:                           "leads outside the folders profdiff may read",
 		"https://cdn.example/app.js.map": "never fetches over the network",
-		"file:///" + strings.TrimPrefix(secret, "/"): "leads outside the script's folder",
+		"file:///" + strings.TrimPrefix(secret, "/"): "leads outside the folders profdiff may read",
 	} {
 		script := filepath.Join(dist, "app.js")
 		os.WriteFile(script, []byte("f();\n//# sourceMappingURL="+ref+"\n"), 0o644)
-		s := New(Options{})
+		s := New(Options{Files: files})
 		lm, reason := s.mapFor(script, nil, nil)
 		if lm != nil || !strings.Contains(reason.Message, want) {
 			t.Errorf("%s: map %v, reason %q; want %q", ref, lm != nil, reason, want)
 		}
 	}
-	// Within the script's tree it is followed.
+	// Within the folders it is followed.
 	os.MkdirAll(filepath.Join(dist, "maps"), 0o755)
 	os.WriteFile(filepath.Join(dist, "maps", "app.js.map"), []byte(`{"version":3,"sources":["x.js"],"mappings":"AAAA"}`), 0o644)
 	os.WriteFile(filepath.Join(dist, "app.js"), []byte("f();\n//# sourceMappingURL=maps/app.js.map\n"), 0o644)
-	if lm, reason := New(Options{}).mapFor(filepath.Join(dist, "app.js"), nil, nil); lm == nil {
+	if lm, reason := New(Options{Files: files}).mapFor(filepath.Join(dist, "app.js"), nil, nil); lm == nil {
 		t.Errorf("map in the script's tree refused: %s", reason)
+	}
+	// The script's own folder is no root: with none given, it is not read.
+	if lm, reason := New(Options{}).mapFor(filepath.Join(dist, "app.js"), nil, nil); lm != nil || reason.Kind != analyze.WarnScriptOutside || !strings.Contains(reason.Message, "outside the folders profdiff may read") {
+		t.Errorf("a script outside every folder given: map %v, reason %q", lm != nil, reason)
 	}
 	// And a folder the user named widens the bounds.
 	os.WriteFile(filepath.Join(dist, "app.js"), []byte("f();\n//# sourceMappingURL=../../secret.map\n"), 0o644)
-	if lm, reason := New(Options{Dirs: []string{root}}).mapFor(filepath.Join(dist, "app.js"), nil, nil); lm == nil {
+	if lm, reason := New(Options{Files: files, Dirs: []string{root}}).mapFor(filepath.Join(dist, "app.js"), nil, nil); lm == nil {
 		t.Errorf("map in a named folder refused: %s", reason)
 	}
 }
@@ -441,13 +449,14 @@ func TestAnotherBuildAtTheRecordedPath(t *testing.T) {
 	after := at(t, "after")
 
 	p := moved(t, after)
-	New(Options{}).Apply(p)
+	New(Options{Files: confine.New(after)}).Apply(p)
 	if p.Symbolication.MappedScripts != 0 || len(p.Warnings) == 0 || p.Warnings[0].Kind != analyze.WarnMapOtherBuild {
 		t.Errorf("after build at the path: %d mapped, warnings %q", p.Symbolication.MappedScripts, p.Warnings)
 	}
 
-	want := moved(t, at(t, "before"))
-	New(Options{}).Apply(want)
+	beforeDir := at(t, "before")
+	want := moved(t, beforeDir)
+	New(Options{Files: confine.New(beforeDir)}).Apply(want)
 	if want.Symbolication.MappedScripts != 1 || slices.ContainsFunc(want.Warnings, func(w analyze.Warning) bool { return w.Kind == analyze.WarnMapOtherBuild }) {
 		t.Fatalf("its own build at the path: %d mapped, warnings %q", want.Symbolication.MappedScripts, want.Warnings)
 	}
@@ -475,7 +484,7 @@ func TestMapsThatAreNotFiles(t *testing.T) {
 		os.WriteFile(script, []byte("function a(){}\n//# sourceMappingURL="+ref+"\n"), 0o644)
 		done := make(chan *loadedMap)
 		go func() {
-			lm, _ := New(Options{}).mapFor(script, nil, nil)
+			lm, _ := New(Options{Files: confine.New(dir)}).mapFor(script, nil, nil)
 			done <- lm
 		}()
 		select {
