@@ -737,7 +737,7 @@ type keyer struct {
 
 func newKeyer(p *Profile) *keyer {
 	k := &keyer{p: p, pkgs: make([]string, len(p.Frames)), frameKeys: make([][numDims]int32, len(p.Frames)), inherited: map[[2]int32][numDims]int32{}}
-	namer := newPackageNamer(false)
+	namer := newPackageNamer(nil)
 	for i := range p.Frames {
 		if f := &p.Frames[i]; !f.Kind.InheritsPackage() {
 			k.pkgs[i] = namer.frame(f)

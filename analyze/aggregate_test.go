@@ -72,7 +72,7 @@ func TestAggregateMatchesBruteForce(t *testing.T) {
 				t.Fatal(err)
 			}
 			tab := Aggregate(p, AggregateOptions{})
-			AttributePackages(p, false) // the packages Aggregate used
+			AttributePackages(p, nil) // the packages Aggregate used
 			// The package of a node, found by walking up, for frames that
 			// inherit it; independent of the keyer's cache.
 			pkgOf := func(n int32) (string, string) {
@@ -158,7 +158,7 @@ func TestEdgesMatchBruteForce(t *testing.T) {
 			t.Fatal(err)
 		}
 		tab := Aggregate(p, AggregateOptions{Edges: true, Lines: true})
-		AttributePackages(p, false) // the packages Aggregate used
+		AttributePackages(p, nil) // the packages Aggregate used
 		keyOf := func(n int32) (Key, bool) {
 			f := p.Frames[p.Nodes[n].Frame]
 			if f.Kind == KindRoot {
@@ -288,7 +288,7 @@ func TestTreeMatchesBruteForce(t *testing.T) {
 		if !slices.Equal(before, p.Frames) {
 			t.Fatalf("%s: Aggregate changed the frames", name)
 		}
-		AttributePackages(p, false) // the packages Aggregate used
+		AttributePackages(p, nil) // the packages Aggregate used
 		// The expected self and total of every path of function keys.
 		fnOf := map[int32]Key{}
 		keyOf := func(n int32) (Key, bool) {
@@ -377,7 +377,7 @@ func TestGoAssemblyPackages(t *testing.T) {
 		"/work/app/internal/fast/sum_amd64.s":                           "fast",
 	} {
 		f := Frame{Kind: KindCode, Go: true, Name: "memeqbody", File: file}
-		if got := newPackageNamer(false).frame(&f); got != want {
+		if got := newPackageNamer(nil).frame(&f); got != want {
 			t.Errorf("%s: %q, want %q", file, got, want)
 		}
 	}
@@ -394,7 +394,7 @@ func TestDevServerPackages(t *testing.T) {
 		"http://localhost:5173/node_modules/lit/index.js": "lit",
 		"https://cdn.example.com/dist/app.js":             "cdn.example.com",
 	} {
-		if got := newPackageNamer(false).script(url); got != want {
+		if got := newPackageNamer(nil).script(url); got != want {
 			t.Errorf("%s: %q, want %q", url, got, want)
 		}
 	}

@@ -102,7 +102,7 @@ func BenchmarkAggregate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	AttributePackages(p, false) // as the command does before aggregating
+	AttributePackages(p, nil) // as the command does before aggregating
 	for _, c := range []struct {
 		name string
 		opts AggregateOptions

@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"github.com/profdiff/profdiff/internal/confine"
+
 	"encoding/json"
 	"os"
 	"path"
@@ -27,18 +29,22 @@ const (
 // packageNamer attributes frames to packages. It reads package.json files
 // on disk to name workspace code, caching one answer per directory.
 type packageNamer struct {
-	// readPackageJSON is false to skip the disk (tests, or input from
-	// another machine where the paths mean nothing here).
-	readPackageJSON bool
-	dirs            map[string]string
+	// files reads package.json files, below the folders the user gave
+	// only; nil skips the disk (tests, or input from another machine
+	// where the paths mean nothing here).
+	files *confine.Reader
+	dirs  map[string]string
 	// root is the checkout the profile was run from ("" for none): see
 	// AttributePackagesBelow.
 	root string
 }
 
-func newPackageNamer(readPackageJSON bool) *packageNamer {
-	return &packageNamer{readPackageJSON: readPackageJSON, dirs: map[string]string{}}
+func newPackageNamer(files *confine.Reader) *packageNamer {
+	return &packageNamer{files: files, dirs: map[string]string{}}
 }
+
+// maxPackageJSON caps a package.json read for its name.
+const maxPackageJSON = 1 << 20
 
 // frame returns the package of a frame, or "" for kinds that take their
 // caller's package (regular expressions, eval code).
@@ -82,14 +88,14 @@ func (n *packageNamer) original(file, gen string) string {
 	if i := strings.LastIndex(file, "node_modules/"); i >= 0 && (i == 0 || file[i-1] == '/') {
 		return npmName(file[i+len("node_modules/"):])
 	}
-	if n.readPackageJSON {
+	if n.files != nil {
 		abs := file
 		if !filepath.IsAbs(abs) {
 			if wd, err := os.Getwd(); err == nil {
 				abs = filepath.Join(wd, abs)
 			}
 		}
-		if _, err := os.Stat(abs); err == nil {
+		if n.files.Exists(abs) {
 			if name := n.packageJSONName(filepath.Dir(abs)); name != "" {
 				return name
 			}
@@ -214,7 +220,7 @@ func (n *packageNamer) script(url string) string {
 		return npmName(url[i+len("node_modules/"):])
 	}
 	scheme, rest := splitScheme(url)
-	if (scheme == "" || scheme == "file") && n.readPackageJSON && filepath.IsAbs(rest) {
+	if (scheme == "" || scheme == "file") && n.files != nil && filepath.IsAbs(rest) {
 		if name := n.packageJSONName(filepath.Dir(rest)); name != "" {
 			return name
 		}
@@ -312,7 +318,7 @@ func (n *packageNamer) packageJSONName(dir string) string {
 		if filepath.Base(dir) == "node_modules" {
 			break
 		}
-		if b, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil {
+		if b, err := n.files.ReadFile(filepath.Join(dir, "package.json"), maxPackageJSON); err == nil {
 			var pj struct {
 				Name string `json:"name"`
 			}
@@ -335,12 +341,13 @@ func (n *packageNamer) packageJSONName(dir string) string {
 
 // AttributePackages fills in the package of every frame of p that has none
 // (see Frame.Package), except regular expressions and eval code, whose
-// time goes to their caller's package. readPackageJSON lets it read
-// package.json files on disk to name workspace code. It is the step after
+// time goes to their caller's package. files (nil for none) reads
+// package.json files on disk, below the folders the user gave, to name
+// workspace code. It is the step after
 // symbolication and before narrowing and Aggregate, which match and group
 // frames by package.
-func AttributePackages(p *Profile, readPackageJSON bool) {
-	AttributePackagesBelow(p, readPackageJSON, "")
+func AttributePackages(p *Profile, files *confine.Reader) {
+	AttributePackagesBelow(p, files, "")
 }
 
 // AttributePackagesBelow is AttributePackages for a profile run from the
@@ -349,8 +356,8 @@ func AttributePackages(p *Profile, readPackageJSON bool) {
 // below root, and code whose name would be the checkout's own folder is
 // PackageApp, so that two checkouts of one program at different paths
 // (old/ and new/) name their code alike.
-func AttributePackagesBelow(p *Profile, readPackageJSON bool, root string) {
-	namer := newPackageNamer(readPackageJSON)
+func AttributePackagesBelow(p *Profile, files *confine.Reader, root string) {
+	namer := newPackageNamer(files)
 	namer.root = root
 	for i := range p.Frames {
 		if f := &p.Frames[i]; f.Package == "" && !f.Kind.InheritsPackage() {

@@ -1,13 +1,15 @@
 package analyze
 
 import (
+	"github.com/profdiff/profdiff/internal/confine"
+
 	"os"
 	"path/filepath"
 	"testing"
 )
 
 func TestScriptPackages(t *testing.T) {
-	n := newPackageNamer(false)
+	n := newPackageNamer(nil)
 	cases := []struct{ url, want string }{
 		{"file:///srv/app/node_modules/lodash/lodash.js", "lodash"},
 		{"/srv/app/node_modules/@babel/core/lib/index.js", "@babel/core"},
@@ -64,7 +66,11 @@ func TestWorkspacePackageFromPackageJSON(t *testing.T) {
 	os.MkdirAll(filepath.Join(ws, "src", "lib"), 0o755)
 	os.WriteFile(filepath.Join(ws, "package.json"), []byte(`{"name":"@acme/billing","version":"1.0.0"}`), 0o644)
 	os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"private":true}`), 0o644)
-	n := newPackageNamer(true)
+	// Below the folders given only: another folder reads no package.json.
+	if got := newPackageNamer(confine.New(t.TempDir())).script(filepath.Join(ws, "src", "lib", "invoice.js")); got == "@acme/billing" {
+		t.Errorf("a package.json outside the folders given was read")
+	}
+	n := newPackageNamer(confine.New(dir))
 	file := filepath.Join(ws, "src", "lib", "invoice.js")
 	if got := n.script("file://" + file); got != "@acme/billing" {
 		t.Errorf("got %q, want the nearest package.json's name", got)
@@ -78,7 +84,7 @@ func TestWorkspacePackageFromPackageJSON(t *testing.T) {
 	if got := n.script(other); got != "tools" {
 		t.Errorf("got %q, want the directory above src/", got)
 	}
-	if got := newPackageNamer(false).script(file); got != "billing" {
+	if got := newPackageNamer(nil).script(file); got != "billing" {
 		t.Errorf("without disk reads: got %q, want billing", got)
 	}
 }
@@ -121,7 +127,7 @@ func TestPackagesBelowCheckoutRoot(t *testing.T) {
 		{"file:///w/old/main.js", "/w/old/", PackageApp},
 	} {
 		p := &Profile{Frames: []Frame{{Kind: KindCode, Name: "f", File: tc.file}}}
-		AttributePackagesBelow(p, false, tc.root)
+		AttributePackagesBelow(p, nil, tc.root)
 		if got := p.Frames[0].Package; got != tc.want {
 			t.Errorf("%s below %q: package %q, want %q", tc.file, tc.root, got, tc.want)
 		}
