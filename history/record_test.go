@@ -18,7 +18,7 @@ func table(t *testing.T, name string) *analyze.Table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analyze.AttributePackages(p, false)
+	analyze.AttributePackages(p, nil)
 	return analyze.Aggregate(p, analyze.AggregateOptions{})
 }
 

@@ -15,7 +15,7 @@ func load(t *testing.T, name string) *analyze.Profile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analyze.AttributePackages(p, false)
+	analyze.AttributePackages(p, nil)
 	return p
 }
 

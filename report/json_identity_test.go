@@ -12,6 +12,7 @@ import (
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/confine"
 	"github.com/profdiff/profdiff/internal/difftest"
 	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/narrow"
@@ -44,7 +45,7 @@ func parsed(t testing.TB, path string, rename bool, filters *narrow.Filters) *an
 	}
 	var before int64
 	if filters != nil {
-		analyze.AttributePackages(p, true)
+		analyze.AttributePackages(p, confine.New("."))
 		before = p.OnCPUNs()
 		if err := filters.Apply(p); err != nil {
 			t.Fatal(err)

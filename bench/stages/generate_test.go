@@ -106,7 +106,7 @@ func read(t *testing.T, path string) *analyze.Profile {
 }
 
 func aggregate(p *analyze.Profile) *analyze.Table {
-	analyze.AttributePackages(p, false)
+	analyze.AttributePackages(p, nil)
 	return analyze.Aggregate(p, analyze.AggregateOptions{})
 }
 

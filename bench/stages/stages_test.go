@@ -18,6 +18,7 @@ import (
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/flamegraph"
+	"github.com/profdiff/profdiff/internal/confine"
 	"github.com/profdiff/profdiff/report"
 )
 
@@ -65,7 +66,7 @@ func newFixture(tb testing.TB, dir string, nodes int, upTo level) *fixture {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		analyze.AttributePackages(p, true)
+		analyze.AttributePackages(p, confine.New("."))
 		fx.profiles[i] = p
 		if upTo >= levelTables {
 			fx.tables[i] = analyze.Aggregate(p, analyze.AggregateOptions{Edges: true, Tree: true})

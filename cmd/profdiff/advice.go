@@ -25,7 +25,9 @@ func advice(k analyze.WarningKind) string {
 	case analyze.WarnMapRemote:
 		return "; map it to a local folder with --path-map or --sourcemaps"
 	case analyze.WarnMapOutside:
-		return "; name the map with --sourcemap"
+		return "; add its folder with --source-root, or name the map with --sourcemap"
+	case analyze.WarnScriptOutside:
+		return "; if the script there is the build profiled, add its folder with --source-root; else point --sourcemaps at this build's maps"
 	case analyze.WarnMinifiedUnmapped:
 		return ": point --sourcemaps at the folder holding each script and its .map if it has one"
 	case analyze.WarnNoSourceMap:

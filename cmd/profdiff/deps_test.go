@@ -21,7 +21,8 @@ const module = "github.com/profdiff/profdiff"
 // comparison), and diff never imports report, nor any renderer; analyze
 // and sourcemap import no other profdiff package but internal/jsonscan,
 // which imports none (nor does internal/jsonwrite, the JSON writer of
-// report and flamegraph); symbolicate and diff never import each other,
+// report and flamegraph), and analyze internal/confine, the one reader of
+// the files that profiles and maps name (it imports none either); symbolicate and diff never import each other,
 // only tui imports the Charm libraries, and only analyze/pprof.go imports
 // github.com/google/pprof/profile to read, and export/pprof.go to write
 // (the library checks the profile it writes). internal/termtext measures
@@ -36,15 +37,16 @@ const module = "github.com/profdiff/profdiff"
 // without reaping it through golang.org/x/sys/unix (Linux's waitid).
 var allowed = map[string][]string{
 	"internal/jsonscan":  {},
+	"internal/confine":   {},
 	"internal/jsonwrite": {},
 	"internal/termtext":  {"github.com/clipperhouse/displaywidth"},
 	"internal/units":     {},
 	"internal/difftest":  {module + "/analyze"},
-	"analyze":            {module + "/internal/jsonscan", "github.com/google/pprof/profile", "google.golang.org/protobuf/encoding/protowire"},
+	"analyze":            {module + "/internal/jsonscan", module + "/internal/confine", "github.com/google/pprof/profile", "google.golang.org/protobuf/encoding/protowire"},
 	"diff":               {module + "/analyze", module + "/internal/units", module + "/stats"},
 	"report":             {module + "/analyze", module + "/diff", module + "/history", module + "/internal/jsonwrite", module + "/internal/termtext", module + "/internal/units"},
 	"sourcemap":          {module + "/internal/jsonscan"},
-	"symbolicate":        {module + "/analyze", module + "/sourcemap"},
+	"symbolicate":        {module + "/analyze", module + "/sourcemap", module + "/internal/confine"},
 	"tui":                {module + "/analyze", module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/units", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
 	"export":             {module + "/analyze", module + "/diff", module + "/internal/termtext", "github.com/google/pprof/profile"},
 	"flamegraph":         {module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/jsonwrite"},
@@ -52,7 +54,7 @@ var allowed = map[string][]string{
 	"narrow":             {module + "/analyze"},
 	"stats":              {},
 	"record":             {module + "/stats", "golang.org/x/sys/unix"},
-	"cmd/profdiff":       {module + "/analyze", module + "/diff", module + "/history", module + "/report", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", module + "/record", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup", "golang.org/x/sys/unix"},
+	"cmd/profdiff":       {module + "/analyze", module + "/internal/confine", module + "/diff", module + "/history", module + "/report", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", module + "/record", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup", "golang.org/x/sys/unix"},
 }
 
 // forbiddenStd are standard packages no profdiff package may import:

@@ -175,6 +175,8 @@ type options struct {
 	sourceDirsBefore []string
 	sourceDirsAfter  []string
 	pathMaps         []string // FROM=TO
+	sourceRoots      []string // --source-root: more folders whose files profiles may name
+	ceilings         []string // from PROFDIFF_CONFINE: nothing outside these is read
 
 	roots       []string // --root NAME=DIR
 	rootBefore  string
@@ -212,6 +214,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.sampleType, "sample-type", "", "pprof sample `type` to weigh samples by, e.g. cpu or wall/nanoseconds (default: cpu, else wall, else count x period, else another time such as delay)")
 	fs.StringArrayVar(&o.sourceMapDirs, "sourcemaps", nil, "search `DIR` for scripts and their source maps by file name (repeatable); for profiles recorded on another machine; NAME=DIR for the side NAME only")
 	fs.StringArrayVar(&o.sourceMaps, "sourcemap", nil, "use the source map MAP for the script SCRIPT (a URL, path or file name), given as `SCRIPT=MAP` (repeatable); NAME=SCRIPT=MAP for the side NAME only")
+	fs.StringArrayVar(&o.sourceRoots, "source-root", nil, "also read scripts, maps and sources that profiles and maps name below `DIR` (repeatable); the current folder and the --root, --sourcemaps and --path-map folders are read already, and nothing else is")
 	fs.StringArrayVar(&o.pathMaps, "path-map", nil, "rewrite a recorded path or URL prefix before looking for scripts and maps, given as `FROM=TO` (repeatable), e.g. /srv/app=./build")
 	fs.StringArrayVar(&o.sourceDirsBefore, "sourcemaps-before", nil, "like --sourcemaps, for the BEFORE side of a comparison only (`DIR`)")
 	fs.StringArrayVar(&o.sourceDirsAfter, "sourcemaps-after", nil, "like --sourcemaps, for the AFTER side of a comparison only (`DIR`)")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -44,6 +45,7 @@ func addHistoryFlags(fs *pflag.FlagSet, h *historyFlags) {
 // runHistory runs `profdiff history add …` and `profdiff history DIR`.
 func runHistory(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var o options
+	o.ceilings = ceilingsFromEnv(os.Getenv)
 	var h historyFlags
 	fs := newFlagSet(&o)
 	addHistoryFlags(fs, &h)
@@ -99,6 +101,12 @@ func historyAdd(o options, h historyFlags, fs *pflag.FlagSet, stdin io.Reader, s
 		return usageError(stderr, "%v", err)
 	}
 	flags, err := resolveSideFlags(o, sides)
+	if err == nil {
+		err = checkSourceRoots(o.sourceRoots)
+	}
+	if err == nil {
+		err = checkConfined(o, flags, sides)
+	}
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
@@ -107,7 +115,7 @@ func historyAdd(o options, h historyFlags, fs *pflag.FlagSet, stdin io.Reader, s
 		return usageError(stderr, "%v", err)
 	}
 	adviseHugePages(inputBytes(sides))
-	ds, _, _, err := readSides(sides, flags, stdin, syms, popts, filters, o, needs{})
+	ds, _, err := readSides(sides, flags, stdin, syms, popts, filters, o, needs{})
 	if err != nil {
 		return failed(stderr, err)
 	}

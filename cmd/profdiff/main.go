@@ -53,6 +53,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runRecord(args[1:], stdin, stdout, stderr)
 	}
 	var o options
+	o.ceilings = ceilingsFromEnv(os.Getenv)
 	fs := newFlagSet(&o)
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(expandListFlags(args)); err != nil {
@@ -149,6 +150,12 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 		return nil, err
 	}
 	flags, err := resolveSideFlags(o, sides)
+	if err == nil {
+		err = checkSourceRoots(o.sourceRoots)
+	}
+	if err == nil {
+		err = checkConfined(o, flags, sides)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +201,7 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	adviseHugePages(inputBytes(inv.sides))
 	need := needsOf(o.format, o.jsonOutput != "").withLineFlags(o)
 	defer limitMemory(inv.sides, need.aggregateOptions(len(inv.sides)))()
-	ds, profiles, scriptDirs, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, inv.filters, o, need)
+	ds, profiles, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, inv.filters, o, need)
 	if err == nil && o.baseStore != "" {
 		err = inv.baseFromStore(ds) // the base is a history record (basestore.go)
 	}
@@ -228,11 +235,6 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	addWarnings(rep, rootWarnings)
 	advise(rep.Warnings)
 	if o.format == "tui" {
-		var dirs []string // every side's map folders (--sourcemaps-before/after among them), then the scripts'
-		for _, f := range inv.flags {
-			dirs = append(dirs, f.dirs...)
-		}
-		dirs = append(dirs, scriptDirs...)
 		last := &compared{ds, dopts}
 		in := tui.Input{Report: inv.pair(rep), Sort: o.sortMetric(), Narrow: inv.renarrow(stdin, dopts, last)}
 		if rep.Several() {
@@ -247,9 +249,10 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 				return r, err
 			}
 		}
-		src := newSourceFiles(dirs)
+		files := userFolders(o, inv.flags)
+		src := newSourceFiles(files)
 		src.relative = relativeTo(roots, inv.variant)
-		read := inv.sideSources(dirs, len(rep.Sides))
+		read := inv.sideSources(files, len(rep.Sides))
 		in.Source = func(side int, file string) (string, bool) {
 			text, why := read(side, file)
 			return text, why == "" && text != ""
@@ -257,9 +260,9 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 		return explore(in, inv.syms, src, inv.pairSide(rep), stderr)
 	}
 	if o.source != "" {
-		return inv.writeSource(rep, scriptDirs, stdout, stderr)
+		return inv.writeSource(rep, stdout, stderr)
 	}
-	o.readSource = inv.sourceOf(rep, scriptDirs)
+	o.readSource = inv.sourceOf(rep)
 	return writeReport(o, rep, inv.pair(rep), ds, profiles, inv.sides, stdout, stderr)
 }
 
@@ -272,7 +275,7 @@ func (inv *invocation) comparePhases(stdin io.Reader, dopts diff.Options) ([]dif
 	var out []diff.Phase
 	for _, ph := range inv.phases {
 		f := ph.filters(inv.filters)
-		ds, _, _, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, f, inv.o, needs{})
+		ds, _, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, f, inv.o, needs{})
 		if err != nil {
 			return nil, fmt.Errorf("--phase %s: %w", ph.name, err)
 		}
@@ -329,7 +332,7 @@ func (inv *invocation) renarrow(stdin io.Reader, dopts diff.Options, last *compa
 		}
 		f := *inv.filters
 		f.Then = append(slices.Clone(f.Then), extra...)
-		ds, _, _, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, &f, inv.o, needsOf(inv.o.format, false))
+		ds, _, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, &f, inv.o, needsOf(inv.o.format, false))
 		if err != nil {
 			return nil, errors.New(errorText(err))
 		}

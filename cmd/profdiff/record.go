@@ -103,6 +103,7 @@ func recordFlags(fs *pflag.FlagSet, r *recordOptions) []string {
 // run would, and returns the exit status.
 func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var o options
+	o.ceilings = ceilingsFromEnv(os.Getenv)
 	var r recordOptions
 	fs := newFlagSet(&o)
 	fs.SetOutput(io.Discard)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/confine"
 	"github.com/profdiff/profdiff/narrow"
 	"github.com/profdiff/profdiff/symbolicate"
 )
@@ -265,9 +265,8 @@ func expandSide(path string) ([]string, error) {
 // readMemoryBudget), maps it through its side's source maps and
 // aggregates it, with those of the calls, per-line times and call tree
 // that the output reads.
-func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, filters *narrow.Filters, o options, need needs) ([]diff.Side, [][]*analyze.Profile, []string, error) {
-	var mu sync.Mutex
-	dirs := map[string]bool{} // the folders of the profiles' scripts
+func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symbolicate.Symbolicator, popts analyze.ParseOptions, filters *narrow.Filters, o options, need needs) ([]diff.Side, [][]*analyze.Profile, error) {
+	files := userFolders(o, flags)
 	type job struct{ side, run int }
 	var jobs []job
 	tables := make([][]*analyze.Table, len(sides))
@@ -300,15 +299,11 @@ func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symb
 				errs[i] = err
 				return nil
 			}
-			local := scriptFolders(p)
-			mu.Lock()
-			maps.Copy(dirs, local)
-			mu.Unlock()
 			root := ""
 			if j.side < len(flags) {
 				root = flags[j.side].root
 			}
-			t, err := tabulate(p, syms[j.side], root, filters, aopts)
+			t, err := tabulate(p, syms[j.side], files, root, filters, aopts)
 			if err != nil {
 				errs[i] = err
 				return nil
@@ -323,14 +318,14 @@ func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symb
 	_ = g.Wait() // the jobs report through errs
 	for _, err := range errs {
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
 	}
 	var ds []diff.Side
 	for si, s := range sides {
 		ds = append(ds, diff.Side{Name: s.name, Tables: tables[si], Work: flags[si].work})
 	}
-	return ds, profiles, slices.Sorted(maps.Keys(dirs)), nil
+	return ds, profiles, nil
 }
 
 // readMemoryBudget is the estimated memory (analyze.ReadCost) that the runs
@@ -400,26 +395,15 @@ func readRun(name string, stdin io.Reader, popts analyze.ParseOptions) (*analyze
 	return p, nil
 }
 
-// scriptFolders returns the local folders of a profile's scripts, where
-// the explorer looks for their sources.
-func scriptFolders(p *analyze.Profile) map[string]bool {
-	local := map[string]bool{}
-	for _, f := range p.Frames {
-		if f.Kind == analyze.KindCode && strings.HasPrefix(f.File, "/") {
-			local[filepath.Dir(f.File)] = true
-		}
-	}
-	return local
-}
-
 // tabulate maps one run through its side's source maps (sym may be nil),
 // names its packages (below the side's checkout root, from --root, when
-// given), narrows it and aggregates it.
-func tabulate(p *analyze.Profile, sym *symbolicate.Symbolicator, root string, filters *narrow.Filters, aopts analyze.AggregateOptions) (*analyze.Table, error) {
+// given, reading package.json files through files), narrows it and
+// aggregates it.
+func tabulate(p *analyze.Profile, sym *symbolicate.Symbolicator, files *confine.Reader, root string, filters *narrow.Filters, aopts analyze.AggregateOptions) (*analyze.Table, error) {
 	if sym != nil {
 		sym.Apply(p) // one at a time: the sides may share it
 	}
-	analyze.AttributePackagesBelow(p, true, root) // names and packages as the report shows them
+	analyze.AttributePackagesBelow(p, files, root) // names and packages as the report shows them
 	var before int64
 	var stalls *analyze.Stalls
 	if filters.Active() {
@@ -444,11 +428,13 @@ func tabulate(p *analyze.Profile, sym *symbolicate.Symbolicator, root string, fi
 // way share one, so that each map is decoded once.
 func sideSymbolicators(o options, flags []sideFlags) ([]*symbolicate.Symbolicator, error) {
 	syms := make([]*symbolicate.Symbolicator, len(flags))
+	files := userFolders(o, flags)
 	for i, f := range flags {
 		symOpts, err := symbolicateOptions(f.maps, f.dirs, o.pathMaps)
 		if err != nil {
 			return nil, err
 		}
+		symOpts.Files = files
 		if o.noSourceMaps {
 			continue
 		}

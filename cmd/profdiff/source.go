@@ -1,26 +1,26 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
-	"github.com/profdiff/profdiff/symbolicate"
+	"github.com/profdiff/profdiff/internal/confine"
 )
 
-// maxSourceFile bounds a source file the explorer reads from disk.
-const maxSourceFile = 16 << 20
+// maxSourceFile bounds a source file read from disk.
+const maxSourceFile = confine.DefaultMaxSize
 
-// sourceFiles reads source files for the explorer's source pane, only
-// where the user's own files are: regular files under the folders of the
-// profile's scripts, the given --sourcemaps folders or the current
-// directory, after following symbolic links. A map's sources can name
-// any path ("../../../../etc/passwd", "/proc/self/environ"); those are
-// not read, and the pane says why.
+// sourceFiles reads the source files that profiles and maps name, for
+// --source, the HTML page and the explorer's source pane, only where the
+// user's own files are (userFolders): regular files below the folders the
+// user gave, after following symbolic links. A profile's frame or a map's
+// sources can name any path ("../../../../etc/passwd",
+// "/proc/self/environ", a link out of the checkout); those are not read,
+// and the output says why.
 type sourceFiles struct {
-	roots symbolicate.Roots
+	files *confine.Reader
 	// relative are the sides' roots that a file keyed relative to one
 	// (two checkouts matched) is looked for below, in order.
 	relative []string
@@ -28,13 +28,9 @@ type sourceFiles struct {
 	why      map[string]string // why a file is not read, once found
 }
 
-// newSourceFiles returns a reader rooted at dirs and the current
-// directory.
-func newSourceFiles(dirs []string) *sourceFiles {
-	if wd, err := os.Getwd(); err == nil {
-		dirs = append(dirs, wd)
-	}
-	return &sourceFiles{roots: symbolicate.NewRoots(dirs...), why: map[string]string{}}
+// newSourceFiles returns a reader of the sources below files' folders.
+func newSourceFiles(files *confine.Reader) *sourceFiles {
+	return &sourceFiles{files: files, why: map[string]string{}}
 }
 
 // whyNot says why a file is not read ("" when it is, or is not here),
@@ -50,8 +46,12 @@ func (s *sourceFiles) whyNot(file string) string {
 	return why
 }
 
-// read returns a file's text, or why it is not read.
+// read returns a file's text, or why it is not read ("" for both when it
+// is not on this machine).
 func (s *sourceFiles) read(file string) (text, why string) {
+	if rest, ok := strings.CutPrefix(file, "file://"); ok {
+		file = rest
+	}
 	if file == "" || strings.Contains(file, "://") {
 		return "", ""
 	}
@@ -63,25 +63,21 @@ func (s *sourceFiles) read(file string) (text, why string) {
 			}
 		}
 	}
-	if _, err := os.Lstat(file); err != nil {
+	b, err := s.files.ReadFile(file, maxSourceFile)
+	switch {
+	case err == nil:
+		return string(b), ""
+	case confine.NotFound(err):
 		return "", "" // not on this machine: nothing to say
 	}
-	real, ok := s.roots.Hold(file)
-	if !ok {
-		return "", fmt.Sprintf("%s is outside the profile's script folders, the --sourcemaps folders and the current directory", real)
+	return "", refusalText(err)
+}
+
+// refusalText says why a file is not read and, for a file outside the
+// folders given, how to allow it.
+func refusalText(err error) string {
+	if r, ok := confine.IsRefusal(err); ok && r.Folder() != "" {
+		return err.Error() + "; add --source-root " + r.Folder()
 	}
-	st, err := os.Stat(real)
-	switch {
-	case err != nil:
-		return "", ""
-	case !st.Mode().IsRegular():
-		return "", real + " is not a regular file"
-	case st.Size() > maxSourceFile:
-		return "", fmt.Sprintf("%s is over %d MiB", real, maxSourceFile>>20)
-	}
-	b, err := os.ReadFile(real)
-	if err != nil {
-		return "", err.Error()
-	}
-	return string(b), ""
+	return err.Error()
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/profdiff/profdiff/internal/confine"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,10 +10,10 @@ import (
 	"testing"
 )
 
-// TestSourceFilesStayInTheirFolders: the explorer reads a source from disk
-// only inside the profile's folders; a map's "../../../../etc/passwd",
-// /proc/self/environ, a symbolic link out of the folder and a FIFO are not
-// read, and each says why.
+// TestSourceFilesStayInTheirFolders: a source is read from disk only
+// below the folders the user gave; a map's "../../../../etc/passwd",
+// /proc/self/environ, /dev/zero, a symbolic link out of the folder and a
+// FIFO are not read, and each says why (a file outside, how to allow it).
 func TestSourceFilesStayInTheirFolders(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "app.js"), []byte("function f() {}\n"), 0o644)
@@ -20,14 +22,15 @@ func TestSourceFilesStayInTheirFolders(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := newSourceFiles([]string{root})
-	s.roots = s.roots[:1] // the folder alone, not the test's working directory
+	s := newSourceFiles(confine.New(root))
 	if text, why := s.read(filepath.Join(root, "app.js")); why != "" || !strings.Contains(text, "function f") {
 		t.Errorf("app.js: %q %q", text, why)
 	}
 	for file, want := range map[string]string{
-		filepath.Join(root, "../../../../etc/passwd"): "outside",
-		"/proc/self/environ":                          "outside",
+		filepath.Join(root, "../../../../etc/passwd"): "/etc/passwd is outside the folders profdiff may read; add --source-root /etc",
+		"file:///etc/passwd":                          "outside the folders profdiff may read",
+		"/proc/self/environ":                          "under /proc, /sys or /dev",
+		"/dev/zero":                                   "under /proc, /sys or /dev",
 		filepath.Join(root, "passwd.js"):              "outside",
 		fifo:                                          "not a regular file",
 	} {

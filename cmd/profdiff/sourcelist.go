@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/confine"
 	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/report"
 )
@@ -56,13 +57,12 @@ func (o *options) checkLineFlags() error {
 
 // sideSources returns what reads side's text of a source file (side
 // indexes every side): its own maps' sourcesContent, then the disk, below
-// its checkout first, under the profile's script folders and the
-// --sourcemaps folders (dirs) only; the text, or why it is not read ("" when
-// it is simply not at hand).
-func (inv *invocation) sideSources(dirs []string, sides int) func(side int, file string) (string, string) {
+// its checkout first, below the folders the user gave (files) only; the
+// text, or why it is not read ("" when it is simply not at hand).
+func (inv *invocation) sideSources(files *confine.Reader, sides int) func(side int, file string) (string, string) {
 	disk := make([]*sourceFiles, sides)
 	for i := range disk {
-		disk[i] = newSourceFiles(dirs)
+		disk[i] = newSourceFiles(files)
 		disk[i].relative = relativeTo(inv.roots, i)
 	}
 	return func(side int, file string) (string, string) {
@@ -76,15 +76,6 @@ func (inv *invocation) sideSources(dirs []string, sides int) func(side int, file
 		}
 		return disk[side].read(file)
 	}
-}
-
-// mapDirs are every side's --sourcemaps folders, then the scripts'.
-func (inv *invocation) mapDirs(scriptDirs []string) []string {
-	var dirs []string
-	for _, f := range inv.flags {
-		dirs = append(dirs, f.dirs...)
-	}
-	return append(dirs, scriptDirs...)
 }
 
 // pairSide returns, for the report drawn (rep, or with a base and several
@@ -104,8 +95,8 @@ func (inv *invocation) pairSide(rep *diff.Report) func(si int) int {
 
 // sourceOf returns what reads each side's source file for the HTML page
 // of the pair drawn from rep (see sideSources).
-func (inv *invocation) sourceOf(rep *diff.Report, scriptDirs []string) func(int, string) (string, bool) {
-	read, side := inv.sideSources(inv.mapDirs(scriptDirs), len(rep.Sides)), inv.pairSide(rep)
+func (inv *invocation) sourceOf(rep *diff.Report) func(int, string) (string, bool) {
+	read, side := inv.sideSources(userFolders(inv.o, inv.flags), len(rep.Sides)), inv.pairSide(rep)
 	return func(si int, file string) (string, bool) {
 		text, why := read(side(si), file)
 		return text, why == "" && text != ""
@@ -114,11 +105,11 @@ func (inv *invocation) sourceOf(rep *diff.Report, scriptDirs []string) func(int,
 
 // writeSource writes the annotated source of the functions --source
 // matches, reading each side's source from its maps' sourcesContent or
-// from disk under the profile's script folders and the --sourcemaps
-// folders only, and returns the exit status.
-func (inv *invocation) writeSource(rep *diff.Report, scriptDirs []string, stdout, stderr io.Writer) int {
+// from disk below the folders the user gave only, and returns the exit
+// status.
+func (inv *invocation) writeSource(rep *diff.Report, stdout, stderr io.Writer) int {
 	o := inv.o
-	source := inv.sideSources(inv.mapDirs(scriptDirs), len(rep.Sides))
+	source := inv.sideSources(userFolders(o, inv.flags), len(rep.Sides))
 	for _, w := range rep.Warnings {
 		if !o.quiet && w.Kind.AboutTheRequest() {
 			fmt.Fprintf(stderr, "profdiff: warning: %s\n", termtext.Clean(w.String()))
