@@ -13,6 +13,7 @@ import (
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/confine"
 )
 
 // This file makes a record the base of a comparison: the record of the
@@ -74,7 +75,7 @@ func Find(dir, commit string) (*Record, string, error) {
 		return nil, "", fmt.Errorf("%s: a second record of commit %s (the first is %s): remove one", filepath.Join(dir, names[1]), distinct[0], filepath.Join(dir, names[0]))
 	}
 	path := filepath.Join(dir, names[0])
-	data, err := readLimited(path)
+	data, err := readRecord(confine.New(dir), path)
 	if err != nil {
 		return nil, "", err
 	}

@@ -12,13 +12,11 @@
 package history
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -29,6 +27,7 @@ import (
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/internal/confine"
 )
 
 // Version is the record format this package writes and reads. A record of
@@ -426,13 +425,14 @@ func Open(dir string) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{Dir: dir}
+	files := confine.New(dir)
 	seen := map[string]string{}
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		data, err := readLimited(path)
+		data, err := readRecord(files, path)
 		if err != nil {
 			return nil, err
 		}
@@ -457,18 +457,19 @@ func Open(dir string) (*Store, error) {
 // far smaller, and a store may come from an untrusted branch.
 const maxRecordBytes = 16 << 20
 
-func readLimited(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(bufio.NewReader(f), maxRecordBytes+1))
-	if err != nil {
+// readRecord reads the record at path through files, the store's folder:
+// a store is untrusted, so a record that is a link out of it, a FIFO or
+// a device, or over maxRecordBytes, is an error naming it, never read.
+func readRecord(files *confine.Reader, path string) ([]byte, error) {
+	data, err := files.ReadFile(path, maxRecordBytes)
+	if refusal, ok := confine.IsRefusal(err); ok {
+		switch refusal.Reason {
+		case confine.TooLarge:
+			return nil, fmt.Errorf("%s: over %d MiB, no record is that large", path, maxRecordBytes>>20)
+		case confine.Outside:
+			return nil, fmt.Errorf("%s: leads outside the store's folder (%s); a record must be a file in it", path, refusal.Real)
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if len(data) > maxRecordBytes {
-		return nil, fmt.Errorf("%s: over %d MiB, no record is that large", path, maxRecordBytes>>20)
-	}
-	return data, nil
+	return data, err
 }

@@ -50,7 +50,7 @@ var allowed = map[string][]string{
 	"tui":                {module + "/analyze", module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/units", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
 	"export":             {module + "/analyze", module + "/diff", module + "/internal/termtext", "github.com/google/pprof/profile"},
 	"flamegraph":         {module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/jsonwrite"},
-	"history":            {module + "/analyze", module + "/diff", module + "/stats"},
+	"history":            {module + "/analyze", module + "/diff", module + "/internal/confine", module + "/stats"},
 	"narrow":             {module + "/analyze"},
 	"stats":              {},
 	"record":             {module + "/stats", "golang.org/x/sys/unix"},
