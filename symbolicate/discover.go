@@ -244,8 +244,12 @@ func (s *Symbolicator) resolveRef(ref, script, dir string) (mapLocation, analyze
 	p = filepath.Clean(p)
 	if _, err := s.files.Check(p, 0); err != nil {
 		if refusal, ok := confine.IsRefusal(err); ok && refusal.Reason == confine.Outside {
+			where := ""
+			if refusal.Real != "" && refusal.Real != p {
+				where = " (" + refusal.Real + ")"
+			}
 			return mapLocation{}, analyze.Warning{Kind: analyze.WarnMapOutside,
-				Message: fmt.Sprintf("its sourceMappingURL %s leads outside the folders profdiff may read (%v)", ref, err)}, false
+				Message: fmt.Sprintf("its sourceMappingURL %s%s leads outside the folders profdiff may read", ref, where)}, false
 		} else if ok {
 			return mapLocation{}, unusable(err.Error()), false
 		}

@@ -896,3 +896,61 @@ func TestHistoryRefusesBadPlaces(t *testing.T) {
 		}
 	}
 }
+
+// TestFixedFolder: the folder the Action grants profdiff for an input is
+// the part of it before its first wildcard, never a glob's match.
+func TestFixedFolder(t *testing.T) {
+	dir := t.TempDir()
+	for in, want := range map[string]string{
+		dir:                                dir,
+		filepath.Join(dir, "a.cpuprofile"): dir,
+		filepath.Join(dir, "runs", "run-*.cpuprofile"): filepath.Join(dir, "runs"),
+		filepath.Join(dir, "b*", "x", "*.json"):        dir,
+		filepath.Join(dir, "[ab]"):                     dir,
+	} {
+		if got := fixedFolder(in); got != want {
+			t.Errorf("fixedFolder(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestActionReadsNoFileOutsideTheWorkspace: a pull request's code can
+// leave, where the workflow collects profiles, a link to any file of the
+// runner; one of "name count" lines would read as folded stacks and
+// print its words into the comment. Under the Action, profdiff refuses
+// it (PROFDIFF_CONFINE), the job fails, and no comment, summary or log
+// holds the file's content. Negative control: without profdiffEnv's
+// PROFDIFF_CONFINE the run succeeds and the comment names the secret.
+func TestActionReadsNoFileOutsideTheWorkspace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds profdiff")
+	}
+	r := newRunner(t)
+	ws := t.TempDir()
+	r.cwd = ws
+	secret := filepath.Join(t.TempDir(), "credentials")
+	if err := os.WriteFile(secret, []byte("secret_token_4242 100000\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(ws, "after.folded")); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(ws, "before.folded"), []byte("main;work 100000\n"), 0o644)
+	res := r.run("pull_request", prEvent("o/r"), map[string]string{
+		"before": filepath.Join(ws, "before.folded"),
+		"after":  filepath.Join(ws, "after.folded"),
+	})
+	if res.status == 0 {
+		t.Errorf("a profile linked out of the workspace was read: status 0")
+	}
+	all := res.stderr + res.summary
+	for _, c := range r.comments() {
+		all += c.Body
+	}
+	if strings.Contains(all, "secret_token") {
+		t.Errorf("the secret reached the job's output:\n%s", all)
+	}
+	if !strings.Contains(res.stderr, "outside the folders profdiff may read") {
+		t.Errorf("the refusal is not said:\n%s", res.stderr)
+	}
+}

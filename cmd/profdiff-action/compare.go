@@ -208,7 +208,7 @@ func (e environment) errorf(format string, args ...any) int {
 func (e environment) profdiff(bin string, args []string) (int, string) {
 	var stderr bytes.Buffer
 	cmd := exec.Command(bin, args...)
-	cmd.Env = withoutSecrets(os.Environ())
+	cmd.Env = e.profdiffEnv(os.Environ())
 	cmd.Stdout = e.stdout
 	cmd.Stderr = io.MultiWriter(&stderr, e.stderr)
 	err := cmd.Run()
@@ -220,6 +220,67 @@ func (e environment) profdiff(bin string, args []string) (int, string) {
 		return ee.ExitCode(), stderr.String()
 	}
 	return 2, fmt.Sprintf("running %s: %v", bin, err)
+}
+
+// profdiffEnv is the environment profdiff runs in: no secrets, and
+// PROFDIFF_CONFINE set to the workspace and the runner's temporary
+// folder, so that nothing a pull request commits (a profile that is a
+// link, a map whose sources name /home/runner/.ssh/..., a history record
+// linked out of the store) makes profdiff read a file outside them into
+// a comment or page. A PROFDIFF_CONFINE the workflow sets is kept.
+func (e environment) profdiffEnv(environ []string) []string {
+	env := withoutSecrets(environ)
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "PROFDIFF_CONFINE=") {
+			return env
+		}
+	}
+	return append(env, "PROFDIFF_CONFINE="+strings.Join(e.readableFolders(), string(filepath.ListSeparator)))
+}
+
+// readableFolders are the folders profdiff may read in a run: the
+// workspace (or, outside GitHub, the working directory), the runner's
+// temporary folder, where the Action puts base profiles, and the folders
+// the workflow's before, after and sourcemaps inputs name (the part of
+// each before its first wildcard). The workflow is trusted; what the code
+// under test wrote inside those folders is not, and profdiff follows no
+// link of it out of them.
+func (e environment) readableFolders() []string {
+	work := e.getenv("GITHUB_WORKSPACE")
+	if work == "" {
+		work, _ = os.Getwd()
+	}
+	tmp := e.getenv("RUNNER_TEMP")
+	if tmp == "" {
+		tmp = os.TempDir()
+	}
+	out := []string{work, tmp}
+	for _, in := range []string{"before", "after", "sourcemaps-before", "sourcemaps-after"} {
+		for _, l := range lines(e.input(in)) {
+			if d := fixedFolder(l); d != "" && !slices.Contains(out, d) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// fixedFolder is the folder a path or glob input names for certain: the
+// path itself when it is a folder, else the folders before its first
+// element with a wildcard, made absolute.
+func fixedFolder(in string) string {
+	p, err := filepath.Abs(in)
+	if err != nil {
+		return ""
+	}
+	if !strings.ContainsAny(p, "*?[") {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return p
+		}
+		return filepath.Dir(p)
+	}
+	// "/a/b/run-*.json" → "/a/b/run-" → "/a/b"
+	return filepath.Dir(p[:strings.IndexAny(p, "*?[")])
 }
 
 // version asks profdiff which build it is, for the footer.

@@ -3,11 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/profdiff/profdiff/internal/confine"
 )
 
 // post creates or edits the pull request's comment that starts with the
@@ -64,16 +65,19 @@ func (e environment) post() int {
 }
 
 // readPosted reads the meta.json and comment.md that compare wrote in dir.
+// The folder is an artifact of a run on a pull request's code, so both are
+// read as regular files in it, never through a link out of it.
 func readPosted(dir string) (meta, string, error) {
 	var m meta
-	b, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+	files := confine.New(dir)
+	b, err := files.ReadFile(filepath.Join(dir, "meta.json"), 1<<20)
 	if err == nil {
 		err = json.Unmarshal(b, &m)
 	}
 	if err != nil {
 		return m, "", fmt.Errorf("no report to post in %q: %v", dir, err)
 	}
-	body, err := os.ReadFile(filepath.Join(dir, "comment.md"))
+	body, err := files.ReadFile(filepath.Join(dir, "comment.md"), 1<<20)
 	return m, string(body), err
 }
 

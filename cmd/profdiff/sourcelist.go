@@ -110,8 +110,10 @@ func (inv *invocation) sourceOf(rep *diff.Report) func(int, string) (string, boo
 func (inv *invocation) writeSource(rep *diff.Report, stdout, stderr io.Writer) int {
 	o := inv.o
 	source := inv.sideSources(userFolders(o, inv.flags), len(rep.Sides))
+	// The listing holds no warnings, and a map not used (refused, of
+	// another build, broken) changes every line of it: all are said.
 	for _, w := range rep.Warnings {
-		if !o.quiet && w.Kind.AboutTheRequest() {
+		if !o.quiet {
 			fmt.Fprintf(stderr, "profdiff: warning: %s\n", termtext.Clean(w.String()))
 		}
 	}
