@@ -110,3 +110,74 @@ func TestAHostileProfileReadsNothingOutside(t *testing.T) {
 		t.Errorf("a map inside the working directory is not read: exit %d\n%s\n%s", code, out, errs)
 	}
 }
+
+// TestHostileFrameURLs: the rows of issue 48. A profile whose frame names
+// /proc/self/environ, /etc/passwd, /dev/zero, a file outside the folders
+// given or a link out of the working directory, or a map whose sources
+// name such files, never gets any of them into --source or into markdown,
+// JSON or HTML with per-line times; a refused file says why; a source
+// inside the working directory is still shown. Negative control: with
+// sourceFiles reading any path (os.ReadFile in source.go), the environ and
+// passwd rows fail.
+func TestHostileFrameURLs(t *testing.T) {
+	const sentinel = "profdiff_env_sentinel_7c1"
+	t.Setenv("PROFDIFF_TEST_TOKEN", sentinel)
+	fixtures, _ := filepath.Abs(fixture("hostile"))
+	ws, outside := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret.js"), []byte("outside_sentinel_7c1 = 1;\n"), 0o644)
+	os.Symlink(outside, filepath.Join(ws, "link"))
+	os.WriteFile(filepath.Join(ws, "ok.js"), []byte("function f() { return 'inside_ok' }\n"), 0o644)
+	made := map[string]string{
+		"outside.cpuprofile": filepath.Join(outside, "secret.js"),
+		"link.cpuprofile":    filepath.Join(ws, "link", "secret.js"),
+		"ok.cpuprofile":      filepath.Join(ws, "ok.js"),
+	}
+	base, _ := os.ReadFile(filepath.Join(fixtures, "etc-passwd.cpuprofile"))
+	for name, url := range made {
+		p := strings.Replace(string(base), `"/etc/passwd"`, strconvQuote(url), 1)
+		os.WriteFile(filepath.Join(ws, name), []byte(p), 0o644)
+	}
+	t.Chdir(ws)
+	leaks := func(s string) bool {
+		return strings.Contains(s, sentinel) || strings.Contains(s, "root:x:0:0") || strings.Contains(s, "outside_sentinel_7c1")
+	}
+	var profiles []string
+	for _, n := range []string{"proc-environ", "file-proc-environ", "etc-passwd", "file-etc-passwd", "dev-zero", "sys-hostname"} {
+		profiles = append(profiles, filepath.Join(fixtures, n+".cpuprofile"))
+	}
+	profiles = append(profiles, filepath.Join(ws, "outside.cpuprofile"), filepath.Join(ws, "link.cpuprofile"))
+	for _, p := range profiles {
+		code, out, errs := runCLI("--source", "f", p)
+		if code != 0 || leaks(out+errs) {
+			t.Errorf("--source f %s: exit %d or a file outside reached the output:\n%s%s", filepath.Base(p), code, out, errs)
+		}
+		if !strings.Contains(out, "(source: ") {
+			t.Errorf("--source f %s: no reason the source is not shown:\n%s", filepath.Base(p), out)
+		}
+		for _, f := range []string{"markdown", "json", "html"} {
+			code, out, errs := runCLI("--lines", "-f", f, p, p)
+			if code != 0 && code != 1 || leaks(out+errs) {
+				t.Errorf("--lines -f %s %s: exit %d or a file outside reached the output", f, filepath.Base(p), code)
+			}
+		}
+	}
+	if _, out, _ := runCLI("--source", "f", filepath.Join(ws, "outside.cpuprofile")); !strings.Contains(out, "is outside the folders profdiff may read; add --source-root "+outside) {
+		t.Errorf("a source outside does not say how to allow it:\n%s", out)
+	}
+	mapped := filepath.Join(fixtures, "bundle.cpuprofile")
+	for _, args := range [][]string{{"--source", "a"}, {"--lines", "-f", "html"}, {"--lines", "-f", "json"}} {
+		code, out, errs := runCLI(append(args, "--sourcemaps", fixtures, mapped)...)
+		if code != 0 && code != 1 || leaks(out+errs) {
+			t.Errorf("%v on a map whose sources name /proc and /etc: exit %d or their content reached the output:\n%.2000s%s", args, code, out, errs)
+		}
+	}
+	if code, out, errs := runCLI("--source", "f", filepath.Join(ws, "ok.cpuprofile")); code != 0 || !strings.Contains(out, "inside_ok") {
+		t.Errorf("a source inside the working directory is not shown: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// strconvQuote quotes s as a JSON string.
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

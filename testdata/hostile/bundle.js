@@ -1,0 +1,2 @@
+function a(){return 1}
+//# sourceMappingURL=bundle.js.map
