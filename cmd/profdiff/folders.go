@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -14,7 +15,9 @@ import (
 // (scripts, maps, sources, package.json): below the folders the user gave
 // only, since a profile is data that a pull request can write. Those are
 // the current folder, every side's --root and --sourcemaps folders, the
-// folders of --sourcemap maps, --path-map targets and --source-root.
+// folders of --sourcemap maps, --path-map targets and --source-root, and
+// the Go toolchain's own sources (goSources), which Go profiles name by
+// absolute path and which hold nothing but Go's published code.
 // Nothing a profile or a map says adds a folder, and under a ceiling
 // (envConfine) only the folders below it are read.
 func userFolders(o options, flags []sideFlags) *confine.Reader {
@@ -22,7 +25,24 @@ func userFolders(o options, flags []sideFlags) *confine.Reader {
 	if wd, err := os.Getwd(); err == nil {
 		dirs = append(dirs, wd)
 	}
+	if d := goSources(os.Getenv); d != "" {
+		dirs = append(dirs, d)
+	}
 	return confine.New(append(dirs, givenFolders(o, flags)...)...).Within(o.ceilings...)
+}
+
+// goSources is the src folder of the Go toolchain (GOROOT, else the one
+// profdiff was built with), where Go profiles' standard-library frames
+// point; "" when neither is known (a -trimpath build without GOROOT set).
+func goSources(getenv func(string) string) string {
+	root := getenv("GOROOT")
+	if root == "" {
+		root = runtime.GOROOT() //nolint:staticcheck // the build's root is the best guess without GOROOT
+	}
+	if root == "" {
+		return ""
+	}
+	return filepath.Join(root, "src")
 }
 
 // givenFolders are the folders the flags name for reading what profiles
