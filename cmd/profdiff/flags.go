@@ -382,17 +382,18 @@ func (o *options) chooseFormat(interactive, stdoutTerminal bool) error {
 			o.format = "tui" // the explorer is the default on a terminal
 		}
 	}
-	if o.baseStore != "" && o.format != "text" && o.format != "markdown" && o.format != "json" {
-		return fmt.Errorf("--format %s needs call trees or profiles, and a history record keeps neither: with --base-store use text, markdown or json", o.format)
+	f, ok := formatNamed(o.format)
+	if !ok {
+		return fmt.Errorf("--format %q: choose %s", o.format, formatList(func(outputFormat) bool { return true }))
+	}
+	if o.baseStore != "" && !f.fromRecord {
+		return fmt.Errorf("--format %s needs call trees or profiles, and a history record keeps neither: with --base-store use %s", o.format, formatList(func(f outputFormat) bool { return f.fromRecord }))
 	}
 	if o.format == "tui" && !interactive {
 		return errors.New("--format tui needs a terminal on standard input and output; use --format text, markdown or json")
 	}
-	if !knownFormat(o.format) {
-		return fmt.Errorf("--format %q: choose text, markdown, json, html, tui, pprof, speedscope or folded", o.format)
-	}
-	if o.format == "pprof" && (o.output == "" || o.output == "-") && stdoutTerminal {
-		return errors.New("--format pprof writes a binary file: give it with -o FILE")
+	if f.binary && (o.output == "" || o.output == "-") && stdoutTerminal {
+		return fmt.Errorf("--format %s writes a binary file: give it with -o FILE", o.format)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/profdiff/profdiff/history"
-	"github.com/profdiff/profdiff/report"
 )
 
 const historyUsage = `usage:
@@ -168,23 +166,9 @@ func historyShow(o options, h historyFlags, fs *pflag.FlagSet, stdout, stderr io
 	if err != nil {
 		return failed(stderr, err)
 	}
-	write := func(w io.Writer) error {
-		switch o.format {
-		case "", "text":
-			return report.WriteHistoryText(w, res)
-		case "markdown", "md":
-			return report.WriteHistoryMarkdown(w, res)
-		case "json":
-			return report.WriteHistoryJSON(w, res)
-		case "html":
-			return report.WriteHistoryHTML(w, res)
-		}
-		return errors.New("history writes text, markdown, json or html")
+	write, err := historyWriter(o.format)
+	if err != nil {
+		return usageError(stderr, "%v", err)
 	}
-	switch o.format {
-	case "", "text", "markdown", "md", "json", "html":
-	default:
-		return usageError(stderr, "--format %s: history writes text, markdown, json or html", o.format)
-	}
-	return finish(stderr, o.output, stdout, write, false)
+	return finish(stderr, o.output, stdout, func(w io.Writer) error { return write(w, res) }, false)
 }
