@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/profdiff/profdiff/report"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -117,6 +118,7 @@ type options struct {
 	output       string
 	jsonOutput   string
 	top          int
+	topSet       bool // --top was given: every output shows that many rows
 	thread       string
 	sampleType   string
 	list         bool
@@ -191,7 +193,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` instead of standard output")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "do not say the report's warnings on standard error (they stay in the report); errors are still said")
 	fs.StringVar(&o.jsonOutput, "json-output", "", "also write the comparison as JSON to `FILE`, from the same run (for CI: markdown to post, JSON to read)")
-	fs.IntVarP(&o.top, "top", "n", 20, "rows per table in text output (0 for all); JSON always has every row")
+	fs.IntVarP(&o.top, "top", "n", 20, "rows per table (0 for all); without it text shows 20, markdown's top changes 10 and the HTML page 50; JSON always has every row")
 	fs.StringArrayVar(&o.before, "before", nil, "a profile of the BEFORE side (repeatable: repeated runs); with --after, instead of BEFORE AFTER")
 	fs.StringArrayVar(&o.after, "after", nil, "a profile of the AFTER side (repeatable)")
 	fs.StringArrayVar(&o.named, "side", nil, "a side named NAME, given as `NAME=PATH` (repeatable; PATH a profile, a directory of runs or a glob, and a NAME given again adds runs): instead of BEFORE AFTER, for a base and several variants")
@@ -402,4 +404,17 @@ func (o *options) chooseFormat(interactive, stdoutTerminal bool) error {
 // only (--sourcemaps-before, --sourcemap-after, ...).
 func (o options) perSideSourceMaps() bool {
 	return len(o.sourceDirsBefore)+len(o.sourceDirsAfter)+len(o.sourceMapsBefore)+len(o.sourceMapsAfter) > 0
+}
+
+// rows is how many rows per table an output whose own default is dflt
+// shows: --top when given (0: all of them), else dflt. (Text reads
+// --top itself, whose default is its own.)
+func (o options) rows(dflt int) int {
+	switch {
+	case !o.topSet:
+		return dflt
+	case o.top == 0:
+		return math.MaxInt32
+	}
+	return o.top
 }

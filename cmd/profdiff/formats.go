@@ -55,7 +55,7 @@ var formats = [...]outputFormat{
 	{names: []string{"markdown", "md"}, needs: needs{tree: treeCompared, whole: true}, showsWarnings: true, fromRecord: true,
 		write: func(out io.Writer, in writeInput) error {
 			o := in.o
-			return report.WriteMarkdown(out, in.rep, report.MarkdownOptions{Files: o.by == "file", Sort: o.sortMetric(),
+			return report.WriteMarkdown(out, in.rep, report.MarkdownOptions{Top: o.rows(10), Files: o.by == "file", Sort: o.sortMetric(),
 				Commit: o.commit, BaseCommit: o.baseCommit, Previous: o.previousResults, Now: time.Now()})
 		},
 		history: report.WriteHistoryMarkdown},
@@ -66,7 +66,7 @@ var formats = [...]outputFormat{
 		history: report.WriteHistoryJSON},
 	{names: []string{"html"}, needs: needs{tree: treeAlways}, showsWarnings: true,
 		write: func(out io.Writer, in writeInput) error {
-			return flamegraph.Write(out, in.pair, flamegraph.Options{Title: htmlTitle(in.pair, in.sides), Lines: in.o.lines, Source: in.o.readSource})
+			return flamegraph.Write(out, in.pair, flamegraph.Options{Top: in.o.rows(50), Title: htmlTitle(in.pair, in.sides), Lines: in.o.lines, Source: in.o.readSource})
 		},
 		history: report.WriteHistoryHTML},
 	{names: []string{"tui"}, needs: needs{calls: true, lines: true, tree: treeAlways}},

@@ -113,6 +113,7 @@ type invocation struct {
 // turns them into the options of each stage; its errors are usage errors.
 func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writer) (*invocation, error) {
 	o.workBeforeSet, o.workAfterSet = fs.Changed("work-before"), fs.Changed("work-after")
+	o.topSet = fs.Changed("top")
 	if o.top < 0 {
 		return nil, fmt.Errorf("--top %d: give the number of rows per table, or 0 for all", o.top)
 	}
