@@ -108,6 +108,11 @@ const (
 	// WarnMissingNodes: nodes of a V8 profile name parents or children
 	// that the file does not hold; what could be kept was.
 	WarnMissingNodes
+	// WarnMapGivenOtherBuild: a script found in a folder of maps the user
+	// gave is another build than the one profiled (its recorded function
+	// names are not at their recorded positions in it), so neither it nor
+	// its map was used: that side needs its own maps.
+	WarnMapGivenOtherBuild
 )
 
 // AboutTheRequest reports whether a warning says that something asked for

@@ -82,6 +82,10 @@ func (lm *loadedMap) source(i int) *sourceText {
 type scriptMap struct {
 	loc mapLocation
 	why analyze.Warning // why no map, when loc is empty
+	// built is the script file whose build was checked against the
+	// profile that found the map ("" when none was): another profile
+	// served by the same symbolicator is checked against it again.
+	built string
 }
 
 // New returns a Symbolicator with the given options.

@@ -202,6 +202,9 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	need := needsOf(o.format, o.jsonOutput != "").withLineFlags(o)
 	defer limitMemory(inv.sides, need.aggregateOptions(len(inv.sides)))()
 	ds, profiles, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, inv.filters, o, need)
+	if err == nil {
+		err = mapsOfAnotherBuild(ds)
+	}
 	if err == nil && o.baseStore != "" {
 		err = inv.baseFromStore(ds) // the base is a history record (basestore.go)
 	}

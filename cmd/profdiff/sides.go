@@ -448,3 +448,30 @@ func sideSymbolicators(o options, flags []sideFlags) ([]*symbolicate.Symbolicato
 	}
 	return syms, nil
 }
+
+// mapsOfAnotherBuild is the error for a run whose script was found, in the
+// source-map folders given for its side, only as another build (one
+// --sourcemaps folder for two builds): mapping it through that build's map
+// would name its moved functions wrongly, and leaving it unmapped would
+// make every function new or gone. It says which side needs its own maps.
+func mapsOfAnotherBuild(ds []diff.Side) error {
+	for si, d := range ds {
+		for _, t := range d.Tables {
+			for _, w := range t.Warnings {
+				if w.Kind != analyze.WarnMapGivenOtherBuild {
+					continue
+				}
+				fix := fmt.Sprintf("--sourcemaps %s=DIR", d.Name)
+				if len(ds) == 2 {
+					fix = fmt.Sprintf("--sourcemaps-%s DIR (or --sourcemaps %s=DIR)", [...]string{"before", "after"}[si], d.Name)
+				}
+				found, _, _ := strings.Cut(w.Message, ", found in")
+				if _, file, ok := strings.Cut(found, ": "); ok { // "SCRIPT: FILE"
+					found = file
+				}
+				return fmt.Errorf("%s: %s, in the source-map folders given, is another build than this run's (its function names are not at the recorded positions), so its map would misname this run's functions: give the %s side the maps of its own build with %s", t.File, found, d.Name, fix)
+			}
+		}
+	}
+	return nil
+}
