@@ -113,6 +113,10 @@ const (
 	// names are not at their recorded positions in it), so neither it nor
 	// its map was used: that side needs its own maps.
 	WarnMapGivenOtherBuild
+	// WarnSidesFromNames: the sides were formed from the words in the
+	// files' names (before/after, base/head, old/new, a/b), not from the
+	// order they were given in.
+	WarnSidesFromNames
 )
 
 // AboutTheRequest reports whether a warning says that something asked for

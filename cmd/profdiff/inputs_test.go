@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,5 +56,91 @@ func TestOneMapFolderForTwoBuilds(t *testing.T) {
 	code, _, errs = runCLI("--format", "json", "--sourcemaps-before", filepath.Join(c, "bundle-before"), "--sourcemaps-after", filepath.Join(c, "bundle-after"), before, after)
 	if code != 0 {
 		t.Fatalf("per-side folders: exit %d, %s", code, errs)
+	}
+}
+
+// Sides from a shell glob: dir/*.cpuprofile lists after-r1 before
+// before-r1, and a folder holding both builds' runs was one side of all of
+// them. Files whose names say before/after are grouped by that word, in
+// that order, and the report says so; a folder holding both groups is split
+// the same way; files it cannot group are an error naming them.
+func TestSidesFromNames(t *testing.T) {
+	dir := fixture("cache")
+	glob, err := filepath.Glob(filepath.Join(dir, "*.cpuprofile")) // sorted, as a shell expands it
+	if err != nil || len(glob) != 4 || !strings.Contains(glob[0], "after") {
+		t.Fatalf("glob %v %v", glob, err)
+	}
+	want := func(args ...string) string {
+		t.Helper()
+		code, out, errs := runCLI(append([]string{"--format", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, errs)
+		}
+		return out
+	}
+	explicit := want("--before", filepath.Join(dir, "before-r1.cpuprofile"), "--before", filepath.Join(dir, "before-r2.cpuprofile"),
+		"--after", filepath.Join(dir, "after-r1.cpuprofile"), "--after", filepath.Join(dir, "after-r2.cpuprofile"))
+	for _, args := range [][]string{glob, {dir}} {
+		out := want(args...)
+		var rep struct {
+			Sides []struct {
+				Name  string
+				Files []string
+			}
+			Warnings []string
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Sides) != 2 || rep.Sides[0].Name != "before" || len(rep.Sides[0].Files) != 2 || !strings.Contains(rep.Sides[0].Files[0], "before-r1") ||
+			rep.Sides[1].Name != "after" || !strings.Contains(rep.Sides[1].Files[1], "after-r2") {
+			t.Errorf("%v: sides %+v", args, rep.Sides)
+		}
+		said := false
+		for _, w := range rep.Warnings {
+			said = said || strings.Contains(w, "grouped into sides by the word in their names")
+		}
+		if !said {
+			t.Errorf("%v: the report does not say how the sides were grouped: %q", args, rep.Warnings)
+		}
+		// Apart from that warning, the comparison is the one asked for
+		// explicitly.
+		if i := strings.Index(out, `"warnings"`); i < 0 || !strings.Contains(explicit, out[strings.Index(out, `"headline"`):i]) {
+			t.Errorf("%v: the comparison differs from --before/--after's", args)
+		}
+	}
+	// Reversed as two arguments, the names put them in order.
+	two := []string{filepath.Join(dir, "after-r1.cpuprofile"), filepath.Join(dir, "before-r1.cpuprofile")}
+	var rep struct {
+		Sides []struct {
+			Name  string
+			Files []string
+		}
+	}
+	if err := json.Unmarshal([]byte(want(two...)), &rep); err != nil || len(rep.Sides) != 2 || rep.Sides[0].Name != "before" || rep.Sides[0].Files[0] != two[1] {
+		t.Errorf("after before: sides %+v %v", rep.Sides, err)
+	}
+	// A mix: a profile named neither before nor after among them.
+	mixed := t.TempDir()
+	for _, f := range []string{"before-r1.cpuprofile", "after-r1.cpuprofile"} {
+		copyFile(t, filepath.Join(dir, f), filepath.Join(mixed, f))
+	}
+	copyFile(t, filepath.Join(dir, "after-r2.cpuprofile"), filepath.Join(mixed, "profile.cpuprofile"))
+	for _, args := range [][]string{{mixed}, {filepath.Join(mixed, "after-r1.cpuprofile"), filepath.Join(mixed, "before-r1.cpuprofile"), filepath.Join(mixed, "profile.cpuprofile")}} {
+		code, _, errs := runCLI(append([]string{"--format", "json"}, args...)...)
+		if code != 2 || !strings.Contains(errs, "profile.cpuprofile") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: exit %d %q, want exit 2 naming profile.cpuprofile", args, code, errs)
+		}
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err == nil {
+		err = os.WriteFile(to, b, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -103,6 +103,9 @@ type invocation struct {
 	variant int                         // the side drawn against the base where one pair is shown
 	phases  []phase                     // --phase: stretches compared on their own
 	syms    []*symbolicate.Symbolicator // per side; nil without source maps
+	// notes are warnings about how the command line was read (the sides
+	// the files' names gave), added to the report.
+	notes []analyze.Warning
 	// roots are the directories each side's files are matched below,
 	// chosen on the first reading (nil for none); readings again (phases,
 	// the explorer's narrowing) use the same.
@@ -124,7 +127,7 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 	if err != nil {
 		return nil, err
 	}
-	sides, err := sidesFromArgs(fs.Args(), o)
+	sides, byName, err := sidesAndNote(fs.Args(), o)
 	if err == nil {
 		err = checkStdin(sides)
 	}
@@ -191,7 +194,11 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 	if err != nil {
 		return nil, err
 	}
-	return &invocation{o: o, popts: popts, filters: filters, sides: sides, flags: flags, dopts: dopts, syms: syms, variant: variant, phases: phases}, nil
+	inv := &invocation{o: o, popts: popts, filters: filters, sides: sides, flags: flags, dopts: dopts, syms: syms, variant: variant, phases: phases}
+	if byName != nil {
+		inv.notes = append(inv.notes, *byName)
+	}
+	return inv, nil
 }
 
 // report reads and compares the sides, then opens the explorer or writes
@@ -236,6 +243,7 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	addWarnings(rep, narrowedAway(ds, dopts.Narrowing))
 	addWarnings(rep, rootWarnings)
+	addWarnings(rep, inv.notes)
 	advise(rep.Warnings)
 	if o.format == "tui" {
 		last := &compared{ds, dopts}

@@ -31,6 +31,44 @@ type sideArg struct {
 // directories of runs), --before/--after lists or --side NAME=PATH into
 // sides.
 func sidesFromArgs(args []string, o options) ([]sideArg, error) {
+	sides, _, err := sidesAndNote(args, o)
+	return sides, err
+}
+
+// sidesAndNote is sidesFromArgs, with the note that says how the files'
+// names grouped them into sides when that is not as they were given (nil
+// otherwise).
+func sidesAndNote(args []string, o options) ([]sideArg, *analyze.Warning, error) {
+	sides, err := givenSides(args, o)
+	if err != nil || len(o.named)+len(o.before)+len(o.after) > 0 || o.baseStore != "" {
+		return sides, nil, err
+	}
+	// Files whose names say before/after (a shell's glob of them), or the
+	// one folder holding both: the sides the names say, in their order.
+	var files []string
+	from := ""
+	switch {
+	case len(args) == 1 && sides[0].files[0] != args[0]: // a folder
+		files, from = sides[0].files, "the profiles in "+args[0]+" are"
+	case len(args) >= 2 && !slices.ContainsFunc(args, func(a string) bool { return !isPlainFile(a) }):
+		files, from = args, "the files given are"
+	}
+	if files == nil {
+		return sides, nil, nil
+	}
+	named, err := sidesFromNames(files)
+	if err != nil || named == nil {
+		return sides, nil, err
+	}
+	if len(args) == 2 && named[0].files[0] == args[0] {
+		return sides, nil, nil // BEFORE AFTER as given, and as named
+	}
+	note := groupedByName(named, from)
+	return named, &note, nil
+}
+
+// givenSides is sidesFromArgs before the files' names are read for sides.
+func givenSides(args []string, o options) ([]sideArg, error) {
 	if o.baseStore != "" {
 		return baseStoreSides(args, o) // the base is a history record (basestore.go)
 	}
