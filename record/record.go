@@ -56,6 +56,9 @@ type Options struct {
 	// Grace is how long a stopped run has between the first signal and
 	// SIGKILL (0: 2 seconds).
 	Grace time.Duration
+	// Comparison, when set, is kept in record.json: how the recording is
+	// compared, so that it can be compared again the same way.
+	Comparison *Comparison
 	// Started, when set, is called before each run starts; Finished
 	// after each run that ended, failed or not, before the next.
 	Started  func(Slot, Side)
@@ -95,6 +98,22 @@ type SideRecord struct {
 	Folder   string   `json:"folder"` // the profiles' folder, relative to the recording's
 }
 
+// Comparison is how a recording was compared when it was made: every flag
+// that shaped the comparison (matching roots, source maps, path maps,
+// narrowing, thresholds, format), as given, and the folder they were given
+// in, so that comparing the recording again gives the same report.
+type Comparison struct {
+	// Dir is the folder the command ran in: relative paths in Flags are
+	// read from it.
+	Dir string `json:"dir"`
+	// Flags are the comparison's flags, as given, without those that only
+	// say where to write (-o, --json-output).
+	Flags []string `json:"flags"`
+	// Named says the sides are compared as --side NAME=FOLDER, a base and
+	// its variants, rather than as BEFORE AFTER.
+	Named bool `json:"named,omitempty"`
+}
+
 // Recording is what record.json holds: the sides, the plan, the machine's
 // fingerprint, the runs in the order they ran, and the wall times judged
 // between the sides.
@@ -115,6 +134,31 @@ type Recording struct {
 	Wall []Wall `json:"wall,omitempty"`
 	// Stopped says why the recording ended before its last run, if it did.
 	Stopped string `json:"stopped,omitempty"`
+	// Comparison is how the recording was compared (nil in recordings
+	// made before it was kept).
+	Comparison *Comparison `json:"comparison,omitempty"`
+}
+
+// Read reads the record.json of a recording's folder.
+func Read(dir string) (*Recording, error) {
+	name := filepath.Join(dir, FileName)
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	var rec Recording
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, fmt.Errorf("%s: not a recording's summary: %v", name, err)
+	}
+	if rec.Version != 1 || len(rec.Sides) < 2 {
+		return nil, fmt.Errorf("%s: not a recording's summary (version %d, %d sides)", name, rec.Version, len(rec.Sides))
+	}
+	for _, s := range rec.Sides {
+		if s.Folder == "" || s.Folder != filepath.Base(s.Folder) || s.Folder == ".." || s.Folder == "." {
+			return nil, fmt.Errorf("%s: side %q: its folder %q is not a folder of the recording", name, s.Name, s.Folder)
+		}
+	}
+	return &rec, nil
 }
 
 // FileName is the name of the recording's summary in its folder.
@@ -170,7 +214,7 @@ func Do(ctx context.Context, opts Options) (*Recording, error) {
 		return nil, err
 	}
 	rec := &Recording{Version: 1, Order: opts.Order.String(), RunsPerSide: opts.Runs, WarmupPerSide: opts.Warmup,
-		TimeoutNs: int64(opts.Timeout), Runs: []Run{}}
+		TimeoutNs: int64(opts.Timeout), Runs: []Run{}, Comparison: opts.Comparison}
 	if opts.Order == Random {
 		rec.Seed = opts.Seed
 	}

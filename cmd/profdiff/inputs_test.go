@@ -144,3 +144,50 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// record output compared again: profdiff RECORD_DIR reproduces record's
+// report byte for byte, because record.json keeps every flag that shaped
+// the comparison (here the checkouts' roots that --before-dir and
+// --after-dir gave, and --format, --top, --min-frame-share). Compared
+// without them (profdiff DIR/before DIR/after), the two checkouts' files do
+// not match, as the issue found.
+func TestRecordFolderComparedAgain(t *testing.T) {
+	before, after := twoCheckouts(t)
+	out := filepath.Join(t.TempDir(), "rec")
+	args := []string{"record", "--runs", "2", "--warmup", "0", "--out", out, "--format", "json", "--top", "5", "--min-frame-share", "0",
+		"--json-output", filepath.Join(t.TempDir(), "also.json"), "--cmd", "node main.js", "--before-dir", before, "--after-dir", after}
+	code, recorded, stderr := runCLI(args...)
+	if code != 0 && code != 1 {
+		t.Fatalf("record: exit %d\n%s", code, stderr)
+	}
+	code2, again, stderr2 := runCLI(out)
+	if code2 != code || again != recorded {
+		t.Fatalf("profdiff %s: exit %d (record's %d), and the report differs from record's:\n%s\n%.400s", out, code2, code, stderr2, again)
+	}
+	// Flags given now come after the kept ones.
+	if code, md, errs := runCLI("--format", "markdown", out); code > 1 || !strings.HasPrefix(md, "#") && !strings.Contains(md, "|") {
+		t.Errorf("profdiff --format markdown %s: exit %d %s\n%.200s", out, code, errs, md)
+	}
+	_, plain, _ := runCLI("--format", "json", "--top", "5", "--min-frame-share", "0", filepath.Join(out, "before"), filepath.Join(out, "after"))
+	if plain == recorded {
+		t.Errorf("compared without the roots record used, the report is the same: this test would not see them lost")
+	}
+	// A record.json that keeps no comparison (an older recording) is an
+	// error naming it, not a comparison without the flags.
+	b, err := os.ReadFile(filepath.Join(out, "record.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	delete(rec, "comparison")
+	b, _ = json.Marshal(rec)
+	if err := os.WriteFile(filepath.Join(out, "record.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runCLI(out); code != 2 || !strings.Contains(errs, "record.json") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		t.Errorf("record.json without its comparison: exit %d %q", code, errs)
+	}
+}

@@ -29,6 +29,7 @@ import (
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/narrow"
+	"github.com/profdiff/profdiff/record"
 	"github.com/profdiff/profdiff/report"
 	"github.com/profdiff/profdiff/symbolicate"
 	"github.com/profdiff/profdiff/tui"
@@ -70,6 +71,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.version {
 		fmt.Fprintf(stdout, "profdiff %s\n", version())
 		return exitOK
+	}
+	if a := fs.Args(); len(a) == 1 && len(o.before)+len(o.after)+len(o.named) == 0 && o.baseStore == "" && recordingFolder(a[0]) {
+		// A recording's folder: compared again as record compared it.
+		rec, err := record.Read(a[0])
+		if err == nil {
+			extra := slices.Clone(args)
+			for i := len(extra) - 1; i >= 0; i-- { // the folder, as the one argument
+				if extra[i] == a[0] {
+					extra = slices.Delete(extra, i, i+1)
+					break
+				}
+			}
+			args, err = replayArgs(a[0], rec, extra)
+		}
+		if err != nil {
+			return usageError(stderr, "%s", errorText(err))
+		}
+		return run(args, stdin, stdout, stderr)
 	}
 	inv, err := newInvocation(o, fs, stdin, stdout)
 	if err != nil {
