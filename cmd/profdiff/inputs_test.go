@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -190,4 +191,75 @@ func TestRecordFolderComparedAgain(t *testing.T) {
 	if code, _, errs := runCLI(out); code != 2 || !strings.Contains(errs, "record.json") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 		t.Errorf("record.json without its comparison: exit %d %q", code, errs)
 	}
+}
+
+// "Where it changed" called a call path [gone] (-100%) when only the path
+// moved: path-to-regexp's match still runs in the after build, called
+// through Router's new #scan. A path is gone (new) only when its leaf
+// function is; otherwise it says where the time went (came from).
+func TestPathGoneOnlyWhenLeafGone(t *testing.T) {
+	pairs := [][]string{
+		{fixture("node-router-unbundled-before.cpuprofile"), fixture("node-router-unbundled-after.cpuprofile")},
+		{"--before", fixture("cache/before-r1.cpuprofile"), "--before", fixture("cache/before-r2.cpuprofile"),
+			"--after", fixture("cache/after-r1.cpuprofile"), "--after", fixture("cache/after-r2.cpuprofile")},
+	}
+	if c := filepath.Join("..", "..", "..", "shared", "corpus", "node-router-ab"); dirExists(c) {
+		pairs = append(pairs, []string{"--sourcemaps", c, c})
+	}
+	for i, args := range pairs {
+		code, out, errs := runCLI(append([]string{"--format", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, errs)
+		}
+		var rep struct {
+			Functions []struct {
+				Function string
+				Total    struct{ Ns []float64 }
+			}
+			Paths []struct {
+				Steps []struct {
+					Function      string
+					FunctionIndex int `json:"function_index"`
+				}
+				End       string
+				Text      string
+				Elsewhere *struct{ Functions []string }
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		moved := 0
+		for _, p := range rep.Paths {
+			leaf := rep.Functions[p.Steps[len(p.Steps)-1].FunctionIndex]
+			before, after := leaf.Total.Ns[0], leaf.Total.Ns[1]
+			switch p.End {
+			case "gone":
+				if after != 0 {
+					t.Errorf("%v: %q is gone, but %s runs for %.0f ns after", args, p.Text, leaf.Function, after)
+				}
+			case "new":
+				if before != 0 {
+					t.Errorf("%v: %q is new, but %s ran for %.0f ns before", args, p.Text, leaf.Function, before)
+				}
+			case "moved":
+				moved++
+				if after == 0 || p.Elsewhere == nil || !strings.Contains(p.Text, "not gone: it now runs as") {
+					t.Errorf("%v: moved path %q: after %.0f ns, elsewhere %v", args, p.Text, after, p.Elsewhere)
+				}
+			}
+		}
+		if i == 0 {
+			// The router pair: the matcher's path under Router.match moved
+			// under #scan.
+			if moved == 0 || rep.Paths[0].End != "moved" || !slices.Equal(rep.Paths[0].Elsewhere.Functions[len(rep.Paths[0].Elsewhere.Functions)-2:], []string{"#scan", "match"}) {
+				t.Errorf("router pair: first path %+v, want moved under #scan", rep.Paths[0])
+			}
+		}
+	}
+}
+
+func dirExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
