@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -262,4 +263,70 @@ func TestPathGoneOnlyWhenLeafGone(t *testing.T) {
 func dirExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
+}
+
+// Per-line times add up: a function's lines plus its unattributed line
+// equal its self time in every run of every side, also in a run where
+// none of its nodes recorded positionTicks (normalizeString in the
+// corpus's three-run responsiveness pair, and functions of the router
+// pair's runs, had lines on no line at all in such a run).
+func TestLinesAddUpToSelf(t *testing.T) {
+	inputs := [][]string{
+		{fixture("node-router-unbundled-before.cpuprofile"), fixture("node-router-unbundled-after.cpuprofile")},
+		{fixture("cache")},
+		{fixture("node-pprof-before-lines.pb.gz")},
+	}
+	if c := filepath.Join("..", "..", "..", "shared", "corpus", "responsiveness"); dirExists(c) {
+		inputs = append(inputs, []string{"--before", filepath.Join(c, "before-r1.cpuprofile"), "--before", filepath.Join(c, "before-r2.cpuprofile"), "--before", filepath.Join(c, "before-r3.cpuprofile"),
+			"--after", filepath.Join(c, "after-r1.cpuprofile"), "--after", filepath.Join(c, "after-r2.cpuprofile"), "--after", filepath.Join(c, "after-r3.cpuprofile")})
+	}
+	for _, args := range inputs {
+		code, out, errs := runCLI(append([]string{"--format", "json", "--lines"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, errs)
+		}
+		var rep struct {
+			Functions []struct {
+				Function string
+				Self     struct {
+					RunsNs [][]float64 `json:"runs_ns"`
+				}
+				Lines []struct {
+					Line *int
+					Self struct {
+						RunsNs [][]float64 `json:"runs_ns"`
+					}
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		withLines, bad := 0, 0
+		for _, f := range rep.Functions {
+			if len(f.Lines) == 0 {
+				continue
+			}
+			withLines++
+			for si, runs := range f.Self.RunsNs {
+				for ri, self := range runs {
+					var sum float64
+					for _, l := range f.Lines {
+						sum += l.Self.RunsNs[si][ri]
+					}
+					if math.Abs(sum-self) > 1 {
+						if bad++; bad <= 3 {
+							t.Errorf("%v: %s, side %d run %d: lines sum to %.0f ns, self is %.0f ns", args, f.Function, si, ri, sum, self)
+						}
+					}
+				}
+			}
+		}
+		if withLines == 0 {
+			t.Errorf("%v: no function has lines: the test checks nothing", args)
+		}
+		if bad > 3 {
+			t.Errorf("%v: %d more", args, bad-3)
+		}
+	}
 }
