@@ -28,9 +28,20 @@ type mapLocation struct {
 }
 
 // rewrite applies --path-map prefixes and removes a file:// scheme.
-func (s *Symbolicator) rewrite(u string) string {
-	for _, r := range s.opts.PathMap {
+func (s *Symbolicator) rewrite(u string) string { return Rewrite(s.opts.PathMap, u) }
+
+// Rewrite applies the first rule whose From prefixes a recorded path or
+// URL (u, or u with a file:// scheme, so that a rule given either way
+// applies to a path recorded either way), then removes a file:// scheme:
+// where the comparison looks for a script, and where a source listing
+// looks for a source file.
+func Rewrite(rules []PathRewrite, u string) string {
+	for _, r := range rules {
 		if rest, ok := strings.CutPrefix(u, r.From); ok {
+			u = r.To + rest
+			break
+		}
+		if rest, ok := strings.CutPrefix("file://"+u, r.From); ok && !strings.Contains(u, "://") {
 			u = r.To + rest
 			break
 		}

@@ -296,7 +296,10 @@ func (s *Symbolicator) applyMap(p *analyze.Profile, lm *loadedMap, frames []int3
 }
 
 // Source returns the original text of a file that a map read so far named
-// (by the path frames carry after mapping), from the map's sourcesContent.
+// (by the path frames carry after mapping): from the map's sourcesContent,
+// else from the file the map's source names, found as the comparison
+// finds scripts (relative to the map's folder, after --path-map), read
+// only below the folders the user gave.
 func (s *Symbolicator) Source(file string) (string, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -306,14 +309,41 @@ func (s *Symbolicator) Source(file string) (string, bool) {
 			continue
 		}
 		for i, src := range lm.m.Sources {
-			if sourcePath(src) == file {
-				if st := lm.source(i); st != nil {
-					return st.text, true
-				}
+			if sourcePath(src) != file {
+				continue
+			}
+			if st := lm.source(i); st != nil {
+				return st.text, true
+			}
+			if text, ok := s.sourceOnDisk(lm, src); ok {
+				return text, true
 			}
 		}
 	}
 	return "", false
+}
+
+// maxSourceFile bounds a map's source read from disk.
+const maxSourceFile = confine.DefaultMaxSize
+
+// sourceOnDisk reads a map's source that has no sourcesContent from where
+// the map names it.
+func (s *Symbolicator) sourceOnDisk(lm *loadedMap, src string) (string, bool) {
+	p := s.rewrite(src)
+	if strings.Contains(p, "://") {
+		return "", false // webpack://, http://: no file named
+	}
+	if !filepath.IsAbs(p) {
+		if lm.dir == "" {
+			return "", false
+		}
+		p = filepath.Join(lm.dir, filepath.FromSlash(p))
+	}
+	b, err := s.files.ReadFile(p, maxSourceFile)
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
 }
 
 // sourcePath turns a map's source into a clean path that does not depend

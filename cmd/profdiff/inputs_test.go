@@ -330,3 +330,46 @@ func TestLinesAddUpToSelf(t *testing.T) {
 		}
 	}
 }
+
+// --source finds what the comparison finds: a source moved with its
+// checkout, through --path-map (the cache runs recorded /tmp/cache2/w/app.js,
+// which is testdata/cache/app-before.js here), and a map's source that has
+// no sourcesContent, relative to the map (the lines bundle's map, as esbuild
+// writes it with --sources-content=false). Both said "not at hand".
+func TestSourceResolvedAsTheComparison(t *testing.T) {
+	moved := t.TempDir()
+	copyFile(t, fixture("cache/app-before.js"), filepath.Join(moved, "app.js"))
+	code, out, errs := runCLI("--source", "^parse$", "--path-map", "/tmp/cache2/w="+moved, fixture("cache/before-r1.cpuprofile"))
+	if code != 0 || strings.Contains(out, "not at hand") || !strings.Contains(out, "function parse(text) {") {
+		t.Errorf("--path-map: exit %d %s\n%s", code, errs, out)
+	}
+	// The map without its sources' content, beside the bundle; the
+	// sources where the map names them (../src/ from dist/), which is not
+	// where the frames' paths (src/work.js) lead from here.
+	dir := t.TempDir()
+	for _, f := range []string{"dist/app.js", "src/work.js", "src/main.js", "lines.cpuprofile"} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		copyFile(t, fixture("bundles/lines/"+f), filepath.Join(dir, f))
+	}
+	b, err := os.ReadFile(fixture("bundles/lines/dist/app.js.map"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "sourcesContent")
+	b, _ = json.Marshal(m)
+	if err := os.WriteFile(filepath.Join(dir, "dist", "app.js.map"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// (The build's folder is given: a map's sources are read only below
+	// the folders the user gave, as the bundle and map are.)
+	code, out, errs = runCLI("--source", "^sumSquares$", "--sourcemaps", dir, filepath.Join(dir, "lines.cpuprofile"))
+	if code != 0 || strings.Contains(out, "not at hand") || !strings.Contains(out, "export function sumSquares(n) {") {
+		t.Errorf("a map without sourcesContent: exit %d %s\n%s", code, errs, out)
+	}
+}

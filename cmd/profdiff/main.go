@@ -280,7 +280,7 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 		files := userFolders(o, inv.flags)
-		src := newSourceFiles(files)
+		src := newSourceFiles(files, o)
 		src.relative = relativeTo(roots, inv.variant)
 		read := inv.sideSources(files, len(rep.Sides))
 		in.Source = func(side int, file string) (string, bool) {

@@ -177,7 +177,7 @@ func TestSourceBelowASidesRoot(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "src", "router.js"), []byte("function match() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := newSourceFiles(confine.New(root))
+	s := newSourceFiles(confine.New(root), options{})
 	if text, _ := s.read("src/router.js"); text != "" {
 		t.Fatalf("read a relative file without roots: %q", text)
 	}
