@@ -117,6 +117,10 @@ const (
 	// files' names (before/after, base/head, old/new, a/b), not from the
 	// order they were given in.
 	WarnSidesFromNames
+	// WarnOtherThreads: the runs' worker threads were profiled too (a
+	// recording keeps each thread's profile), and only the main threads
+	// were compared.
+	WarnOtherThreads
 )
 
 // AboutTheRequest reports whether a warning says that something asked for

@@ -373,3 +373,88 @@ func TestSourceResolvedAsTheComparison(t *testing.T) {
 		t.Errorf("a map without sourcesContent: exit %d %s\n%s", code, errs, out)
 	}
 }
+
+// Worker threads: node writes one profile per thread, and record kept one
+// (with --cpu-prof-name every thread wrote the same file). Every thread's
+// profile is kept, named for its thread; the comparison compares each
+// run's main thread, says which worker threads it did not compare, and
+// compares a worker's when given as the sides.
+func TestRecordKeepsWorkerThreads(t *testing.T) {
+	before, after := twoCheckouts(t)
+	prog := `const { Worker, isMainThread } = require('node:worker_threads');
+function spin(ms) { const end = Date.now() + ms; let s = 0; while (Date.now() < end) s += Math.sqrt(s + 1); return s; }
+function inWorker() { return spin(150); }
+function onMain() { return spin(100); }
+if (isMainThread) { new Worker(__filename); onMain(); } else { inWorker(); }
+`
+	for _, d := range []string{before, after} {
+		if err := os.WriteFile(filepath.Join(d, "threads.js"), []byte(prog), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "rec")
+	code, report, stderr := runCLI("record", "--runs", "2", "--warmup", "0", "--out", out, "--format", "json",
+		"--cmd", "node threads.js", "--before-dir", before, "--after-dir", after)
+	if code != 0 && code != 1 {
+		t.Fatalf("record: exit %d\n%s", code, stderr)
+	}
+	for _, side := range []string{"before", "after"} {
+		for _, run := range []string{"run-01", "run-02"} {
+			for _, f := range []string{run + ".cpuprofile", run + ".worker-1.cpuprofile"} {
+				if st, err := os.Stat(filepath.Join(out, side, f)); err != nil || st.Size() == 0 {
+					t.Errorf("%s/%s: %v", side, f, err)
+				}
+			}
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, "record.json"))
+	if err != nil || !strings.Contains(string(b), `"threads": [`) || !strings.Contains(string(b), "run-01.worker-1.cpuprofile") {
+		t.Errorf("record.json does not list the worker threads' profiles: %v\n%.300s", err, b)
+	}
+	var rep struct {
+		Sides []struct {
+			Name  string
+			Files []string
+		}
+		Functions []struct{ Function string }
+		Warnings  []string
+	}
+	if err := json.Unmarshal([]byte(report), &rep); err != nil {
+		t.Fatal(err)
+	}
+	fns := func() map[string]bool {
+		m := map[string]bool{}
+		for _, f := range rep.Functions {
+			m[f.Function] = true
+		}
+		return m
+	}
+	if len(rep.Sides) != 2 || len(rep.Sides[0].Files) != 2 || strings.Contains(strings.Join(rep.Sides[0].Files, " "), "worker") {
+		t.Errorf("sides %+v: want each run's main thread only", rep.Sides)
+	}
+	if f := fns(); !f["onMain"] || f["inWorker"] {
+		t.Errorf("main threads compared: functions %v", f)
+	}
+	said := false
+	for _, w := range rep.Warnings {
+		said = said || strings.Contains(w, "main thread is compared") && strings.Contains(w, "worker 1 (4 profiles)")
+	}
+	if !said {
+		t.Errorf("the report does not list the worker threads: %q", rep.Warnings)
+	}
+	// Worker 1, thread by thread.
+	code, report, stderr = runCLI("--format", "json", "--side", "before="+filepath.Join(out, "before", "*.worker-1.cpuprofile"), "--side", "after="+filepath.Join(out, "after", "*.worker-1.cpuprofile"))
+	if code != 0 {
+		t.Fatalf("worker 1: exit %d %s", code, stderr)
+	}
+	rep.Functions, rep.Warnings = nil, nil
+	if err := json.Unmarshal([]byte(report), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if f := fns(); !f["inWorker"] || f["onMain"] {
+		t.Errorf("worker 1 compared: functions %v", f)
+	}
+	if !slices.ContainsFunc(rep.Warnings, func(w string) bool { return strings.Contains(w, "before is worker 1") }) {
+		t.Errorf("the report does not name the thread compared: %q", rep.Warnings)
+	}
+}

@@ -217,6 +217,9 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 	if byName != nil {
 		inv.notes = append(inv.notes, *byName)
 	}
+	if threads := threadsNote(sides); threads != nil {
+		inv.notes = append(inv.notes, *threads)
+	}
 	return inv, nil
 }
 

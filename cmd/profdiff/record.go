@@ -30,7 +30,9 @@ where it writes its profile (go test -cpuprofile {profile}, or
 quotes respected, and never run through a shell (ask for sh -c '...' if
 you need one).
 
-The folder (--out) holds before/ and after/ (the profiles), warmup/, logs/
+The folder (--out) holds before/ and after/ (the profiles: each run's main
+thread's, run-01.cpuprofile, and its worker threads', run-01.worker-1.cpuprofile,
+which profdiff DIR lists but does not compare), warmup/, logs/
 (each run's standard output and error) and record.json: the runs in the
 order they ran, with wall and CPU times and exit statuses, a fingerprint
 of the machine, and the comparison's flags: profdiff DIR compares the

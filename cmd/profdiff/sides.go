@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -18,6 +20,7 @@ import (
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/confine"
 	"github.com/profdiff/profdiff/narrow"
+	"github.com/profdiff/profdiff/record"
 	"github.com/profdiff/profdiff/symbolicate"
 )
 
@@ -282,8 +285,8 @@ func expandSide(path string) ([]string, error) {
 	suffixes := analyze.FileSuffixes() // the files of every format the readers read
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || strings.HasPrefix(name, ".") {
-			continue
+		if e.IsDir() || strings.HasPrefix(name, ".") || record.WorkerSuffix.MatchString(name) {
+			continue // a worker thread's profile is not a run (see threadsNote)
 		}
 		for _, suf := range suffixes {
 			if strings.HasSuffix(name, suf) {
@@ -512,4 +515,77 @@ func mapsOfAnotherBuild(ds []diff.Side) error {
 		}
 	}
 	return nil
+}
+
+// threadsNote says, when the runs compared have worker threads' profiles
+// beside them (profdiff record keeps run-01.worker-1.cpuprofile beside
+// run-01.cpuprofile, the main thread's), that each run's main thread was
+// compared, which threads were not, and how to compare one; nil when there
+// are none.
+func threadsNote(sides []sideArg) *analyze.Warning {
+	workers := map[int]int{} // worker number -> profiles
+	var folders []string     // of each side, for the advice
+	var given []string       // sides that are a worker thread's profiles
+	for _, s := range sides {
+		folder := ""
+		n := -1
+		for _, f := range s.files {
+			if sm := record.WorkerSuffix.FindStringSubmatch(f); sm != nil && (n < 0 || sm[1] == strconv.Itoa(n)) {
+				n, _ = strconv.Atoi(sm[1])
+			} else {
+				n = -2 // not all one worker's
+			}
+		}
+		if n >= 0 {
+			given = append(given, fmt.Sprintf("%s is worker %d", s.name, n))
+		}
+		for _, f := range s.files {
+			base := strings.TrimSuffix(f, ".cpuprofile")
+			if base == f || f == "-" {
+				continue
+			}
+			matches, _ := filepath.Glob(globEscape(base) + ".worker-*.cpuprofile")
+			for _, m := range matches {
+				if sm := record.WorkerSuffix.FindStringSubmatch(m); sm != nil {
+					n, _ := strconv.Atoi(sm[1])
+					workers[n]++
+					folder = filepath.Dir(f)
+				}
+			}
+		}
+		folders = append(folders, folder)
+	}
+	if len(workers) == 0 {
+		if len(given) > 0 {
+			return &analyze.Warning{Kind: analyze.WarnOtherThreads,
+				Message: "the threads compared: " + strings.Join(given, ", ") + " (a worker thread's profiles, as profdiff record names them)"}
+		}
+		return nil
+	}
+	var list []string
+	for _, n := range slices.Sorted(maps.Keys(workers)) {
+		list = append(list, fmt.Sprintf("worker %d (%s)", n, plural(workers[n], "1 profile", fmt.Sprintf("%d profiles", workers[n]))))
+	}
+	first := slices.Min(slices.Collect(maps.Keys(workers)))
+	var how []string
+	for i, s := range sides {
+		if folders[i] != "" {
+			how = append(how, fmt.Sprintf("--side '%s=%s'", s.name, filepath.Join(folders[i], fmt.Sprintf("*.worker-%d.cpuprofile", first))))
+		}
+	}
+	return &analyze.Warning{Kind: analyze.WarnOtherThreads,
+		Message: fmt.Sprintf("each run's main thread is compared; its worker threads were profiled too and are not: %s; to compare a worker thread, give its profiles as the sides: profdiff %s",
+			strings.Join(list, ", "), strings.Join(how, " "))}
+}
+
+// globEscape escapes the characters a glob would read in a path.
+func globEscape(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteRune('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
