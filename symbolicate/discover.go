@@ -98,6 +98,7 @@ func (s *Symbolicator) mapFor(script string, p *analyze.Profile, frames []int32)
 // sameBuild): what is checked out or deployed there now is often the
 // other side's build.
 func (s *Symbolicator) discover(script string, p *analyze.Profile, frames []int32) scriptMap {
+	prof := p
 	local := s.rewrite(script)
 	base := scriptBase(script)
 	// 1. An explicit pair.
@@ -105,6 +106,14 @@ func (s *Symbolicator) discover(script string, p *analyze.Profile, frames []int3
 		named := strings.TrimPrefix(p.Script, "file://") // frames keep paths without the scheme
 		if named == script || named == local || named == base ||
 			(strings.Contains(named, "/") && strings.HasSuffix(local, "/"+strings.TrimPrefix(named, "./"))) {
+			// The bundle beside the map, when it is there, must be the
+			// build profiled (one --sourcemap for two builds).
+			if beside := filepath.Join(filepath.Dir(p.Map), base); prof != nil && s.fileExists(beside) {
+				if !s.sameBuild(beside, prof, frames) {
+					return scriptMap{why: otherBuild([]string{beside})}
+				}
+				return scriptMap{loc: fileLocation(p.Map), built: beside}
+			}
 			return scriptMap{loc: fileLocation(p.Map)}
 		}
 	}
@@ -137,8 +146,7 @@ func (s *Symbolicator) discover(script string, p *analyze.Profile, frames []int3
 		}
 	}
 	if len(other) > 0 {
-		return scriptMap{why: analyze.Warning{Kind: analyze.WarnMapGivenOtherBuild,
-			Message: fmt.Sprintf("%s, found in the source-map folders given, is another build than the one profiled (the recorded function names are not at their recorded positions in it), so its source map would map this profile's functions to the wrong names; none was used", strings.Join(other, ", "))}}
+		return scriptMap{why: otherBuild(other)}
 	}
 	// 3. The script's own comment, and 4. SCRIPT.map beside it, when the
 	// script there is the one profiled.
@@ -152,6 +160,13 @@ func (s *Symbolicator) discover(script string, p *analyze.Profile, frames []int3
 		}
 	}
 	return scriptMap{}
+}
+
+// otherBuild is the warning for scripts found with the source maps given
+// that are all another build than the one profiled.
+func otherBuild(scripts []string) analyze.Warning {
+	return analyze.Warning{Kind: analyze.WarnMapGivenOtherBuild,
+		Message: fmt.Sprintf("%s, found with the source maps given, is another build than the one profiled (the recorded function names are not at their recorded positions in it), so its source map would map this profile's functions to the wrong names; none was used", strings.Join(scripts, ", "))}
 }
 
 // maxCheckedScript bounds the size of a script read to check its build.

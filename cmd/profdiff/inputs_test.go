@@ -39,6 +39,12 @@ func TestOneMapFolderForTwoBuilds(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "before-r1.cpuprofile") || !strings.Contains(errs, "--sourcemaps-before") {
 		t.Fatalf("after's maps for both sides: exit %d, %q; want exit 2 naming the before side", code, errs)
 	}
+	// One --sourcemap pair for both sides: the bundle beside the map is
+	// the before build.
+	code, _, errs = runCLI("--format", "json", "--sourcemap", "app.min.js="+filepath.Join(c, "bundle-before", "app.min.js.map"), before, after)
+	if code != 2 || !strings.Contains(errs, "after-r1.cpuprofile") || !strings.Contains(errs, "--sourcemap-after SCRIPT=MAP") {
+		t.Fatalf("one --sourcemap for both sides: exit %d, %q", code, errs)
+	}
 	// The folder above both builds: each run finds its own bundle.
 	code, out, errs := runCLI("--format", "json", "--sourcemaps", c, before, after)
 	if code != 0 {

@@ -502,15 +502,16 @@ func mapsOfAnotherBuild(ds []diff.Side) error {
 				if w.Kind != analyze.WarnMapGivenOtherBuild {
 					continue
 				}
-				fix := fmt.Sprintf("--sourcemaps %s=DIR", d.Name)
+				fix := fmt.Sprintf("--sourcemaps %s=DIR or --sourcemap %s=SCRIPT=MAP", d.Name, d.Name)
 				if len(ds) == 2 {
-					fix = fmt.Sprintf("--sourcemaps-%s DIR (or --sourcemaps %s=DIR)", [...]string{"before", "after"}[si], d.Name)
+					side := [...]string{"before", "after"}[si]
+					fix = fmt.Sprintf("--sourcemaps-%s DIR or --sourcemap-%s SCRIPT=MAP", side, side)
 				}
-				found, _, _ := strings.Cut(w.Message, ", found in")
+				found, _, _ := strings.Cut(w.Message, ", found with")
 				if _, file, ok := strings.Cut(found, ": "); ok { // "SCRIPT: FILE"
 					found = file
 				}
-				return fmt.Errorf("%s: %s, in the source-map folders given, is another build than this run's (its function names are not at the recorded positions), so its map would misname this run's functions: give the %s side the maps of its own build with %s", t.File, found, d.Name, fix)
+				return fmt.Errorf("%s: %s, found with the source maps given, is another build than this run's (its function names are not at the recorded positions), so its map would misname this run's functions: give the %s side the maps of its own build with %s", t.File, found, d.Name, fix)
 			}
 		}
 	}
