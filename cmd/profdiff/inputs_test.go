@@ -180,6 +180,9 @@ func TestRecordFolderComparedAgain(t *testing.T) {
 	if plain == recorded {
 		t.Errorf("compared without the roots record used, the report is the same: this test would not see them lost")
 	}
+	if !strings.Contains(plain, "which record compared with") || !strings.Contains(plain, "--root-before") {
+		t.Errorf("DIR/before DIR/after without record's flags does not say so:\n%.300s", plain)
+	}
 	// A record.json that keeps no comparison (an older recording) is an
 	// error naming it, not a comparison without the flags.
 	b, err := os.ReadFile(filepath.Join(out, "record.json"))

@@ -94,6 +94,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
+	if w := recordingNote(comparisonArgs(args, fs, outputFlags), inv.sides); w != nil {
+		inv.notes = append(inv.notes, *w)
+	}
 	stop, err := profileSelf(inv.o, stderr)
 	if err != nil {
 		return usageError(stderr, "%v", err)

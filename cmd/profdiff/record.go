@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/record"
 )
@@ -469,4 +470,35 @@ func wallLine(ws []record.Wall) string {
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// recordingNote says, when the sides are the folders of one recording
+// compared without the flags record compared them with (profdiff
+// DIR/before DIR/after, which loses the checkouts' roots), what those
+// flags were and that profdiff DIR compares as record did; nil otherwise.
+func recordingNote(args []string, sides []sideArg) *analyze.Warning {
+	dir := ""
+	for _, s := range sides {
+		if len(s.files) == 0 || s.files[0] == "-" {
+			return nil
+		}
+		d := filepath.Dir(filepath.Dir(s.files[0]))
+		if dir != "" && d != dir {
+			return nil
+		}
+		dir = d
+	}
+	if dir == "" || !recordingFolder(dir) {
+		return nil
+	}
+	rec, err := record.Read(dir)
+	if err != nil || rec.Comparison == nil || len(rec.Comparison.Flags) == 0 {
+		return nil
+	}
+	kept := comparisonArgs(rec.Comparison.Flags, newFlagSet(&options{}), outputFlags)
+	if len(args) >= len(kept) && slices.Equal(args[:len(kept)], kept) {
+		return nil // compared with record's flags (profdiff DIR does so)
+	}
+	return &analyze.Warning{Kind: analyze.WarnOther,
+		Message: fmt.Sprintf("these are the folders of the recording %s, which record compared with %s; profdiff %s compares it as record did", dir, strings.Join(kept, " "), dir)}
 }
