@@ -125,8 +125,9 @@ const (
 
 // AboutTheRequest reports whether a warning says that something asked for
 // did not apply (a thread or sample type the file cannot have, a
-// narrowing that leaves nothing), rather than describing the data: a
+// narrowing that leaves nothing) or was read otherwise than given (the
+// sides made from the files' names), rather than describing the data: a
 // program says those where its user looks at once, not only in the report.
 func (k WarningKind) AboutTheRequest() bool {
-	return k == WarnThreadIgnored || k == WarnSampleTypeIgnored || k == WarnNarrowedAway || k == WarnRootUnused
+	return k == WarnThreadIgnored || k == WarnSampleTypeIgnored || k == WarnNarrowedAway || k == WarnRootUnused || k == WarnSidesFromNames
 }

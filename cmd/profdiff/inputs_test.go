@@ -117,6 +117,10 @@ func TestSidesFromNames(t *testing.T) {
 			t.Errorf("%v: the comparison differs from --before/--after's", args)
 		}
 	}
+	// Said where the user looks at once, too, not only in the report.
+	if _, _, errs := runCLI(glob...); !strings.Contains(errs, "profdiff: warning: the files given are grouped into sides") {
+		t.Errorf("the grouping is not said on standard error: %q", errs)
+	}
 	// Reversed as two arguments, the names put them in order.
 	two := []string{filepath.Join(dir, "after-r1.cpuprofile"), filepath.Join(dir, "before-r1.cpuprofile")}
 	var rep struct {
