@@ -121,6 +121,11 @@ const (
 	// recording keeps each thread's profile), and only the main threads
 	// were compared.
 	WarnOtherThreads
+	// WarnMapSharedByBuilds: one source map served profiles that ran
+	// different builds of its script (their recorded function names
+	// differ at the same positions), so it maps one build's functions to
+	// the other's names.
+	WarnMapSharedByBuilds
 )
 
 // AboutTheRequest reports whether a warning says that something asked for

@@ -349,7 +349,7 @@ func (s *Symbolicator) load(loc mapLocation) *loadedMap {
 	if lm, ok := s.maps[loc.key]; ok {
 		return lm
 	}
-	lm := &loadedMap{dir: loc.base}
+	lm := &loadedMap{dir: loc.base, name: cmp.Or(loc.file, "the inline map of "+strings.TrimPrefix(loc.key, "inline:"))}
 	data := loc.inline
 	if loc.file != "" {
 		data, lm.err = s.readLimited(loc.file, s.opts.MaxMapSize)

@@ -45,6 +45,18 @@ func TestOneMapFolderForTwoBuilds(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "after-r1.cpuprofile") || !strings.Contains(errs, "--sourcemap-after SCRIPT=MAP") {
 		t.Fatalf("one --sourcemap for both sides: exit %d, %q", code, errs)
 	}
+	// A folder with the before build's map alone, no bundle to check
+	// against: the two sides' runs record other names at the same
+	// positions, so one map cannot fit both; two runs of one build pass.
+	maps := t.TempDir()
+	copyFile(t, filepath.Join(c, "bundle-before", "app.min.js.map"), filepath.Join(maps, "app.min.js.map"))
+	code, _, errs = runCLI("--format", "json", "--sourcemaps", maps, before, after)
+	if code != 2 || !strings.Contains(errs, "app.min.js.map") || !strings.Contains(errs, "different builds") || !strings.Contains(errs, "--sourcemaps-after") {
+		t.Fatalf("one map alone for both sides: exit %d, %q", code, errs)
+	}
+	if code, _, errs = runCLI("--format", "json", "--sourcemaps", maps, before, filepath.Join(c, "before-r2.cpuprofile")); code != 0 {
+		t.Fatalf("one map alone for two runs of its build: exit %d, %q", code, errs)
+	}
 	// The folder above both builds: each run finds its own bundle.
 	code, out, errs := runCLI("--format", "json", "--sourcemaps", c, before, after)
 	if code != 0 {

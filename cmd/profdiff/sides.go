@@ -496,6 +496,26 @@ func sideSymbolicators(o options, flags []sideFlags) ([]*symbolicate.Symbolicato
 // would name its moved functions wrongly, and leaving it unmapped would
 // make every function new or gone. It says which side needs its own maps.
 func mapsOfAnotherBuild(ds []diff.Side) error {
+	for _, d := range ds {
+		for _, t := range d.Tables {
+			for _, w := range t.Warnings {
+				if w.Kind != analyze.WarnMapSharedByBuilds {
+					continue
+				}
+				// Which run met the map first is the order they were
+				// read in: the error names the map, not the runs.
+				_, rest, _ := strings.Cut(w.Message, " ran different builds of ")
+				script, _, _ := strings.Cut(rest, " (")
+				_, mp, _ := strings.Cut(rest, "one source map, ")
+				mp = strings.TrimSuffix(mp, ", serves both")
+				fix := "--sourcemaps NAME=DIR (or --sourcemap NAME=SCRIPT=MAP) for each side"
+				if len(ds) == 2 {
+					fix = "--sourcemaps-before DIR and --sourcemaps-after DIR (or --sourcemap-before and --sourcemap-after SCRIPT=MAP)"
+				}
+				return fmt.Errorf("%s: the runs ran different builds of %s (their function names differ at the same positions), and this one map serves them all, so it misnames one build's functions: give each side the maps of its own build with %s", mp, script, fix)
+			}
+		}
+	}
 	for si, d := range ds {
 		for _, t := range d.Tables {
 			for _, w := range t.Warnings {
