@@ -184,12 +184,18 @@ func TestRecordFolderComparedAgain(t *testing.T) {
 	if code != 0 && code != 1 {
 		t.Fatalf("record: exit %d\n%s", code, stderr)
 	}
-	code2, again, stderr2 := runCLI(out)
+	// The checkouts lie outside this folder and the recording's: a
+	// record.json does not grant them (a fork's job can write one), the
+	// user does, with --source-root.
+	if code, _, errs := runCLI(out); code != 2 || !strings.Contains(errs, "--source-root "+before) {
+		t.Errorf("a recording whose flags read outside the folders given: exit %d %q", code, errs)
+	}
+	code2, again, stderr2 := runCLI("--source-root", before, "--source-root", after, out)
 	if code2 != code || again != recorded {
 		t.Fatalf("profdiff %s: exit %d (record's %d), and the report differs from record's:\n%s\n%.400s", out, code2, code, stderr2, again)
 	}
 	// Flags given now come after the kept ones.
-	if code, md, errs := runCLI("--format", "markdown", out); code > 1 || !strings.HasPrefix(md, "#") && !strings.Contains(md, "|") {
+	if code, md, errs := runCLI("--source-root", before, "--source-root", after, "--format", "markdown", out); code > 1 || !strings.HasPrefix(md, "#") && !strings.Contains(md, "|") {
 		t.Errorf("profdiff --format markdown %s: exit %d %s\n%.200s", out, code, errs, md)
 	}
 	_, plain, _ := runCLI("--format", "json", "--top", "5", "--min-frame-share", "0", filepath.Join(out, "before"), filepath.Join(out, "after"))

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/internal/confine"
 	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/record"
 )
@@ -141,6 +142,7 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Kept in record.json, so that profdiff DIR compares the runs again
 	// as this comparison does (outputFlags only say where to write).
 	plan.opts.Comparison = &record.Comparison{Dir: cwd, Flags: append(comparisonArgs(flags, fs, outputFlags), plan.roots...), Named: plan.named}
+	plan.again = againCommand(plan.opts.Out, plan.opts.Comparison.Flags) + " compares them"
 	if err := checkComparison(o, len(plan.opts.Sides), isTerminal(stdin) && isTerminal(stdout), isTerminal(stdout)); err != nil {
 		return usageError(stderr, "record: %v", err)
 	}
@@ -341,6 +343,9 @@ func replayArgs(dir string, rec *record.Recording, extra []string) ([]string, er
 	}
 	// Never write where record.json says: only to where the user says now.
 	args := comparisonArgs(c.Flags, newFlagSet(&options{}), outputFlags)
+	if err := checkReplayedFolders(dir, args, extra); err != nil {
+		return nil, err
+	}
 	args = append(args, extra...)
 	if !c.Named {
 		return append(args, sideFolders(dir, rec)...), nil
@@ -349,6 +354,112 @@ func replayArgs(dir string, rec *record.Recording, extra []string) ([]string, er
 		args = append(args, "--side="+s.Name+"="+sideFolders(dir, rec)[i])
 	}
 	return args, nil
+}
+
+// checkReplayedFolders refuses kept flags that would let profdiff read
+// below a folder the user did not give: a recording is data (a fork's job
+// can write the record.json a later job compares), so what it names does
+// not widen what profdiff reads. The working directory, the recording's
+// folder and the folders the flags given now grant (extra) are given; for
+// any other, the error names the --source-root that allows it.
+func checkReplayedFolders(dir string, kept, extra []string) error {
+	outside, err := ungrantedFolders(dir, kept, extra)
+	if err != nil {
+		return fmt.Errorf("%s: its flags do not parse: %v", filepath.Join(dir, record.FileName), err)
+	}
+	if len(outside) > 0 {
+		f := outside[0]
+		return fmt.Errorf("%s asks to read below %s (%s), a folder you did not give: a recording's flags do not widen what profdiff reads; to allow it, add --source-root %s", filepath.Join(dir, record.FileName), f.dir, f.flag, f.dir)
+	}
+	return nil
+}
+
+// ungrantedFolders are the folders the kept flags would let profdiff read
+// below that neither the working directory, the recording's folder dir
+// nor the flags in extra grant.
+func ungrantedFolders(dir string, kept, extra []string) ([]replayedFolder, error) {
+	granted := func(args []string) ([]replayedFolder, error) {
+		var o options
+		if err := newFlagSet(&o).Parse(args); err != nil {
+			return nil, err
+		}
+		return replayedFolders(o), nil
+	}
+	keptFolders, err := granted(kept)
+	if err != nil {
+		return nil, err
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	allowed := []string{wd, dir}
+	given, _ := granted(extra) // parsed again, and said, with the rest
+	for _, f := range given {
+		allowed = append(allowed, f.dir)
+	}
+	var out []replayedFolder
+	for _, f := range keptFolders {
+		if !confine.New(allowed...).Holds(f.dir) {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// againCommand is the command that compares a recording in out again:
+// with a --source-root for each folder its flags read that the recording
+// itself does not grant (see checkReplayedFolders).
+func againCommand(out string, kept []string) string {
+	cmd := "profdiff"
+	outside, _ := ungrantedFolders(out, comparisonArgs(kept, newFlagSet(&options{}), outputFlags), nil)
+	seen := map[string]bool{}
+	for _, f := range outside {
+		if abs, err := filepath.Abs(f.dir); err == nil && !seen[abs] {
+			seen[abs] = true
+			cmd += " --source-root " + abs
+		}
+	}
+	return cmd + " " + out
+}
+
+// replayedFolder is a folder a kept flag lets profdiff read below.
+type replayedFolder struct{ flag, dir string }
+
+// replayedFolders are the folders the comparison flags in o grant (the
+// values of --source-root, --sourcemaps*, --sourcemap* maps' folders,
+// --path-map targets and the checkouts of --root*).
+func replayedFolders(o options) []replayedFolder {
+	var out []replayedFolder
+	add := func(flag string, values []string, pick func(string) string) {
+		for _, v := range values {
+			if d := pick(v); d != "" && !strings.Contains(d, "://") {
+				out = append(out, replayedFolder{"--" + flag + " " + v, d})
+			}
+		}
+	}
+	whole := func(v string) string { return v }
+	afterFirst := func(v string) string { // NAME=DIR, FROM=TO
+		if _, d, ok := strings.Cut(v, "="); ok {
+			return d
+		}
+		return v
+	}
+	mapFolder := func(v string) string { // [NAME=]SCRIPT=MAP
+		return filepath.Dir(v[strings.LastIndex(v, "=")+1:])
+	}
+	add("source-root", o.sourceRoots, whole)
+	add("sourcemaps", o.sourceMapDirs, afterFirst)
+	add("sourcemaps-before", o.sourceDirsBefore, whole)
+	add("sourcemaps-after", o.sourceDirsAfter, whole)
+	add("sourcemap", o.sourceMaps, mapFolder)
+	add("sourcemap-before", o.sourceMapsBefore, mapFolder)
+	add("sourcemap-after", o.sourceMapsAfter, mapFolder)
+	add("path-map", o.pathMaps, afterFirst)
+	add("root", o.roots, afterFirst)
+	add("root-before", []string{o.rootBefore}, whole)
+	add("root-after", []string{o.rootAfter}, whole)
+	return out
 }
 
 // sideFolders are the folders of a recording's sides.
