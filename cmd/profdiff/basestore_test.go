@@ -189,7 +189,7 @@ func TestBaseStoreErrors(t *testing.T) {
 	}
 	future := t.TempDir()
 	data, _ := os.ReadFile(filepath.Join(store, "20261101T000000Z-a1b2c3d4e5.json"))
-	os.WriteFile(filepath.Join(future, "20261101T000000Z-a1b2c3d4e5.json"), []byte(strings.Replace(string(data), `"profdiff_history": 2`, `"profdiff_history": 3`, 1)), 0o644)
+	os.WriteFile(filepath.Join(future, "20261101T000000Z-a1b2c3d4e5.json"), []byte(strings.Replace(string(data), `"profdiff_history": 3`, `"profdiff_history": 4`, 1)), 0o644)
 	for _, c := range []struct {
 		args []string
 		want string

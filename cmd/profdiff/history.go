@@ -38,7 +38,7 @@ func addHistoryFlags(fs *pflag.FlagSet, h *historyFlags) {
 	fs.StringVar(&h.date, "date", "", "history add: the commit's date, RFC 3339 (default: now)")
 	fs.StringVar(&h.branch, "branch", "", "history add: the commit's branch")
 	fs.StringVar(&h.message, "message", "", "history add: the commit's message (its first line is kept)")
-	fs.IntVar(&h.keep, "keep", history.DefaultTop, "history add: how many functions, files and packages a record keeps (the rest summed as (other))")
+	fs.IntVar(&h.keep, "keep", history.DefaultTop, "history add: the most functions, files or packages a record keeps; it keeps every one above 0.1% of on-CPU and 10 samples (the rest summed as (other)), and where more are, its floor rises")
 	fs.StringVar(&h.order, "order", "", "history: a `FILE` listing the commits oldest first (git rev-list --reverse)")
 }
 
