@@ -49,12 +49,13 @@ const DefaultTop = 1000
 
 // DefaultFloorShare and DefaultFloorSamples are the default floor: a row
 // is kept when its total time over the runs is at least 0.1% of their
-// on-CPU time and at least 10 samples. Five runs of the corpus's workload
-// keep about 330 rows at that floor, 55-58 KB, under the 64 KiB a record
-// must stay within; 0.05% would take them to 90 KB.
+// on-CPU time and at least 3 samples (the count binds only for profiles
+// of under 3,000 samples). Five runs of the corpus's workload keep about
+// 330 rows at that floor, 55-58 KB, under the 64 KiB a record must stay
+// within; 0.05% would take them to 90 KB.
 const (
 	DefaultFloorShare   = 0.001
-	DefaultFloorSamples = 10
+	DefaultFloorSamples = 3
 )
 
 // Kinds of row, in the order a record lists them.
@@ -255,6 +256,16 @@ func floorSum(f *Floor) int64 {
 	return sum
 }
 
+// Kept says which rows the record kept: "every row above 0.1% of
+// on-CPU time and 3 samples" (its floor), or "the top 200 rows" (an
+// older record).
+func (r *Record) Kept() string {
+	if r.Floor == nil {
+		return fmt.Sprintf("the top %d rows", r.Top)
+	}
+	return fmt.Sprintf("every row above %s%% of on-CPU time and %d samples", strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", 100*r.Floor.Share), "0"), "."), r.Floor.Samples)
+}
+
 // oneLine keeps a commit message's first line.
 func oneLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
@@ -427,26 +438,29 @@ func (r *Record) Marshal() ([]byte, error) {
 }
 
 // Unmarshal reads a record, checking that it is whole and of a version
-// this package reads.
+// this package reads. It decodes once; only a record it cannot decode is
+// looked at again, for its version, to say why.
 func Unmarshal(data []byte) (*Record, error) {
-	var probe struct {
-		Version *int `json:"profdiff_history"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return nil, fmt.Errorf("not a whole profdiff history record: %v", err)
-	}
-	switch {
-	case probe.Version == nil:
-		return nil, errors.New("not a profdiff history record (no profdiff_history version)")
-	case *probe.Version > Version:
-		return nil, fmt.Errorf("written by a newer profdiff (history format %d; this one reads %d): upgrade profdiff", *probe.Version, Version)
-	case *probe.Version < 1:
-		return nil, fmt.Errorf("history format %d is not one profdiff wrote", *probe.Version)
-	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var r Record
-	if err := dec.Decode(&r); err != nil {
+	r.Version = -1
+	err := dec.Decode(&r)
+	if err != nil || r.Version == -1 || r.Version > Version || r.Version < 1 {
+		var probe struct {
+			Version *int `json:"profdiff_history"`
+		}
+		if perr := json.Unmarshal(data, &probe); perr != nil {
+			return nil, fmt.Errorf("not a whole profdiff history record: %v", perr)
+		}
+		switch {
+		case probe.Version == nil:
+			return nil, errors.New("not a profdiff history record (no profdiff_history version)")
+		case *probe.Version > Version:
+			return nil, fmt.Errorf("written by a newer profdiff (history format %d; this one reads %d): upgrade profdiff", *probe.Version, Version)
+		case *probe.Version < 1:
+			return nil, fmt.Errorf("history format %d is not one profdiff wrote", *probe.Version)
+		}
 		return nil, fmt.Errorf("malformed record: %v", err)
 	}
 	if err := r.check(); err != nil {

@@ -90,8 +90,8 @@ func TestRecordIsDeterministicAndLineOriented(t *testing.T) {
 }
 
 // TestRecordKeepsEveryRowAboveItsFloor: a record keeps exactly the rows
-// whose total over the runs reaches the floor (0.1% of on-CPU, and 10
-// samples), says so, and the floor rises when a kind has more than Top.
+// whose total over the runs reaches the floor (0.1% of on-CPU, and
+// DefaultFloorSamples samples), says so, and the floor rises when a kind has more than Top.
 func TestRecordKeepsEveryRowAboveItsFloor(t *testing.T) {
 	all := routerRecord(t, "c0ffee01", "2026-11-01T08:00:00Z", 1<<20)
 	all.Floor = nil
@@ -111,7 +111,7 @@ func TestRecordKeepsEveryRowAboveItsFloor(t *testing.T) {
 	var floor int64
 	for i, run := range r.Runs {
 		floor += f.Us[i]
-		if want := int64(math.Ceil(max(0.001*float64(run.OnCPUUs), 10*run.IntervalUs/2))); f.Us[i] != want {
+		if want := int64(math.Ceil(max(0.001*float64(run.OnCPUUs), DefaultFloorSamples*run.IntervalUs/2))); f.Us[i] != want {
 			t.Errorf("run %d: floor %d µs, want %d", i, f.Us[i], want)
 		}
 	}
