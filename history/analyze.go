@@ -426,8 +426,10 @@ func allBelow(s *Series, at, dir int) bool {
 // shared by a commit's runs counts as noise, which the permutation of runs
 // cannot see. A split's p-value is Student's t with n−2 degrees of
 // freedom, multiplied by the number of splits, of series in the window
-// and of windows (Bonferroni): the false-alarm rate over the whole store
-// stays at most Alpha. A window reports only the changes in its middle
+// and of windows, and by two (weighted Bonferroni: half of Alpha goes to
+// the one or two headlines, half to the rows, so that the headline keeps
+// its power): the false-alarm rate over the whole store stays at most
+// Alpha. A window reports only the changes in its middle
 // (the halves of the overlaps nearest it), so that each commit is judged
 // in the one window where it lies furthest from an edge.
 func analyzeWindows(res *Result, b *builder, src reader) error {
@@ -479,7 +481,14 @@ func analyzeWindows(res *Result, b *builder, src reader) error {
 		w := b.build(win)
 		tested = max(tested, len(w.series))
 		isMaterial := material(opts, w.onCPU)
-		factor := float64(len(w.series) * len(starts))
+		// Weighted Bonferroni: half of alpha for the headlines, few and
+		// the first question, half for the rows.
+		factor := func(si int) float64 {
+			if si < w.heads {
+				return float64(2 * w.heads * len(starts))
+			}
+			return float64(2 * (len(w.series) - w.heads) * len(starts))
+		}
 		for si := range w.series {
 			s := &w.series[si]
 			key := seriesKey(*s)
@@ -516,7 +525,7 @@ func analyzeWindows(res *Result, b *builder, src reader) error {
 		support := map[int]int{}
 		for si := range w.series {
 			inputs[si] = windowInput(&w.series[si], w)
-			cuts[si], ps[si] = segmentWindow(inputs[si], isMaterial, factor, opts.Alpha)
+			cuts[si], ps[si] = segmentWindow(inputs[si], isMaterial, factor(si), opts.Alpha)
 			for _, c := range cuts[si] {
 				support[c]++
 			}

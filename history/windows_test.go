@@ -1,0 +1,63 @@
+package history
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestWindowsFindTheChanges: a history longer than PermutationCommits is
+// analysed in windows, streaming: 150 commits cut at a floor rows hover
+// at, path-to-regexp twice as fast from the 40th and marked 60% slower
+// from the 100th, give exactly those two change points in the right
+// packages, and the headline (+11%) comes first at the second (at the
+// first it moves 4.7%, under the 5% floor).
+func TestWindowsFindTheChanges(t *testing.T) {
+	recs := synthetic(t, 150, map[int]map[string]float64{40: {"path-to-regexp": 0.5}, 100: {"marked": 1.6}}, 1)
+	if hovering := censor(recs, 0.005); hovering < 5 {
+		t.Fatalf("%d rows hover at the floor", hovering)
+	}
+	res, err := Analyze(recs, defaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Method != "windows" {
+		t.Fatalf("method %q for %d commits", res.Method, len(recs))
+	}
+	if at := changeCommits(res); !slices.Equal(at, []string{"c40", "c100"}) {
+		t.Fatalf("change points at %v, want c40 and c100", at)
+	}
+	for i, want := range []string{"path-to-regexp", "marked"} {
+		cp := res.ChangePoints[i]
+		if i == 1 && cp.Changes[0].Kind != KindHeadline {
+			t.Errorf("at %s the first change is %s %s, not the headline", cp.Commit, cp.Changes[0].Kind, cp.Changes[0].Name)
+		}
+		for _, c := range cp.Changes {
+			if c.Kind != KindHeadline && c.Package != want && c.Name != want {
+				t.Errorf("at %s: %s %s (%s) changed, but only %s did", cp.Commit, c.Kind, c.Name, c.Package, want)
+			}
+		}
+	}
+	if len(res.Headlines) != 1 || len(res.Headlines[0].Means) != 150 || len(res.Changed) == 0 || len(res.Changed[0].Means) != 150 {
+		t.Errorf("series: %d headlines, %d changed", len(res.Headlines), len(res.Changed))
+	}
+}
+
+// TestWindowsNoFalseAlarms: long histories of one build (with noise, rows
+// hovering at the floor) have no change point.
+func TestWindowsNoFalseAlarms(t *testing.T) {
+	stores := 4
+	if testing.Short() {
+		stores = 2
+	}
+	for seed := range uint64(stores) {
+		recs := synthetic(t, 130, nil, 200+seed)
+		censor(recs, 0.005)
+		res, err := Analyze(recs, defaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.ChangePoints) > 0 {
+			t.Errorf("store %d: change points at %v, first %+v", seed, changeCommits(res), res.ChangePoints[0].Changes[0])
+		}
+	}
+}
