@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"runtime"
 	"slices"
 
 	"github.com/profdiff/profdiff/stats"
@@ -451,6 +452,9 @@ func analyzeWindows(res *Result, b *builder, src reader) error {
 		key string
 		f   found1
 	}
+	done := make(chan struct{})
+	defer close(done)
+	read := prefetch(src, done)
 	var win []*Record
 	next := 0
 	tested := 0
@@ -459,7 +463,7 @@ func analyzeWindows(res *Result, b *builder, src reader) error {
 			win = win[1:]
 		}
 		for next < start+WindowCommits {
-			r, err := src.Read(next)
+			r, err := read()
 			if err != nil {
 				return err
 			}
@@ -799,4 +803,39 @@ func splitT2(mid, half, noise []float64, lo, hi int, isMaterial func(before, aft
 		}
 	}
 	return out
+}
+
+// prefetch reads src's records in order on as many goroutines as there
+// are CPUs (at most 2), each a few records ahead: a record's decoding is
+// most of a long history's time. The function it returns gives the next
+// record each call; closing done stops the readers.
+func prefetch(src reader, done <-chan struct{}) func() (*Record, error) {
+	type read struct {
+		r   *Record
+		err error
+	}
+	k := min(runtime.GOMAXPROCS(0), 2)
+	chans := make([]chan read, k)
+	for w := range chans {
+		chans[w] = make(chan read, 4)
+		go func() {
+			for i := w; i < src.Len(); i += k {
+				r, err := src.Read(i)
+				select {
+				case chans[w] <- read{r, err}:
+				case <-done:
+					return
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+	}
+	next := 0
+	return func() (*Record, error) {
+		got := <-chans[next%k]
+		next++
+		return got.r, got.err
+	}
 }
