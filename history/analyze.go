@@ -345,7 +345,7 @@ func (res *Result) finish(series []Series, heads int, changes []found1) {
 		c := Change{Kind: s.Kind, Name: s.Name, Package: s.Package, File: s.File, Metric: s.Metric,
 			BeforeNs: f.before, AfterNs: f.after, DeltaPct: math.NaN(), Verdict: "worse", P: f.p}
 		c.BeforeBelow, c.AfterBelow = allBelow(s, f.at, -1), allBelow(s, f.at, +1)
-		if f.before != 0 && !c.BeforeBelow {
+		if f.before != 0 && !c.BeforeBelow && !c.AfterBelow {
 			c.DeltaPct = 100 * (f.after - f.before) / f.before
 		}
 		switch {

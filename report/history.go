@@ -177,7 +177,7 @@ func historyLegend(res *history.Result) string {
 			"a t-test held at α=%g across every split, series (up to %d a window) and window (Bonferroni)", history.WindowCommits, o.Alpha, res.Tested)
 	}
 	return fmt.Sprintf("Times are per %s, the mean of each commit's runs. A change point is a commit where a series' mean shifts for real: "+
-		"%s, and a change of at least %g%% and %gpp of on-CPU time. A row a record left out is below its floor there (%c in sparklines), "+
+		"%s, and a change of at least %g%% and %gpp of on-CPU time. A row a record left out is below its floor there (%c in sparklines, a pale bar up to the floor in charts), "+
 		"between 0 and the floor, never 0; a change counts only as far as it holds wherever in that range the row was. "+
 		"Sparklines run oldest to newest, each scaled to its own range.",
 		res.Per, method, o.MinDeltaPct, o.MinDeltaPP, belowMark)

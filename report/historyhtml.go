@@ -107,7 +107,7 @@ func seriesSVG(res *history.Result, s history.Series) string {
 		switch {
 		case s.Below != nil && s.Below[i]:
 			flush()
-			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#d8dee4"><title>%s</title></rect>`,
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#afb8c1"><title>%s</title></rect>`,
 				x(i)-bar/2, y(m), bar, y(0)-y(m), html.EscapeString(res.Commits[i].Commit+": "+belowText(res.Commits[i].FloorShare)))
 		case !math.IsNaN(m):
 			path = append(path, fmt.Sprintf("%.1f,%.1f", x(i), y(m)))
