@@ -64,7 +64,7 @@ func TestDecodeFastAgreesWithEncodingJSON(t *testing.T) {
 		body string
 		err  string // "" reads
 	}{
-		"indented":          {strings.ReplaceAll(s, "\n{", "\n  {"), ""},
+		"indented":           {strings.ReplaceAll(s, "\n{", "\n  {"), ""},
 		"a float for an int": {strings.Replace(s, `"self_us":[`, `"self_us":[1.5,`, 1), "malformed record"},
 		"an unknown key":     {strings.Replace(s, `{"kind":"package",`, `{"kind":"package","x":1,`, 1), "malformed record"},
 		"a repeated key":     {strings.Replace(s, `{"kind":"package",`, `{"kind":"file","kind":"package",`, 1), ""},
