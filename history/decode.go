@@ -10,16 +10,16 @@ import (
 
 // This file reads a record in the layout Marshal writes without
 // encoding/json's reflection for its rows, which is most of a long
-// history's time. It is only a fast path: it runs on data json.Valid
-// accepts, and anything it does not expect (another layout, an escaped
-// or odd string, a number that is not an integer where one is due, an
-// unknown or repeated key) sends the line, or the whole record, to
-// encoding/json, so the result and the errors are those of
-// encoding/json's strict decoding.
+// history's time. It is only a fast path: it accepts only a strict
+// subset of JSON (each line as Marshal writes it, strings without escapes
+// in valid UTF-8, plain integers, the commas between lines), and anything
+// it does not expect (another layout, an escaped or odd string, a number
+// that is not an integer where one is due, an unknown or repeated key)
+// sends the line, or the whole record, to encoding/json, so the result
+// and the errors are those of encoding/json's strict decoding.
 
-// decodeFast decodes data, valid JSON, into r if it is laid out as
-// Marshal writes it; false when it is not (r is then to be decoded
-// again from scratch).
+// decodeFast decodes data into r if it is laid out as Marshal writes it;
+// false when it is not (r is then to be decoded again from scratch).
 func decodeFast(data []byte, r *Record) bool {
 	lines := bytes.Split(data, []byte("\n"))
 	if len(lines) < 4 || string(lines[0]) != "{" || len(lines[len(lines)-1]) != 0 || string(lines[len(lines)-2]) != "}" {
@@ -58,8 +58,7 @@ func decodeFast(data []byte, r *Record) bool {
 		case "top":
 			dst = &r.Top
 		case "floor":
-			r.Floor = &Floor{}
-			dst = r.Floor
+			dst = &r.Floor
 		default:
 			return false
 		}
@@ -73,8 +72,16 @@ func decodeFast(data []byte, r *Record) bool {
 	i++
 	r.Runs = []Run{}
 	for ; i < len(lines) && string(lines[i]) != "],"; i++ {
-		var run Run
-		if !strictLine(bytes.TrimSuffix(lines[i], []byte(",")), &run) {
+		l := lines[i]
+		if i+1 < len(lines) && string(lines[i+1]) != "]," {
+			// every run line but the last ends with a comma
+			if !bytes.HasSuffix(l, []byte(",")) {
+				return false
+			}
+			l = l[:len(l)-1]
+		}
+		run, ok := fastRun(l)
+		if !ok && !strictLine(l, &run) {
 			return false
 		}
 		r.Runs = append(r.Runs, run)
@@ -166,6 +173,119 @@ func fastRow(l []byte) (Row, bool) {
 		}
 	}
 	return row, string(l) == "}"
+}
+
+// fastRun reads a run line as Marshal writes it: its keys in Run's order,
+// the optional ones where they are.
+func fastRun(l []byte) (Run, bool) {
+	var run Run
+	var ok bool
+	if l, ok = cut(l, `{"file":`); !ok {
+		return run, false
+	}
+	if run.File, l, ok = fastString(l); !ok {
+		return run, false
+	}
+	ints := []struct {
+		key      string
+		v        *int64
+		optional bool
+	}{{`,"wall_us":`, &run.WallUs, false}, {`,"on_cpu_us":`, &run.OnCPUUs, false}, {`,"gc_us":`, &run.GCUs, false},
+		{`,"sampled_us":`, &run.SampledUs, true}, {`,"narrowed_from_us":`, &run.NarrowedFromUs, true}, {`,"samples":`, &run.Samples, false}}
+	for _, f := range ints {
+		rest, has := cut(l, f.key)
+		if !has {
+			if f.optional {
+				continue
+			}
+			return run, false
+		}
+		if *f.v, l, ok = fastInt(rest); !ok {
+			return run, false
+		}
+	}
+	rest, has := cut(l, `,"interval_us":`)
+	if !has {
+		return run, false
+	}
+	if run.IntervalUs, l, ok = fastFloat(rest); !ok {
+		return run, false
+	}
+	if rest, has := cut(l, `,"work":`); has {
+		if run.Work, l, ok = fastFloat(rest); !ok {
+			return run, false
+		}
+	}
+	if rest, has := cut(l, `,"process_cpu_us":`); has {
+		if run.ProcessCPUUs, l, ok = fastInt(rest); !ok {
+			return run, false
+		}
+	}
+	return run, string(l) == "}"
+}
+
+// numberEnd is where the number at the start of l ends.
+func numberEnd(l []byte) int {
+	for i, c := range l {
+		if c == ',' || c == '}' || c == ']' {
+			return i
+		}
+	}
+	return len(l)
+}
+
+// fastInt reads a plain integer from the start of l.
+func fastInt(l []byte) (int64, []byte, bool) {
+	end := numberEnd(l)
+	if !plainInt(l[:end]) {
+		return 0, l, false
+	}
+	n, err := strconv.ParseInt(string(l[:end]), 10, 64)
+	return n, l[end:], err == nil
+}
+
+// fastFloat reads a JSON number from the start of l: an integer part as
+// plainInt has it, then an optional fraction and exponent.
+func fastFloat(l []byte) (float64, []byte, bool) {
+	end := numberEnd(l)
+	tok := l[:end]
+	intEnd := 0
+	for intEnd < len(tok) && (tok[intEnd] == '-' || tok[intEnd] >= '0' && tok[intEnd] <= '9') {
+		intEnd++
+	}
+	if !plainInt(tok[:intEnd]) {
+		return 0, l, false
+	}
+	rest := tok[intEnd:]
+	if len(rest) > 0 && rest[0] == '.' {
+		k := 1
+		for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+			k++
+		}
+		if k == 1 {
+			return 0, l, false
+		}
+		rest = rest[k:]
+	}
+	if len(rest) > 0 && (rest[0] == 'e' || rest[0] == 'E') {
+		k := 1
+		if k < len(rest) && (rest[k] == '+' || rest[k] == '-') {
+			k++
+		}
+		d := k
+		for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+			k++
+		}
+		if k == d {
+			return 0, l, false
+		}
+		rest = rest[k:]
+	}
+	if len(rest) != 0 {
+		return 0, l, false
+	}
+	f, err := strconv.ParseFloat(string(tok), 64)
+	return f, l[end:], err == nil
 }
 
 func cut(l []byte, prefix string) ([]byte, bool) {

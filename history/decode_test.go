@@ -22,12 +22,12 @@ func slowDecode(data []byte) (Record, error) {
 // encoding/json would, and returns whether it took it.
 func checkFastAgrees(t *testing.T, data []byte) bool {
 	t.Helper()
-	if !json.Valid(data) {
-		return false
-	}
 	var fast Record
 	if !decodeFast(data, &fast) {
 		return false
+	}
+	if !json.Valid(data) {
+		t.Fatalf("the fast path read a record that is not JSON:\n%.400s", data)
 	}
 	slow, err := slowDecode(data)
 	if err != nil {
@@ -70,6 +70,7 @@ func TestDecodeFastAgreesWithEncodingJSON(t *testing.T) {
 		"a repeated key":     {strings.Replace(s, `{"kind":"package",`, `{"kind":"file","kind":"package",`, 1), ""},
 		"a key in caps":      {strings.Replace(s, `{"kind":"package",`, `{"KIND":"package",`, 1), ""},
 		"a second record":    {s + s, "not a whole profdiff history record"},
+		"a null floor":       {strings.Replace(s, `"floor": {`, `"floor": null, "x": {`, 1), "malformed record"},
 		"leading zero":       {strings.Replace(s, `"self_us":[`, `"self_us":[01,`, 1), "not a whole"},
 	} {
 		checkFastAgrees(t, []byte(c.body))
@@ -88,7 +89,7 @@ func TestDecodeFastAgreesWithEncodingJSON(t *testing.T) {
 func FuzzDecodeFast(f *testing.F) {
 	rec := &Record{Version: Version, Commit: "c0ffee01", Date: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC).Format(time.RFC3339), Format: "V8 .cpuprofile", Top: 10,
 		Floor: &Floor{Share: 0.001, Samples: 3, Us: []int64{5, 6}},
-		Runs:  []Run{{File: "a", OnCPUUs: 5000, IntervalUs: 500}, {File: "b", OnCPUUs: 6000, IntervalUs: 500}},
+		Runs:  []Run{{File: "a", OnCPUUs: 5000, IntervalUs: 500.25, SampledUs: 9}, {File: "b", OnCPUUs: 6000, IntervalUs: 1e-3, Work: 4e4, ProcessCPUUs: 7, NarrowedFromUs: 3}},
 		Rows: []Row{{Kind: KindPackage, Name: "p", SelfUs: []int64{1, 2}, TotalUs: []int64{3, 4}},
 			{Kind: KindFunction, Name: `f\n`, Package: "p", File: "x.js", Line: 7, SelfUs: []int64{-1, 0}, TotalUs: []int64{5, 6}},
 			{Kind: KindFile, Name: OtherName, SelfUs: []int64{1, 1}}}}

@@ -446,7 +446,7 @@ func Unmarshal(data []byte) (*Record, error) {
 	var r Record
 	r.Version = -1
 	var err error
-	if !json.Valid(data) || !decodeFast(data, &r) {
+	if !decodeFast(data, &r) {
 		r = Record{Version: -1}
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
