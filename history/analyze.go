@@ -436,11 +436,12 @@ func allBelow(s *Series, at, dir int) bool {
 func analyzeWindows(res *Result, b *builder, src reader) error {
 	n := src.Len()
 	opts := res.Options
+	wl := min(WindowCommits, n) // a history shorter than a window is one
 	var starts []int
-	for s := 0; s+WindowCommits < n; s += WindowCommits / 2 {
+	for s := 0; s+wl < n; s += wl / 2 {
 		starts = append(starts, s)
 	}
-	starts = append(starts, n-WindowCommits)
+	starts = append(starts, n-wl)
 	type kept struct {
 		s     Series
 		means []float32 // NaN: the record has no row of it
@@ -462,7 +463,7 @@ func analyzeWindows(res *Result, b *builder, src reader) error {
 		for len(win) > 0 && next-len(win) < start {
 			win = win[1:]
 		}
-		for next < start+WindowCommits {
+		for next < start+wl {
 			r, err := read()
 			if err != nil {
 				return err
@@ -477,10 +478,10 @@ func analyzeWindows(res *Result, b *builder, src reader) error {
 		}
 		coreLo, coreHi := 0, n
 		if k > 0 {
-			coreLo = (starts[k-1] + WindowCommits + start) / 2
+			coreLo = (starts[k-1] + wl + start) / 2
 		}
 		if k+1 < len(starts) {
-			coreHi = (start + WindowCommits + starts[k+1]) / 2
+			coreHi = (start + wl + starts[k+1]) / 2
 		}
 		w := b.build(win)
 		tested = max(tested, len(w.series))

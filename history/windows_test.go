@@ -61,3 +61,17 @@ func TestWindowsNoFalseAlarms(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowsShorterThanAWindow: 55 commits, more than the permutation
+// test takes and fewer than a window, are one window.
+func TestWindowsShorterThanAWindow(t *testing.T) {
+	recs := synthetic(t, 55, map[int]map[string]float64{20: {"marked": 1.6}}, 3)
+	censor(recs, 0.005)
+	res, err := Analyze(recs, defaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if at := changeCommits(res); res.Method != "windows" || !slices.Equal(at, []string{"c20"}) {
+		t.Errorf("%s: change points at %v, want c20", res.Method, at)
+	}
+}
