@@ -131,3 +131,33 @@ func TestRowGoneBelowTheFloorIsFound(t *testing.T) {
 		t.Errorf("the change point does not name qs: %+v", res.ChangePoints[0].Changes)
 	}
 }
+
+// TestProcessCPUIsAHeadline: when every run holds its process CPU time,
+// it is a headline series after on-CPU, and at a change point the
+// headlines come first.
+func TestProcessCPUIsAHeadline(t *testing.T) {
+	recs := synthetic(t, 8, map[int]map[string]float64{4: {"deploy": 0.7}}, 2)
+	for _, r := range recs {
+		for i := range r.Runs {
+			r.Runs[i].ProcessCPUUs = r.Runs[i].OnCPUUs * 13 / 10
+		}
+	}
+	res, err := Analyze(recs, defaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Headlines) != 2 || res.Headlines[1].Name != HeadlineProcessCPU || len(res.Headlines[1].Means) != 8 {
+		t.Fatalf("headlines %+v", res.Headlines)
+	}
+	if at := changeCommits(res); !slices.Equal(at, []string{"c04"}) {
+		t.Fatalf("change points at %v, want c04", at)
+	}
+	ch := res.ChangePoints[0].Changes
+	if len(ch) < 3 || ch[0].Kind != KindHeadline || ch[1].Kind != KindHeadline || ch[0].Name == ch[1].Name || ch[2].Kind == KindHeadline {
+		t.Errorf("the change point's first changes: %+v", ch[:min(3, len(ch))])
+	}
+	recs[3].Runs[0].ProcessCPUUs = 0 // one run without it: no such series
+	if res, _ := Analyze(recs, defaultOptions()); len(res.Headlines) != 1 {
+		t.Errorf("%d headlines when a run lacks its process CPU time", len(res.Headlines))
+	}
+}

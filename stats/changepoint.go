@@ -247,24 +247,36 @@ func ChangePoints(series []Series, opts ChangePointOptions) []ChangePoint {
 }
 
 // cpLocationSlack is how much lower than its best a split's t² may be
-// and still be a place the change could have been: χ²₁'s 95th
-// percentile, so that the splits within it are about a 95% confidence
-// set for the location, as a likelihood-ratio interval would give.
-const cpLocationSlack = 3.84
+// and still be a place the change could have been, when m series
+// changed: χ²₁'s quantile at 1 − 0.05/m, so that the splits within it
+// are about a 95% confidence set for the location of all m changes at
+// once, as likelihood-ratio intervals would give (3.84 for one series,
+// 12.1 for a hundred). With a 95% set each, five in a hundred series that
+// changed at one commit would keep a location of their own.
+func cpLocationSlack(m int) float64 {
+	z := math.Sqrt2 * math.Erfinv(1-0.05/float64(max(m, 1)))
+	return z * z
+}
 
 // snapToCommonCommits moves each change to the commit where the most
 // series changed, if that commit is in its confidence set for the
-// location (its t² within cpLocationSlack of the best, and the change
+// location (its t² within cpLocationSlack of the best, widened by twice
+// the log of the ratio of the two commits' support, and the change
 // there material). A noisy function that went up with the commit that
 // changed everything else often peaks a commit early or late, and would
 // otherwise add a commit to the history where nothing happened.
 func snapToCommonCommits(series []Series, cuts [][]int, pOf map[[2]int]float64, o *ChangePointOptions) {
 	support := map[int]int{}
+	changed := 0
 	for _, at := range cuts {
 		for _, a := range at {
 			support[a]++
 		}
+		if len(at) > 0 {
+			changed++
+		}
 	}
+	slack := cpLocationSlack(changed)
 	for s, at := range cuts {
 		for k, a := range at {
 			lo, hi := 0, len(series[s])
@@ -290,7 +302,11 @@ func snapToCommonCommits(series []Series, cuts [][]int, pOf map[[2]int]float64, 
 			}
 			best := own
 			for j, st := range stats {
-				if st >= 0 && st >= stats[own]-cpLocationSlack && support[t.pts[j]] > support[t.pts[best]] {
+				// the prior odds of the commits, as many series changed
+				// at each, widen the set (exp(−Δt²/2) is the likelihood
+				// ratio)
+				c := t.pts[j]
+				if st >= 0 && support[c] > support[t.pts[best]] && st >= stats[own]-slack-2*math.Log(float64(support[c])/float64(max(support[a], 1))) {
 					best = j
 				}
 			}
