@@ -1,6 +1,7 @@
 package history
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -82,6 +83,35 @@ func TestWindowsShorterThanAWindow(t *testing.T) {
 	for _, cp := range res.ChangePoints[1:] {
 		if cp.Commit != "c21" || len(cp.Changes) > 2 {
 			t.Errorf("a change point at %s (%d series) besides c20", cp.Commit, len(cp.Changes))
+		}
+	}
+}
+
+// TestALowerFloorIsNoChange: the floor drops from 0.8% to 0.4% of on-CPU
+// at a commit (another --floor, or a cap that no longer binds), so rows
+// between the two appear in every record from there. Censored, they were
+// below 0.8% before and are measured under it after: no change, in a
+// short history and in a long one. Read as zero where absent (as records
+// without a floor are), they are all "new" there.
+func TestALowerFloorIsNoChange(t *testing.T) {
+	for _, n := range []int{8, 150} {
+		recs := synthetic(t, n, nil, 5)
+		censor(recs[:n/2], 0.008)
+		censor(recs[n/2:], 0.004)
+		res, err := Analyze(recs, defaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.ChangePoints) > 0 {
+			t.Errorf("%d commits: change points at %v, first %+v", n, changeCommits(res), res.ChangePoints[0].Changes[0])
+		}
+		uncensor(recs)
+		asZero, err := Analyze(recs, defaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if at := changeCommits(asZero); !slices.Contains(at, fmt.Sprintf("c%02d", n/2)) {
+			t.Errorf("%d commits, read as zero: change points at %v, want the new rows at c%02d", n, at, n/2)
 		}
 	}
 }
