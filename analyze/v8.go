@@ -400,67 +400,13 @@ func (rp *rawProfile) build(frames []Frame, format Format) (*Profile, error) {
 	}
 
 	p := &Profile{Format: format}
-	p.Nodes = make([]Node, n)
-	// Keep only the frames this profile uses, in first-use order.
-	remap := make([]int32, len(frames))
-	for i := range remap {
-		remap[i] = -1
-	}
-	for i := range n {
-		rn := rp.nodes.at(i)
-		f := remap[rn.frame]
-		if f < 0 {
-			f = int32(len(p.Frames))
-			p.Frames = append(p.Frames, frames[rn.frame])
-			remap[rn.frame] = f
-		}
-		p.Nodes[i] = Node{Frame: f, Parent: -1}
-	}
+	rp.placeNodes(p, frames)
 	miss := missingNodes{frames: [2]int32{-1, -1}}
-	for i := range n {
-		rn := rp.nodes.at(i)
-		for j := rp.childStart(i); j < rn.childEnd; j++ {
-			cid := rp.children.at(int(j))
-			c, ok := idx.lookup(cid)
-			if !ok {
-				// No sample can be in a node the file does not hold
-				// (sampleNodes refuses one that names it): drop it.
-				if miss.children++; miss.children == 1 {
-					miss.firstChild = [2]int64{rn.id, cid}
-				}
-				continue
-			}
-			if c == i {
-				return nil, fmt.Errorf("node %d lists itself as its child", rn.id)
-			}
-			if old := p.Nodes[c].Parent; old >= 0 && old != int32(i) {
-				return nil, fmt.Errorf("node %d is a child of both node %d and node %d", cid, rp.nodes.at(int(old)).id, rn.id)
-			}
-			p.Nodes[c].Parent = int32(i)
-		}
+	if err := rp.linkChildren(p, idx, &miss); err != nil {
+		return nil, err
 	}
-	for k := range rp.parents.len() {
-		rpar := rp.parents.at(k)
-		i := int(rpar.node)
-		id := rp.nodes.at(i).id
-		pi, ok := idx.lookup(rpar.parent)
-		if !ok {
-			if p.Nodes[i].Parent < 0 {
-				// Kept under a "(missing parent)" node.
-				if miss.orphans++; miss.orphans == 1 {
-					miss.firstParent = [2]int64{id, rpar.parent}
-				}
-				p.Nodes[i].Parent = miss.place(p, rpar.parent, missingParentFrame)
-			}
-			continue
-		}
-		if pi == i {
-			return nil, fmt.Errorf("node %d names itself as its parent", id)
-		}
-		if old := p.Nodes[i].Parent; old >= 0 && old != int32(pi) {
-			return nil, fmt.Errorf("node %d has parent %d but is listed as a child of node %d", id, rpar.parent, rp.nodes.at(int(old)).id)
-		}
-		p.Nodes[i].Parent = int32(pi)
+	if err := rp.linkParents(p, idx, &miss); err != nil {
+		return nil, err
 	}
 	if nt := rp.ticks.len(); nt > 0 {
 		p.LineTicks = make([]LineTick, nt)
@@ -484,6 +430,84 @@ func (rp *rawProfile) build(frames []Frame, format Format) (*Profile, error) {
 		p.Warnings = append(p.Warnings, miss.warning(p))
 	}
 	return p, nil
+}
+
+// placeNodes makes p's nodes, each with its frame and no parent yet, and
+// keeps only the frames the profile uses, in first-use order.
+func (rp *rawProfile) placeNodes(p *Profile, frames []Frame) {
+	n := rp.nodes.len()
+	p.Nodes = make([]Node, n)
+	remap := make([]int32, len(frames))
+	for i := range remap {
+		remap[i] = -1
+	}
+	for i := range n {
+		rn := rp.nodes.at(i)
+		f := remap[rn.frame]
+		if f < 0 {
+			f = int32(len(p.Frames))
+			p.Frames = append(p.Frames, frames[rn.frame])
+			remap[rn.frame] = f
+		}
+		p.Nodes[i] = Node{Frame: f, Parent: -1}
+	}
+}
+
+// linkChildren sets parents from the nodes' children lists (the
+// .cpuprofile form), dropping children the file does not hold.
+func (rp *rawProfile) linkChildren(p *Profile, idx *idIndex, miss *missingNodes) error {
+	for i := range rp.nodes.len() {
+		rn := rp.nodes.at(i)
+		for j := rp.childStart(i); j < rn.childEnd; j++ {
+			cid := rp.children.at(int(j))
+			c, ok := idx.lookup(cid)
+			if !ok {
+				// No sample can be in a node the file does not hold
+				// (sampleNodes refuses one that names it): drop it.
+				if miss.children++; miss.children == 1 {
+					miss.firstChild = [2]int64{rn.id, cid}
+				}
+				continue
+			}
+			if c == i {
+				return fmt.Errorf("node %d lists itself as its child", rn.id)
+			}
+			if old := p.Nodes[c].Parent; old >= 0 && old != int32(i) {
+				return fmt.Errorf("node %d is a child of both node %d and node %d", cid, rp.nodes.at(int(old)).id, rn.id)
+			}
+			p.Nodes[c].Parent = int32(i)
+		}
+	}
+	return nil
+}
+
+// linkParents sets parents from the nodes' parent fields (the trace
+// form), keeping a node whose parent is missing under a placeholder.
+func (rp *rawProfile) linkParents(p *Profile, idx *idIndex, miss *missingNodes) error {
+	for k := range rp.parents.len() {
+		rpar := rp.parents.at(k)
+		i := int(rpar.node)
+		id := rp.nodes.at(i).id
+		pi, ok := idx.lookup(rpar.parent)
+		if !ok {
+			if p.Nodes[i].Parent < 0 {
+				// Kept under a "(missing parent)" node.
+				if miss.orphans++; miss.orphans == 1 {
+					miss.firstParent = [2]int64{id, rpar.parent}
+				}
+				p.Nodes[i].Parent = miss.place(p, rpar.parent, missingParentFrame)
+			}
+			continue
+		}
+		if pi == i {
+			return fmt.Errorf("node %d names itself as its parent", id)
+		}
+		if old := p.Nodes[i].Parent; old >= 0 && old != int32(pi) {
+			return fmt.Errorf("node %d has parent %d but is listed as a child of node %d", id, rpar.parent, rp.nodes.at(int(old)).id)
+		}
+		p.Nodes[i].Parent = int32(pi)
+	}
+	return nil
 }
 
 // sampleLineTicks turns a trace's per-sample lines into line ticks.

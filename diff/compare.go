@@ -1,5 +1,7 @@
-// Package diff builds profdiff's comparison over one or two sides (a single
-// profile is a comparison with one side), computed once and judged whole:
+// Package diff builds profdiff's comparison over any number of sides, each
+// judged against one base (a single profile is a comparison with one side;
+// two sides are a pair; with more, each variant's pair against the base is
+// kept in Report.Pairs), computed once and judged whole:
 // the sides' headlines with run counts and spread; rows by package,
 // function and file, each with a judged change of self and of total time;
 // the calls between functions; the call tree merged over runs and sides;

@@ -185,20 +185,55 @@ func stringRows(j *jsonwrite.Writer, rows [][]string) {
 // then node by node the parent, function, self and total per side, and
 // judged changes; and, per side, the time left out of the tree.
 func writeTree(j *jsonwrite.Writer, r *diff.Report, v *report.View) []int32 {
-	compared := r.Compared()
-	// fnIndex maps a row of r.Functions to its index in functions, -1
-	// before a node names it; fns are the rows in that order.
-	fnIndex := make([]int32, len(r.Functions))
+	fnIndex, fns := treeFunctions(r)
+	writeTreeFunctions(j, r, v, fns)
+	n := len(r.Tree)
+	j.Key("parent")
+	writeNodeInts(j, n, func(i int) int32 { return r.Tree[i].Parent })
+	j.Key("function")
+	writeNodeInts(j, n, func(i int) int32 {
+		if f := r.Tree[i].Function; f >= 0 {
+			return fnIndex[f]
+		}
+		return -1
+	})
+	held := writeTreeTimes(j, r)
+	j.Key("judged")
+	writeJudged(j, n, r.Compared(), func(i int) (*diff.Measure, *diff.Measure) { return &r.Tree[i].Self, &r.Tree[i].Total })
+	// other: on-CPU time not held by the nodes' self time.
+	j.Key("other")
+	j.BeginArray()
+	for s := range r.Sides {
+		other := 0.0
+		if n > 0 {
+			other = math.Max(0, round(r.Tree[0].Total.Mean[s])-held[s])
+		}
+		j.Float(other)
+	}
+	j.EndArray()
+	return fns
+}
+
+// treeFunctions numbers the functions the tree's nodes name, in the order
+// the nodes first name them: fnIndex maps a row of r.Functions to its
+// number (-1 for a row no node names), fns the numbers back to rows.
+func treeFunctions(r *diff.Report) (fnIndex, fns []int32) {
+	fnIndex = make([]int32, len(r.Functions))
 	for i := range fnIndex {
 		fnIndex[i] = -1
 	}
-	var fns []int32
 	for i := range r.Tree {
 		if f := r.Tree[i].Function; f >= 0 && fnIndex[f] < 0 {
 			fnIndex[f] = int32(len(fns))
 			fns = append(fns, f)
 		}
 	}
+	return fnIndex, fns
+}
+
+// writeTreeFunctions writes the functions the nodes name (name, package,
+// location) and their judged changes.
+func writeTreeFunctions(j *jsonwrite.Writer, r *diff.Report, v *report.View, fns []int32) {
 	j.Key("functions")
 	if fns == nil {
 		j.Null()
@@ -215,43 +250,34 @@ func writeTree(j *jsonwrite.Writer, r *diff.Report, v *report.View) []int32 {
 		j.EndArray()
 	}
 	j.Key("fnJudged")
-	writeJudged(j, len(fns), compared, func(i int) (*diff.Measure, *diff.Measure) {
+	writeJudged(j, len(fns), r.Compared(), func(i int) (*diff.Measure, *diff.Measure) {
 		row := &r.Functions[fns[i]]
 		return &row.Self, &row.Total
 	})
-	n := len(r.Tree)
-	j.Key("parent")
+}
+
+// writeNodeInts writes one number per node (null for no nodes).
+func writeNodeInts(j *jsonwrite.Writer, n int, of func(int) int32) {
 	if n == 0 {
 		j.Null()
-	} else {
-		j.BeginArray()
-		for i := range r.Tree {
-			j.Int(int64(r.Tree[i].Parent))
-		}
-		j.EndArray()
+		return
 	}
-	j.Key("function")
-	if n == 0 {
-		j.Null()
-	} else {
-		j.BeginArray()
-		for i := range r.Tree {
-			fn := int32(-1)
-			if f := r.Tree[i].Function; f >= 0 {
-				fn = fnIndex[f]
-			}
-			j.Int(int64(fn))
-		}
-		j.EndArray()
+	j.BeginArray()
+	for i := range n {
+		j.Int(int64(of(i)))
 	}
-	// held is, per side, the rounded self time of the nodes.
-	nsides := len(r.Sides)
-	held := make([]float64, nsides)
+	j.EndArray()
+}
+
+// writeTreeTimes writes each side's self and total time per node, rounded,
+// and returns per side the sum of the self times written.
+func writeTreeTimes(j *jsonwrite.Writer, r *diff.Report) (held []float64) {
+	held = make([]float64, len(r.Sides))
 	for _, key := range []string{"self", "total"} {
 		j.Key(key)
 		j.BeginArray()
-		for s := range nsides {
-			if n == 0 {
+		for s := range r.Sides {
+			if len(r.Tree) == 0 {
 				j.Null()
 				continue
 			}
@@ -269,20 +295,7 @@ func writeTree(j *jsonwrite.Writer, r *diff.Report, v *report.View) []int32 {
 		}
 		j.EndArray()
 	}
-	j.Key("judged")
-	writeJudged(j, n, compared, func(i int) (*diff.Measure, *diff.Measure) { return &r.Tree[i].Self, &r.Tree[i].Total })
-	// other: on-CPU time not held by the nodes' self time.
-	j.Key("other")
-	j.BeginArray()
-	for s := range nsides {
-		other := 0.0
-		if n > 0 {
-			other = math.Max(0, round(r.Tree[0].Total.Mean[s])-held[s])
-		}
-		j.Float(other)
-	}
-	j.EndArray()
-	return fns
+	return held
 }
 
 // writeJudged writes the judged changes of n rows or nodes as a judgedSet:

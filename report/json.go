@@ -26,7 +26,7 @@ const JSONVersion = 3
 const MaxJSONCalls = 5000
 
 // WriteJSON writes the whole report (every row, not only the top) as JSON,
-// version 2 (see the README for the schema), indented by one space per
+// version JSONVersion (see the README for the schema), indented by one space per
 // level, with the characters EscapeJSON escapes escaped. It streams: each
 // value is written as it is read from the report, through one buffer.
 //
@@ -365,9 +365,36 @@ func (j *jsonReport) paths(v *View) {
 			}
 			j.EndArray()
 		}
-		// end says why the path stops.
+		// end says why the path stops: self, split (over its callees),
+		// new or gone (the function itself), moved (gone from this call
+		// path, the function still runs) or arrived (new on it, the
+		// function ran before).
 		j.Key("end")
 		j.String(p.End.String())
+		if p.Elsewhere >= 0 {
+			// elsewhere, for a moved path: the function's call path
+			// (function names from the root) whose total time grew most,
+			// where its time went; for arrived, the one that fell most;
+			// with that node's total change. Absent for the other ends,
+			// and when no other path changed so.
+			j.Key("elsewhere")
+			{
+				j.BeginObject()
+				j.Key("functions")
+				j.BeginArray()
+				var chain []int32
+				for n := p.Elsewhere; n > 0; n = r.Tree[n].Parent {
+					chain = append(chain, n)
+				}
+				for i := len(chain) - 1; i >= 0; i-- {
+					j.String(diff.FunctionName(r.TreeFunction(chain[i])))
+				}
+				j.EndArray()
+				j.Key("total_delta_ns")
+				j.Float(r.Tree[p.Elsewhere].Total.Change.Delta)
+				j.EndObject()
+			}
+		}
 		// delta_ns: the change the path explains; share_pct, its share
 		// of the on-CPU change (null when that is 0).
 		j.Key("delta_ns")

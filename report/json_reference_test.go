@@ -189,11 +189,17 @@ type refJSONStep struct {
 }
 
 type refJSONPath struct {
-	Steps    []refJSONStep `json:"steps"`
-	End      string        `json:"end"`
-	DeltaNs  float64       `json:"delta_ns"`
-	SharePct *float64      `json:"share_pct"`
-	Text     string        `json:"text"`
+	Steps     []refJSONStep     `json:"steps"`
+	End       string            `json:"end"`
+	Elsewhere *refJSONElsewhere `json:"elsewhere,omitempty"`
+	DeltaNs   float64           `json:"delta_ns"`
+	SharePct  *float64          `json:"share_pct"`
+	Text      string            `json:"text"`
+}
+
+type refJSONElsewhere struct {
+	Functions    []string `json:"functions"`
+	TotalDeltaNs float64  `json:"total_delta_ns"`
 }
 
 type refJSONRule struct {
@@ -336,6 +342,13 @@ func (j *refJSONReport) addPaths(r *diff.Report, v *View) {
 	onDelta := r.OnCPU(len(r.Sides)-1) - r.OnCPU(0)
 	for _, p := range r.Paths {
 		jp := refJSONPath{End: p.End.String(), DeltaNs: p.Delta, SharePct: refNum(100 * p.Delta / onDelta), Text: v.PathText(p)}
+		if p.Elsewhere >= 0 {
+			var chain []string
+			for n := p.Elsewhere; n > 0; n = r.Tree[n].Parent {
+				chain = append([]string{diff.FunctionName(r.TreeFunction(n))}, chain...)
+			}
+			jp.Elsewhere = &refJSONElsewhere{Functions: chain, TotalDeltaNs: r.Tree[p.Elsewhere].Total.Change.Delta}
+		}
 		for _, n := range p.Nodes {
 			t := &r.Tree[n]
 			k := r.TreeFunction(n)

@@ -895,8 +895,49 @@ func (v *View) PathText(p diff.Path) string {
 		text += " [new]"
 	case diff.EndGone:
 		text += " [gone]"
+	case diff.EndMoved:
+		text += " [not gone: " + v.ElsewhereText(p) + "]"
+	case diff.EndArrived:
+		text += " [not new: " + v.ElsewhereText(p) + "]"
 	}
 	return text
+}
+
+// ElsewhereText says where the time of a path that ends moved (or
+// arrived) went (or came from): the call path of the same function that
+// grew (or fell) most, from where it leaves this path's, with its change;
+// "it runs elsewhere" when no such path changed.
+func (v *View) ElsewhereText(p diff.Path) string {
+	verb := "it now runs as "
+	if p.End == diff.EndArrived {
+		verb = "it ran as "
+	}
+	if p.Elsewhere < 0 {
+		return strings.TrimSuffix(verb, " as ") + " under other callers"
+	}
+	var chain []int32 // root's child first
+	for n := p.Elsewhere; n > 0; n = v.r.Tree[n].Parent {
+		chain = append(chain, n)
+	}
+	slices.Reverse(chain)
+	shared := 0 // the nodes this path and the other share
+	for shared < len(chain) && shared < len(p.Nodes) && chain[shared] == p.Nodes[shared] {
+		shared++
+	}
+	var names []string
+	if shared > 0 {
+		names = append(names, "…")
+		chain = chain[shared-1:] // from the last node they share
+	}
+	for _, n := range chain {
+		names = append(names, termtext.Fit(v.Name(v.r.TreeFunction(n)), pathStepWidth, false))
+	}
+	c := v.r.Tree[p.Elsewhere].Total.Change
+	change := units.SignedDuration(c.Delta)
+	if !math.IsNaN(c.DeltaPct) {
+		change += " (" + units.SignedPct(c.DeltaPct) + ")"
+	}
+	return verb + strings.Join(names, " → ") + " " + change
 }
 
 // PathsSummary says how much of the on-CPU change the paths explain.

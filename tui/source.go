@@ -307,8 +307,21 @@ func (m Model) sourceLineLabel(s *screen) string {
 // it shows, or why there are no per-line times.
 func (m Model) sourcePane(s *screen, height int) []string {
 	r := m.report()
-	f := r.Functions[s.fnRow].Key
 	l := m.listing(s.fnRow)
+	out := []string{termtext.Fit(m.sourceTitle(s, l), m.width, false), sourceHead(r.Compared(), l.Aligned)}
+	rows := max(height-2, 1)
+	top := m.srcTopFor(s, rows, l.Len())
+	for i := top; int(i) <= l.Len() && len(out) < height; i++ {
+		row := l.Row(int(i - 1))
+		out = append(out, m.sourceLine(r, &row, l.Aligned, i == s.srcLine && s.srcFocus))
+	}
+	return out
+}
+
+// sourceTitle heads the source pane: the function's file and line, and
+// what the keys do or why there are no lines.
+func (m Model) sourceTitle(s *screen, l *diff.SourceListing) string {
+	f := m.report().Functions[s.fnRow].Key
 	hot := m.hotRows(s.fnRow)
 	title := fmt.Sprintf("── %s:%d", m.view.File(f), max(f.Line, 1))
 	switch {
@@ -327,81 +340,90 @@ func (m Model) sourcePane(s *screen, height int) []string {
 			title += fmt.Sprintf(" · %s past the file's end (code V8 inlined from another script)", units.Plural(n, "line", "lines"))
 		}
 	}
-	labels := []string{"self"}
-	if r.Compared() {
-		labels = []string{"before", "after"}
+	return title
+}
+
+// sourceLabels name the source pane's time columns.
+func sourceLabels(compared bool) []string {
+	if compared {
+		return []string{"before", "after"}
 	}
+	return []string{"self"}
+}
+
+// sourceHead is the source pane's header line: line numbers (old and new
+// when the two sides' texts are aligned), times, change.
+func sourceHead(compared, aligned bool) string {
 	head := fmt.Sprintf("  %5s", "line")
-	if l.Aligned {
+	if aligned {
 		head = fmt.Sprintf("  %4s %4s", "old", "new")
 	}
-	for _, l := range labels {
+	for _, l := range sourceLabels(compared) {
 		head += " " + pad(l, 9, true)
 	}
-	if r.Compared() {
+	if compared {
 		head += " " + pad("change", 9, true) + " " + pad("", 6, false)
 	}
 	head += " │"
-	if l.Aligned {
+	if aligned {
 		head += " texts differ (-old +new)"
 	}
-	out := []string{termtext.Fit(title, m.width, false), head}
-	rows := max(height-2, 1)
-	top := m.srcTopFor(s, rows, l.Len())
+	return head
+}
+
+// sourceLine is one line of the source pane: cursor, numbers, each side's
+// self time, the change and its verdict, then the text, coloured when
+// the line was added or removed.
+func (m Model) sourceLine(r *diff.Report, row *diff.SourceRow, aligned, cursor bool) string {
 	num := func(n int32) string {
 		if n == 0 {
 			return ""
 		}
 		return fmt.Sprint(n)
 	}
-	for i := top; int(i) <= l.Len() && len(out) < height; i++ {
-		row := l.Row(int(i - 1))
-		cursor := i == s.srcLine && s.srcFocus
-		mark := " "
-		if cursor {
-			mark = "›"
-		}
-		self := rowSelf(r, &row)
-		cells := ""
-		for si := range labels {
-			c := ""
-			if v := self[si]; v > 0 {
-				c = units.Duration(v)
-			}
-			cells += " " + pad(c, 9, true)
-		}
-		if r.Compared() {
-			c := ""
-			if self[0] > 0 || self[1] > 0 {
-				c = units.SignedDuration(self[1] - self[0])
-			}
-			v := ""
-			if row.Self.Verdict.Real() {
-				v = row.Self.Verdict.String()
-			}
-			cells += " " + pad(c, 9, true) + " " + pad(v, 6, false)
-		}
-		nums := fmt.Sprintf("%5s", num(row.Line[1]))
-		if l.Aligned {
-			nums = fmt.Sprintf("%4s %4s", num(row.Line[0]), num(row.Line[1]))
-		}
-		sep := "│ "
-		if row.Op != diff.SourceSame {
-			sep = "│" + string(row.Op.Mark())
-		}
-		src := termtext.Clean(strings.ReplaceAll(row.Text, "\t", "  "))
-		text := fmt.Sprintf("%s %s%s %s%s", mark, nums, cells, sep, src)
-		switch {
-		case cursor:
-			text = m.style(styleCursor, truncate(text, m.width))
-		case row.Op == diff.SourceRemoved:
-			text = m.style(styleWorse, truncate(text, m.width))
-		case row.Op == diff.SourceAdded:
-			text = m.style(styleBetter, truncate(text, m.width))
-		}
-		out = append(out, text)
+	mark := " "
+	if cursor {
+		mark = "›"
 	}
-	return out
+	self := rowSelf(r, row)
+	cells := ""
+	for si := range sourceLabels(r.Compared()) {
+		c := ""
+		if v := self[si]; v > 0 {
+			c = units.Duration(v)
+		}
+		cells += " " + pad(c, 9, true)
+	}
+	if r.Compared() {
+		c := ""
+		if self[0] > 0 || self[1] > 0 {
+			c = units.SignedDuration(self[1] - self[0])
+		}
+		v := ""
+		if row.Self.Verdict.Real() {
+			v = row.Self.Verdict.String()
+		}
+		cells += " " + pad(c, 9, true) + " " + pad(v, 6, false)
+	}
+	nums := fmt.Sprintf("%5s", num(row.Line[1]))
+	if aligned {
+		nums = fmt.Sprintf("%4s %4s", num(row.Line[0]), num(row.Line[1]))
+	}
+	sep := "│ "
+	if row.Op != diff.SourceSame {
+		sep = "│" + string(row.Op.Mark())
+	}
+	src := termtext.Clean(strings.ReplaceAll(row.Text, "\t", "  "))
+	text := fmt.Sprintf("%s %s%s %s%s", mark, nums, cells, sep, src)
+	switch {
+	case cursor:
+		return m.style(styleCursor, truncate(text, m.width))
+	case row.Op == diff.SourceRemoved:
+		return m.style(styleWorse, truncate(text, m.width))
+	case row.Op == diff.SourceAdded:
+		return m.style(styleBetter, truncate(text, m.width))
+	}
+	return text
 }
 
 // noLinesReason says why a function shows no per-line times.

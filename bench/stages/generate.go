@@ -164,7 +164,13 @@ func (g *generator) makeFrames() {
 		"internal/modules/esm/translators", "internal/modules/run_main", "internal/process/pre_execution", "fs",
 		"internal/fs/utils", "path", "buffer", "events", "internal/timers", "internal/process/task_queues",
 		"internal/streams/writable", "internal/util", "internal/errors", "internal/validators", "internal/fs/promises")
+	g.nameFunctions()
+	g.linkCalls()
+}
 
+// nameFunctions makes each script's functions, with compiler-like names
+// (a few anonymous), after the four V8 meta frames.
+func (g *generator) nameFunctions() {
 	g.frames = []frame{{name: "(root)", file: -1}, {name: "(program)", file: -1}, {name: "(idle)", file: -1}, {name: "(garbage collector)", file: -1}}
 	g.byFile = make([][]int32, len(g.files))
 	verbs := []string{"check", "get", "resolve", "visit", "create", "update", "is", "parse", "emit", "transform", "bind",
@@ -193,10 +199,13 @@ func (g *generator) makeFrames() {
 			g.frames = append(g.frames, frame{name: name, file: fi, line: g.rng.IntN(f.functions*80 + 100), column: g.rng.IntN(80)})
 		}
 	}
-	// The call graph: mostly within a script, some calls to other scripts
-	// and the built-ins, and a set of mutually recursive hubs in the
-	// compiler (checkExpression -> checkCallExpression -> ...) that make
-	// the stacks deep.
+}
+
+// linkCalls makes the call graph: mostly within a script, some calls to
+// other scripts and the built-ins, and a set of mutually recursive hubs in
+// the compiler (checkExpression -> checkCallExpression -> ...) that make
+// the stacks deep.
+func (g *generator) linkCalls() {
 	tsc := g.byFile[0]
 	hubs := tsc[:40]
 	for _, h := range hubs {
@@ -375,68 +384,80 @@ func (g *generator) write(w *bufio.Writer, deltas []int64) {
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		nd := &g.nodes[n]
-		f := &g.frames[nd.frame]
 		b = b[:0]
 		if !first {
 			b = append(b, ',')
 		}
 		first = false
-		b = append(b, `{"id":`...)
-		b = strconv.AppendInt(b, int64(n)+1, 10)
-		b = append(b, `,"callFrame":{"functionName":"`...)
-		b = append(b, f.name...)
-		b = append(b, `","scriptId":"`...)
-		url, line, col := "", -1, -1
-		if f.file >= 0 {
-			url, line, col = g.files[f.file].url, f.line, f.column
-		}
-		b = strconv.AppendInt(b, int64(f.file+1), 10)
-		b = append(b, `","url":"`...)
-		b = append(b, url...)
-		b = append(b, `","lineNumber":`...)
-		b = strconv.AppendInt(b, int64(line), 10)
-		b = append(b, `,"columnNumber":`...)
-		b = strconv.AppendInt(b, int64(col), 10)
-		b = append(b, `},"hitCount":`...)
-		b = strconv.AppendInt(b, int64(nd.hits), 10)
-		if len(nd.children) > 0 {
-			b = append(b, `,"children":[`...)
-			for i, c := range nd.children {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = strconv.AppendInt(b, int64(c)+1, 10)
-			}
-			b = append(b, ']')
-		}
-		if nd.hits > 0 && f.file >= 0 && (n*7)%10 != 0 {
-			// Position ticks: the hits spread over one to three lines.
-			b = append(b, `,"positionTicks":[`...)
-			left := nd.hits
-			for i := 0; left > 0; i++ {
-				t := left
-				if i < 2 && left > 1 {
-					t = left / 2
-				}
-				left -= t
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = append(b, `{"line":`...)
-				b = strconv.AppendInt(b, int64(f.line+1+3*i+int(n)%5), 10)
-				b = append(b, `,"ticks":`...)
-				b = strconv.AppendInt(b, int64(t), 10)
-				b = append(b, '}')
-			}
-			b = append(b, ']')
-		}
-		b = append(b, '}')
-		w.Write(b)
+		w.Write(g.appendNode(b, n))
+		nd := &g.nodes[n]
 		for i := len(nd.children) - 1; i >= 0; i-- {
 			stack = append(stack, nd.children[i])
 		}
 	}
+	g.writeSamples(w, b, deltas)
+}
+
+// appendNode appends node n as a .cpuprofile node: its call frame, hits,
+// children and, for most nodes with hits, position ticks.
+func (g *generator) appendNode(b []byte, n int32) []byte {
+	nd := &g.nodes[n]
+	f := &g.frames[nd.frame]
+	b = append(b, `{"id":`...)
+	b = strconv.AppendInt(b, int64(n)+1, 10)
+	b = append(b, `,"callFrame":{"functionName":"`...)
+	b = append(b, f.name...)
+	b = append(b, `","scriptId":"`...)
+	url, line, col := "", -1, -1
+	if f.file >= 0 {
+		url, line, col = g.files[f.file].url, f.line, f.column
+	}
+	b = strconv.AppendInt(b, int64(f.file+1), 10)
+	b = append(b, `","url":"`...)
+	b = append(b, url...)
+	b = append(b, `","lineNumber":`...)
+	b = strconv.AppendInt(b, int64(line), 10)
+	b = append(b, `,"columnNumber":`...)
+	b = strconv.AppendInt(b, int64(col), 10)
+	b = append(b, `},"hitCount":`...)
+	b = strconv.AppendInt(b, int64(nd.hits), 10)
+	if len(nd.children) > 0 {
+		b = append(b, `,"children":[`...)
+		for i, c := range nd.children {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(c)+1, 10)
+		}
+		b = append(b, ']')
+	}
+	if nd.hits > 0 && f.file >= 0 && (n*7)%10 != 0 {
+		// Position ticks: the hits spread over one to three lines.
+		b = append(b, `,"positionTicks":[`...)
+		left := nd.hits
+		for i := 0; left > 0; i++ {
+			t := left
+			if i < 2 && left > 1 {
+				t = left / 2
+			}
+			left -= t
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"line":`...)
+			b = strconv.AppendInt(b, int64(f.line+1+3*i+int(n)%5), 10)
+			b = append(b, `,"ticks":`...)
+			b = strconv.AppendInt(b, int64(t), 10)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// writeSamples ends the profile: its start and end times, the samples and
+// their time deltas. b is a scratch buffer.
+func (g *generator) writeSamples(w *bufio.Writer, b []byte, deltas []int64) {
 	var sum int64
 	for _, d := range deltas {
 		sum += d

@@ -52,6 +52,45 @@ type config struct {
 
 // config reads and checks the inputs.
 func (e environment) config() (config, error) {
+	c, err := e.settings()
+	if err != nil {
+		return c, err
+	}
+	// With a history branch, a pull request's base may come from its
+	// record, and the base profiles may be left out.
+	before, err := side("before", e.input("before"))
+	if err != nil && (e.input("before") != "" || e.input("history-branch") == "") {
+		return c, err
+	}
+	after, err := side("after", e.input("after"))
+	if err != nil {
+		return c, err
+	}
+	if err := e.flagArgs(&c); err != nil {
+		return c, err
+	}
+	c.storeArgs = append(c.storeArgs, "--")
+	c.storeArgs = append(c.storeArgs, after...) // every argument is a run of the head
+	if len(before) == 0 {
+		c.args = nil
+		return c, nil
+	}
+	if len(before) == 1 && len(after) == 1 {
+		c.args = append(c.args, "--", before[0], after[0])
+	} else {
+		for _, f := range before {
+			c.args = append(c.args, "--before", f)
+		}
+		for _, f := range after {
+			c.args = append(c.args, "--after", f)
+		}
+	}
+	return c, nil
+}
+
+// settings reads the inputs about the step itself: the binary, the name,
+// when to comment, the summary and page, and the folder it works in.
+func (e environment) settings() (config, error) {
 	c := config{bin: e.getenv("PROFDIFF"), name: e.input("name"), comment: e.input("comment")}
 	if c.bin == "" {
 		c.bin = "profdiff"
@@ -81,17 +120,12 @@ func (e environment) config() (config, error) {
 		tmp = os.TempDir()
 	}
 	c.dir = filepath.Join(tmp, "profdiff-"+c.name)
+	return c, nil
+}
 
-	// With a history branch, a pull request's base may come from its
-	// record, and the base profiles may be left out.
-	before, err := side("before", e.input("before"))
-	if err != nil && (e.input("before") != "" || e.input("history-branch") == "") {
-		return c, err
-	}
-	after, err := side("after", e.input("after"))
-	if err != nil {
-		return c, err
-	}
+// flagArgs turns the inputs that are profdiff flags (work, maps, rules,
+// args) into the comparison's arguments and a history record's.
+func (e environment) flagArgs(c *config) error {
 	for _, f := range []struct{ input, flag string }{{"work", "--work"}, {"work-before", "--work-before"}, {"work-after", "--work-after"}, {"work-unit", "--work-unit"}} {
 		if v := e.input(f.input); v != "" {
 			c.args = append(c.args, f.flag, v)
@@ -114,26 +148,11 @@ func (e environment) config() (config, error) {
 	}
 	extra, err := splitArgs(e.input("args"))
 	if err != nil {
-		return c, fmt.Errorf("args: %v", err)
+		return fmt.Errorf("args: %v", err)
 	}
 	c.args = append(c.args, extra...)
-	c.storeArgs = append(append(c.storeArgs, extra...), "--")
-	c.storeArgs = append(c.storeArgs, after...) // every argument is a run of the head
-	if len(before) == 0 {
-		c.args = nil
-		return c, nil
-	}
-	if len(before) == 1 && len(after) == 1 {
-		c.args = append(c.args, "--", before[0], after[0])
-	} else {
-		for _, f := range before {
-			c.args = append(c.args, "--before", f)
-		}
-		for _, f := range after {
-			c.args = append(c.args, "--after", f)
-		}
-	}
-	return c, nil
+	c.storeArgs = append(c.storeArgs, extra...)
+	return nil
 }
 
 // boolInput reads a true/false input.

@@ -12,8 +12,11 @@ import (
 	"github.com/profdiff/profdiff/report"
 )
 
-// writeExport writes the sides in an export format.
-func writeExport(w io.Writer, format string, ds []diff.Side, profiles [][]*analyze.Profile) error {
+// exporter writes sides in a format another tool reads.
+type exporter func(io.Writer, []export.Side) error
+
+// writeExport writes the sides with an exporter.
+func writeExport(w io.Writer, write exporter, ds []diff.Side, profiles [][]*analyze.Profile) error {
 	var sides []export.Side
 	for si, d := range ds {
 		s := export.Side{Name: d.Name, Work: d.Work}
@@ -22,21 +25,25 @@ func writeExport(w io.Writer, format string, ds []diff.Side, profiles [][]*analy
 		}
 		sides = append(sides, s)
 	}
-	switch format {
-	case "pprof":
-		return export.WritePprof(w, sides)
-	case "speedscope":
-		// JSON of the profile's names: C1 and bidi controls escaped, as
-		// in --format json.
-		var b bytes.Buffer
-		if err := export.WriteSpeedscope(&b, sides, "profdiff "+version()); err != nil {
-			return err
-		}
-		_, err := w.Write(report.EscapeJSON(b.Bytes()))
+	return write(w, sides)
+}
+
+// writePprof writes gzipped profile.proto (a diff of two sides).
+func writePprof(w io.Writer, sides []export.Side) error { return export.WritePprof(w, sides) }
+
+// writeSpeedscope writes speedscope's JSON, its names escaped (C1 and
+// bidi controls) as in --format json.
+func writeSpeedscope(w io.Writer, sides []export.Side) error {
+	var b bytes.Buffer
+	if err := export.WriteSpeedscope(&b, sides, "profdiff "+version()); err != nil {
 		return err
 	}
-	return export.WriteFolded(w, sides)
+	_, err := w.Write(report.EscapeJSON(b.Bytes()))
+	return err
 }
+
+// writeFolded writes flamegraph.pl's folded stacks.
+func writeFolded(w io.Writer, sides []export.Side) error { return export.WriteFolded(w, sides) }
 
 // htmlTitle heads the HTML page: the files compared, or the profile.
 func htmlTitle(pair *diff.Report, sides []sideArg) string {

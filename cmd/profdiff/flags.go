@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/profdiff/profdiff/report"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -42,6 +43,9 @@ Usage:
   profdiff [flags] a-r1.cpuprofile a-r2.cpuprofile b-r1.cpuprofile...
                                        files of one folder that differ only in a run
                                        number are runs of one side (here a and b)
+  profdiff [flags] runs/*.cpuprofile   names saying before/after (base/head, old/new,
+                                       a/b) make the two sides, in that order; so do
+                                       those of one folder (profdiff runs/)
   profdiff [flags] --side NAME=PATH...
   profdiff [flags] --base-store DIR --base-commit SHA AFTER...
                                        the base is the store's record of SHA
@@ -117,6 +121,7 @@ type options struct {
 	output       string
 	jsonOutput   string
 	top          int
+	topSet       bool // --top was given: every output shows that many rows
 	thread       string
 	sampleType   string
 	list         bool
@@ -191,7 +196,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` instead of standard output")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "do not say the report's warnings on standard error (they stay in the report); errors are still said")
 	fs.StringVar(&o.jsonOutput, "json-output", "", "also write the comparison as JSON to `FILE`, from the same run (for CI: markdown to post, JSON to read)")
-	fs.IntVarP(&o.top, "top", "n", 20, "rows per table in text output (0 for all); JSON always has every row")
+	fs.IntVarP(&o.top, "top", "n", 20, "rows per table (0 for all); without it text shows 20, markdown's top changes 10 and the HTML page 50; JSON always has every row")
 	fs.StringArrayVar(&o.before, "before", nil, "a profile of the BEFORE side (repeatable: repeated runs); with --after, instead of BEFORE AFTER")
 	fs.StringArrayVar(&o.after, "after", nil, "a profile of the AFTER side (repeatable)")
 	fs.StringArrayVar(&o.named, "side", nil, "a side named NAME, given as `NAME=PATH` (repeatable; PATH a profile, a directory of runs or a glob, and a NAME given again adds runs): instead of BEFORE AFTER, for a base and several variants")
@@ -382,17 +387,18 @@ func (o *options) chooseFormat(interactive, stdoutTerminal bool) error {
 			o.format = "tui" // the explorer is the default on a terminal
 		}
 	}
-	if o.baseStore != "" && o.format != "text" && o.format != "markdown" && o.format != "json" {
-		return fmt.Errorf("--format %s needs call trees or profiles, and a history record keeps neither: with --base-store use text, markdown or json", o.format)
+	f, ok := formatNamed(o.format)
+	if !ok {
+		return fmt.Errorf("--format %q: choose %s", o.format, formatList(func(outputFormat) bool { return true }))
+	}
+	if o.baseStore != "" && !f.fromRecord {
+		return fmt.Errorf("--format %s needs call trees or profiles, and a history record keeps neither: with --base-store use %s", o.format, formatList(func(f outputFormat) bool { return f.fromRecord }))
 	}
 	if o.format == "tui" && !interactive {
 		return errors.New("--format tui needs a terminal on standard input and output; use --format text, markdown or json")
 	}
-	if !knownFormat(o.format) {
-		return fmt.Errorf("--format %q: choose text, markdown, json, html, tui, pprof, speedscope or folded", o.format)
-	}
-	if o.format == "pprof" && (o.output == "" || o.output == "-") && stdoutTerminal {
-		return errors.New("--format pprof writes a binary file: give it with -o FILE")
+	if f.binary && (o.output == "" || o.output == "-") && stdoutTerminal {
+		return fmt.Errorf("--format %s writes a binary file: give it with -o FILE", o.format)
 	}
 	return nil
 }
@@ -401,4 +407,17 @@ func (o *options) chooseFormat(interactive, stdoutTerminal bool) error {
 // only (--sourcemaps-before, --sourcemap-after, ...).
 func (o options) perSideSourceMaps() bool {
 	return len(o.sourceDirsBefore)+len(o.sourceDirsAfter)+len(o.sourceMapsBefore)+len(o.sourceMapsAfter) > 0
+}
+
+// rows is how many rows per table an output whose own default is dflt
+// shows: --top when given (0: all of them), else dflt. (Text reads
+// --top itself, whose default is its own.)
+func (o options) rows(dflt int) int {
+	switch {
+	case !o.topSet:
+		return dflt
+	case o.top == 0:
+		return math.MaxInt32
+	}
+	return o.top
 }

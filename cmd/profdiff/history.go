@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,7 +11,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/profdiff/profdiff/history"
-	"github.com/profdiff/profdiff/report"
 )
 
 const historyUsage = `usage:
@@ -190,16 +188,20 @@ func historyShow(o options, h historyFlags, fs *pflag.FlagSet, stdout, stderr io
 	if fs.NArg() != 1 {
 		return usageError(stderr, "history takes one store folder (or: history add …)")
 	}
-	src, err := history.OpenSource(fs.Arg(0), h.order, h.last)
+	if h.last < 0 {
+		return usageError(stderr, "--last %d: give how many of the last commits to analyse (0: all)", h.last)
+	}
+	write, err := historyWriter(o.format)
 	if err != nil {
-		return failed(stderr, err)
+		return usageError(stderr, "%v", err)
 	}
 	dopts, err := diffOptions(o, 2)
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	if h.last < 0 {
-		return usageError(stderr, "--last %d: give how many of the last commits to analyse (0: all)", h.last)
+	src, err := history.OpenSource(fs.Arg(0), h.order, h.last)
+	if err != nil {
+		return failed(stderr, err)
 	}
 	res, err := history.AnalyzeSource(src, history.Options{Alpha: dopts.Alpha, MinDeltaPct: dopts.MinDeltaPct, MinDeltaPP: dopts.MinDeltaPP, Seed: 1})
 	if err != nil {
@@ -210,23 +212,5 @@ func historyShow(o options, h historyFlags, fs *pflag.FlagSet, stdout, stderr io
 			fmt.Fprintf(stderr, "profdiff: warning: %s\n", w)
 		}
 	}
-	write := func(w io.Writer) error {
-		switch o.format {
-		case "", "text":
-			return report.WriteHistoryText(w, res)
-		case "markdown", "md":
-			return report.WriteHistoryMarkdown(w, res)
-		case "json":
-			return report.WriteHistoryJSON(w, res)
-		case "html":
-			return report.WriteHistoryHTML(w, res)
-		}
-		return errors.New("history writes text, markdown, json or html")
-	}
-	switch o.format {
-	case "", "text", "markdown", "md", "json", "html":
-	default:
-		return usageError(stderr, "--format %s: history writes text, markdown, json or html", o.format)
-	}
-	return finish(stderr, o.output, stdout, write, false)
+	return finish(stderr, o.output, stdout, func(w io.Writer) error { return write(w, res) }, false)
 }

@@ -29,42 +29,13 @@ const (
 	treeAlways            // the output draws the tree
 )
 
-// outputNeeds is what each --format reads; every format chooseFormat
-// accepts has a line.
-var outputNeeds = [...]struct {
-	format string
-	needs
-}{
-	{"text", needs{tree: treeCompared, whole: true}},
-	{"markdown", needs{tree: treeCompared, whole: true}},
-	{"md", needs{tree: treeCompared, whole: true}},
-	{"json", needs{calls: true, tree: treeCompared, whole: true}},
-	{"html", needs{tree: treeAlways}},
-	{"tui", needs{calls: true, lines: true, tree: treeAlways}},
-	{"pprof", needs{profiles: true}},
-	{"speedscope", needs{profiles: true}},
-	{"folded", needs{profiles: true}},
-}
-
-// knownFormat reports whether format has a line in outputNeeds.
-func knownFormat(format string) bool {
-	for _, o := range outputNeeds {
-		if o.format == format {
-			return true
-		}
-	}
-	return false
-}
-
 // needsOf returns what the chosen format, and the JSON of --json-output
 // when asked for, read. An unknown format needs everything, so that a
 // format added without a line here is slow rather than wrong.
 func needsOf(format string, jsonOutput bool) needs {
 	n := needs{calls: true, lines: true, tree: treeAlways, profiles: true}
-	for _, o := range outputNeeds {
-		if o.format == format {
-			n = o.needs
-		}
+	if f, ok := formatNamed(format); ok {
+		n = f.needs
 	}
 	if jsonOutput {
 		json := needsOf("json", false)

@@ -1,14 +1,16 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
 )
 
-// Every format the command accepts has its line in outputNeeds: a format
-// without one would compute everything, and a renderer that starts to read
-// a part its line lacks fails the golden tests (they run the command).
+// Every format the command accepts has its line in formats, with a writer
+// (the explorer runs instead): a format without one would compute
+// everything, and a renderer that starts to read a part its line lacks
+// fails the golden tests (they run the command).
 func TestOutputNeedsCoverEveryFormat(t *testing.T) {
 	for _, f := range []string{"text", "markdown", "md", "json", "html", "tui", "pprof", "speedscope", "folded"} {
 		o := options{format: f}
@@ -19,16 +21,23 @@ func TestOutputNeedsCoverEveryFormat(t *testing.T) {
 		} else if err := o.chooseFormat(false, false); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		found := false
-		for _, n := range outputNeeds {
-			found = found || n.format == f
-		}
+		line, found := formatNamed(f)
 		if !found {
-			t.Errorf("--format %s has no line in outputNeeds", f)
+			t.Errorf("--format %s has no line in formats", f)
+		}
+		if line.write == nil && f != "tui" {
+			t.Errorf("--format %s has no writer", f)
 		}
 	}
-	if o := (options{format: "yaml"}); o.chooseFormat(false, false) == nil {
-		t.Error("an unknown format was accepted")
+	o := options{format: "yaml"}
+	err := o.chooseFormat(false, false)
+	if err == nil || !strings.Contains(err.Error(), "choose text, markdown, json, html, tui, pprof, speedscope or folded") {
+		t.Errorf("an unknown format: %v", err)
+	}
+	for f, want := range map[string]bool{"": true, "text": true, "md": true, "json": true, "html": true, "tui": false, "pprof": false} {
+		if _, err := historyWriter(f); (err == nil) != want {
+			t.Errorf("history --format %q: %v", f, err)
+		}
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/x/term"
 
@@ -148,9 +147,9 @@ func writeReport(o options, rep, pair *diff.Report, ds []diff.Side, profiles [][
 	// them already, so only those about what was asked for (a flag that
 	// did nothing) are said here too.
 	elsewhere := o.output != "" && o.output != "-" || discarded(stdout)
-	holds := needsOf(o.format, false).whole || o.format == "html"
+	format, _ := formatNamed(o.format)
 	for _, w := range rep.Warnings {
-		if !o.quiet && (elsewhere || !holds || w.Kind.AboutTheRequest()) {
+		if !o.quiet && (elsewhere || !format.showsWarnings || w.Kind.AboutTheRequest()) {
 			fmt.Fprintf(stderr, "profdiff: warning: %s\n", termtext.Clean(w.String()))
 		}
 	}
@@ -160,20 +159,9 @@ func writeReport(o options, rep, pair *diff.Report, ds []diff.Side, profiles [][
 				return err
 			}
 		}
-		switch o.format {
-		case "json":
-			return report.WriteJSONWith(out, rep, report.JSONOptions{Lines: o.lines})
-		case "html":
-			return flamegraph.Write(out, pair, flamegraph.Options{Title: htmlTitle(pair, sides), Lines: o.lines, Source: o.readSource})
-		case "pprof", "speedscope", "folded":
-			if rep.Several() {
-				ds, profiles = pairSides(pair, ds, profiles)
-			}
-			return writeExport(out, o.format, ds, profiles)
-		case "markdown", "md":
-			return report.WriteMarkdown(out, rep, report.MarkdownOptions{Files: o.by == "file", Sort: o.sortMetric(),
-				Commit: o.commit, BaseCommit: o.baseCommit, Previous: o.previousResults, Now: time.Now()})
+		if format.write == nil {
+			return fmt.Errorf("--format %s is not written to a file", o.format)
 		}
-		return report.WriteText(out, rep, report.TextOptions{Top: o.top, Color: color, Files: o.by == "file", Sort: o.sortMetric()})
+		return format.write(out, writeInput{o: o, rep: rep, pair: pair, ds: ds, profiles: profiles, sides: sides, color: color})
 	}, rep.Broken())
 }

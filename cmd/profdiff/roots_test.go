@@ -143,7 +143,7 @@ func TestRootFlags(t *testing.T) {
 		{[]string{"--root", "/a", routerBefore, routerMoved}, `--root "/a": give NAME=DIR`},
 		{[]string{"--root", "other=/a", routerBefore, routerMoved}, "NAME a side (before, after)"},
 		{[]string{"--root-before", "/a", "--root-after", "/b", "--no-root-match", routerBefore, routerMoved}, "contradict"},
-		{[]string{"--root-before", "/a", "--root-after", "/b", routerBefore, routerAfter, routerMoved}, "--root-before and --root-after are for two sides"},
+		{[]string{"--root-before", "/a", "--root-after", "/b", "--side", "x=" + routerBefore, "--side", "y=" + routerAfter, "--side", "z=" + routerMoved}, "--root-before and --root-after are for two sides"},
 		{[]string{"--root", "profile=/a", routerBefore}, "--root is for comparing sides"},
 	} {
 		code, _, errs := runCLI(tc.args...)
@@ -177,7 +177,7 @@ func TestSourceBelowASidesRoot(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "src", "router.js"), []byte("function match() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := newSourceFiles(confine.New(root))
+	s := newSourceFiles(confine.New(root), options{})
 	if text, _ := s.read("src/router.js"); text != "" {
 		t.Fatalf("read a relative file without roots: %q", text)
 	}
