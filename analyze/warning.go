@@ -108,6 +108,10 @@ const (
 	// WarnMissingNodes: nodes of a V8 profile name parents or children
 	// that the file does not hold; what could be kept was.
 	WarnMissingNodes
+	// WarnLoaded: a side's sampled on-CPU time exceeds the CPU time the
+	// operating system charged its processes by more than 10%: the
+	// machine was loaded while it ran.
+	WarnLoaded
 )
 
 // AboutTheRequest reports whether a warning says that something asked for
