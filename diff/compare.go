@@ -421,6 +421,14 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 		c.onCPU = whole
 	}
 	c.runOnCPU = c.runsOnCPU()
+	if len(sides) == 2 && sides[0].ProcessCPUNs != nil && sides[1].ProcessCPUNs != nil {
+		c.runProcess = make([][]float64, 2)
+		for si, s := range sides {
+			for _, ns := range s.ProcessCPUNs {
+				c.runProcess[si] = append(c.runProcess[si], float64(ns)*c.scale[si])
+			}
+		}
+	}
 
 	c.startTreeTotals()
 	r.Packages = c.join(func(t *analyze.Table) []analyze.Row { return t.Packages }, nil)
@@ -570,6 +578,9 @@ type comparison struct {
 	// narrowed) in the rows' unit, per side: what a row's share of its
 	// run is taken of (see noise.go).
 	runOnCPU [][]float64
+	// runProcess is each run's process CPU time in the rows' unit, per
+	// side, when both sides carry it; nil otherwise.
+	runProcess [][]float64
 	// fnIndex maps every function key met in a table to its row, and
 	// rows each table's functions (side, run, function) to theirs.
 	fnIndex map[analyze.Key]int32
