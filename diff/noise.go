@@ -398,7 +398,8 @@ func (c *comparison) pValue(m *Measure, functionLevel bool) float64 {
 // that dominates the run slower hardly moves its share, which the time
 // shows. The row takes the smaller p-value of the two, doubled
 // (Bonferroni over the two tests); when a side has a single run, the
-// share's alone.
+// share's alone. A share counts only when it moved the way the time did:
+// when one row's time falls by a second, every other row's share rises.
 func (c *comparison) test(m *Measure, functionLevel bool) (float64, [2]sideStats) {
 	share := c.share(m)
 	prior, sharePrior := c.opts.RunNoise, shareNoise
@@ -423,6 +424,16 @@ func (c *comparison) test(m *Measure, functionLevel bool) (float64, [2]sideStats
 	sa := sideStatsOf(ra, c.interval[0], c.scale[0], sharePrior).floored(ra, c.interval[0]*c.scale[0], frac)
 	sb := sideStatsOf(rb, c.interval[1], c.scale[1], sharePrior).floored(rb, c.interval[1]*c.scale[1], frac)
 	ps := testRuns(ra, rb, sa, sb)
+	// The verdict's direction is the time's: a share that moved the other
+	// way (a row whose time fell a little while the rest fell more) says
+	// nothing for it.
+	up := sb.mean > sa.mean
+	if rest {
+		up = !up
+	}
+	if up != (m.Mean[1] > m.Mean[0]) {
+		ps = 1
+	}
 	if len(m.Runs[0]) == 1 || len(m.Runs[1]) == 1 {
 		// A side of one run shows nothing of the run-to-run noise that
 		// moves every row's time at once (two runs of one build on a
