@@ -91,7 +91,7 @@ func main() {
 		fmt.Sscanf(rest, "%g:%d", &size, &n)
 		name, r2, _ := strings.Cut(aa[0], "=")
 		dir, mapDir, _ := strings.Cut(r2, ":")
-		s, err := load(name, dir, mapDir)
+		s, err := load(name, dir, mapDir, "")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
@@ -129,7 +129,7 @@ func run(o options, aa, real []string) error {
 	for _, spec := range aa {
 		name, rest, _ := strings.Cut(spec, "=")
 		dir, mapDir, _ := strings.Cut(rest, ":")
-		s, err := load(name, dir, mapDir)
+		s, err := load(name, dir, mapDir, "")
 		if err != nil {
 			return err
 		}
@@ -210,17 +210,34 @@ func realChange(o options, spec string) error {
 	if len(parts) >= 5 {
 		mb, ma = parts[3], parts[4]
 	}
-	before, err := load(name+" before", parts[0], mb)
+	// PACKAGE is a package whose self time is expected better, or
+	// +FUNCTION@ROOT_BEFORE@ROOT_AFTER a function whose self time is
+	// expected worse, the sides' files keyed below their roots (the two
+	// checkouts of a recording, as --root-before and --root-after; with
+	// a trailing slash).
+	pkg, fn, roots := parts[2], "", []string(nil)
+	if strings.HasPrefix(pkg, "+") {
+		f := strings.Split(pkg[1:], "@")
+		fn = f[0]
+		if len(f) == 3 {
+			roots = []string{f[1], f[2]}
+		}
+	}
+	roots = append(roots, "", "")
+	before, err := load(name+" before", parts[0], mb, roots[0])
 	if err != nil {
 		return err
 	}
-	after, err := load(name+" after", parts[1], ma)
+	after, err := load(name+" after", parts[1], ma, roots[1])
 	if err != nil {
 		return err
 	}
-	pkg := parts[2]
 	rng := rand.New(rand.NewPCG(o.seed, 11))
-	fmt.Fprintf(o.out, "| real change %s | runs a side | %s self judged better | other rows judged worse (the builds differ) |\n|---|---:|---:|---:|\n", name, pkg)
+	what := pkg + " self judged better"
+	if fn != "" {
+		what = fn + " self judged worse"
+	}
+	fmt.Fprintf(o.out, "| real change %s | runs a side | %s | draws with another self time judged worse |\n|---|---:|---:|---:|\n", name, what)
 	for _, n := range o.ns {
 		if n > len(before.profiles) || n > len(after.profiles) {
 			continue
@@ -230,18 +247,38 @@ func realChange(o options, spec string) error {
 			a := rng.Perm(len(before.profiles))[:n]
 			b := rng.Perm(len(after.profiles))[:n]
 			sides := []diff.Side{before.side("before", a, nil), after.side("after", b, nil)}
+			if roots[0] != "" {
+				// In place, and once is as good as many: a relocated
+				// path is no longer below its root.
+				diff.Relocate(sides, roots[:2])
+			}
 			r, err := diff.Compare(sides, diff.DefaultOptions())
 			if err != nil {
 				return err
 			}
-			for _, p := range r.Packages {
-				if strings.Contains(p.Key.Package, pkg) && p.Self.Change.Verdict == diff.VerdictBetter {
+			if fn != "" {
+				if worse(r, fn) {
 					found++
-					break
+				}
+				if o.verbose && d == 0 {
+					for _, row := range r.Functions {
+						if row.Key.Function == fn {
+							fmt.Fprintf(os.Stderr, "%s %d v %d: %s %s self %+v\n", name, n, n, fn, row.Key.File, row.Self.Change)
+						}
+					}
+				}
+			} else {
+				for _, p := range r.Packages {
+					if strings.Contains(p.Key.Package, pkg) && p.Self.Change.Verdict == diff.VerdictBetter {
+						found++
+						break
+					}
 				}
 			}
 			for _, f := range flagged(r) {
-				if strings.HasSuffix(f, "worse") {
+				// A self time judged worse elsewhere: totals above the
+				// change hold it.
+				if strings.HasSuffix(f, " self worse") && (fn == "" || !strings.HasPrefix(f, "function "+fn)) {
 					other++
 					if o.verbose {
 						fmt.Fprintf(os.Stderr, "%s %d v %d: %s\n", name, n, n, f)
@@ -293,7 +330,7 @@ func (s *set) runsFor(n int) bool {
 }
 
 // load parses, maps and aggregates a folder's runs.
-func load(name, dir, mapDir string) (*set, error) {
+func load(name, dir, mapDir, root string) (*set, error) {
 	var runs []string
 	cpu := map[string]int64{}
 	dirs := strings.Split(dir, ",")
@@ -333,7 +370,7 @@ func load(name, dir, mapDir string) (*set, error) {
 		if sym != nil {
 			sym.Apply(p)
 		}
-		analyze.AttributePackagesBelow(p, files2, "")
+		analyze.AttributePackagesBelow(p, files2, root)
 		s.profiles = append(s.profiles, p)
 		s.tables = append(s.tables, analyze.Aggregate(p, analyze.AggregateOptions{}))
 		abs, _ := filepath.Abs(f)
