@@ -278,7 +278,12 @@ func realChange(o options, spec string) error {
 			for _, f := range flagged(r) {
 				// A self time judged worse elsewhere: totals above the
 				// change hold it.
-				if strings.HasSuffix(f, " self worse") && (fn == "" || !strings.HasPrefix(f, "function "+fn)) {
+				// (For a function's change, its package's self time too.)
+				kind := "package "
+				if fn != "" {
+					kind = "function "
+				}
+				if strings.HasPrefix(f, kind) && strings.HasSuffix(f, " self worse") && (fn == "" || !strings.HasPrefix(f, "function "+fn)) {
 					other++
 					if o.verbose {
 						fmt.Fprintf(os.Stderr, "%s %d v %d: %s\n", name, n, n, f)
