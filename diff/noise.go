@@ -71,6 +71,9 @@ const (
 	// minWeight is the least weight (in percent of on-CPU time) a row
 	// takes in the weighted correction (see judgeSet).
 	minWeight = 0.01
+	// uniformWeight is the part of a block's weight in the correction
+	// shared equally between its tested rows (the rest goes by share).
+	uniformWeight = 0.5
 	// shareNoise is the prior run-to-run variation of a row's share of
 	// its run's on-CPU time.
 	shareNoise = 0.2
@@ -324,16 +327,24 @@ func (c *comparison) judgeSet(ms []*Measure, has func(i int) (before, after bool
 			ws[i] = max(c.share(m), minWeight)
 		}
 	}
-	if size := len(ms) / max(kinds, 1); kinds > 1 && size > 0 {
+	kinds = max(kinds, 1)
+	if size := len(ms) / kinds; size > 0 {
 		for k := 0; k < kinds; k++ {
 			var sum float64
+			n := 0
 			for i := k * size; i < (k+1)*size; i++ {
 				if !math.IsNaN(ps[i]) {
 					sum += ws[i]
+					n++
 				}
 			}
+			// Half of a block's weight by share, half equal: a heavy row
+			// gets more of α, and a small row with a clear change keeps
+			// enough to be found.
 			for i := k * size; i < (k+1)*size && sum > 0; i++ {
-				ws[i] /= sum
+				if !math.IsNaN(ps[i]) {
+					ws[i] = uniformWeight*(1/float64(n)) + (1-uniformWeight)*ws[i]/sum
+				}
 			}
 		}
 	}
