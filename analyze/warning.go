@@ -126,6 +126,10 @@ const (
 	// differ at the same positions), so it maps one build's functions to
 	// the other's names.
 	WarnMapSharedByBuilds
+	// WarnLoaded: a side's sampled on-CPU time exceeds the CPU time the
+	// operating system charged its processes by more than 10%: the
+	// machine was loaded while it ran.
+	WarnLoaded
 )
 
 // AboutTheRequest reports whether a warning says that something asked for

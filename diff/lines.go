@@ -220,8 +220,8 @@ func (c *comparison) judgeLines(lines []LineTime, totals bool) {
 	has := func(ms []*Measure) func(i int) (bool, bool) {
 		return func(i int) (bool, bool) { return ms[i].Mean[0] > 0, ms[i].Mean[1] > 0 }
 	}
-	c.judgeSet(self, has(self), func(i int) bool { return c.eligible(self[i]) }, true)
+	c.judgeSet(self, has(self), func(i int) bool { return c.eligible(self[i]) }, true, 1)
 	if totals {
-		c.judgeSet(total, has(total), func(i int) bool { return c.eligible(total[i]) }, true)
+		c.judgeSet(total, has(total), func(i int) bool { return c.eligible(total[i]) }, true, 1)
 	}
 }

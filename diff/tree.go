@@ -669,8 +669,8 @@ func (c *comparison) judgeTree(tree []TreeNode) {
 		self[i], total[i] = &tree[i].Self, &tree[i].Total
 	}
 	has := func(i int) (bool, bool) { return total[i].Mean[0] > 0, total[i].Mean[1] > 0 }
-	c.judgeSet(total, has, func(i int) bool { return i > 0 && c.eligible(total[i]) }, true)
-	c.judgeSet(self, has, func(i int) bool { return i > 0 && c.eligible(self[i]) }, true)
+	c.judgeSet(total, has, func(i int) bool { return i > 0 && c.eligible(total[i]) }, true, 1)
+	c.judgeSet(self, has, func(i int) bool { return i > 0 && c.eligible(self[i]) }, true, 1)
 }
 
 // TreeChildren returns each tree node's children, the heaviest (by the
