@@ -182,11 +182,17 @@ func TestPageInChromium(t *testing.T) {
 	if root[0].(float64) != r.Tree[0].Total.Mean[0] || root[1].(float64) != r.Tree[0].Total.Mean[1] || r.OnCPU(0) != r.Tree[0].Total.Mean[0] {
 		t.Errorf("root %v, on-CPU %v %v", root, r.OnCPU(0), r.OnCPU(1))
 	}
-	// Judged by function (the default), the router change is faster
-	// frames and grey ones: path-to-regexp's matcher moved under a new
-	// caller and is one faster function, not gone and new.
-	if st["faster"].(float64) == 0 || st["grey"].(float64) == 0 || st["goneFrames"].(float64)+st["newFrames"].(float64) != 0 || st["notFinite"].(bool) || st["judge"] != "function" {
-		t.Errorf("router change: %v", st)
+	// Judged by function (the default), frames are coloured faster
+	// exactly when the report judges a function better (at one run a
+	// side the matcher's -80% is not settled: its function rows are ~),
+	// the rest grey: path-to-regexp's matcher moved under a new caller
+	// and is one function, not gone and new.
+	better := false
+	for _, row := range r.Functions {
+		better = better || row.Self.Change.Verdict == diff.VerdictBetter || row.Total.Change.Verdict == diff.VerdictBetter
+	}
+	if (st["faster"].(float64) > 0) != better || st["grey"].(float64) == 0 || st["goneFrames"].(float64)+st["newFrames"].(float64) != 0 || st["notFinite"].(bool) || st["judge"] != "function" {
+		t.Errorf("router change (a function judged better: %v): %v", better, st)
 	}
 	// Judged frame by frame, the moved matcher's old frame is gone.
 	st, _, _, _ = load(t, browser, page(t, r), "#judge=path")
