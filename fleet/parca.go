@@ -288,4 +288,3 @@ func fillCounts(p *analyze.Profile, window time.Duration) {
 	}
 	p.SampleCount = (total + period/2) / period
 }
-
