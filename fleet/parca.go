@@ -51,14 +51,17 @@ type Run struct {
 // Fetch reads the runs of a side query from its server. Errors are one
 // line and name the server; a query that matches nothing is ErrEmpty.
 func Fetch(ctx context.Context, q Query, opts Options) ([]Run, error) {
-	c := newClient(opts)
+	var c source = newClient(opts, q)
+	if q.Kind == Pyroscope {
+		c = newPyroscope(opts, q)
+	}
 	if opts.ReplicateBy != "" && opts.Windows > 1 {
 		return nil, errors.New("choose --replicate-by or --windows, not both")
 	}
 	var runs []Run
 	switch {
 	case opts.ReplicateBy != "":
-		values, err := c.labelValues(ctx, q, opts.ReplicateBy)
+		values, err := c.labelValues(ctx, opts.ReplicateBy)
 		if err != nil {
 			return nil, err
 		}
@@ -67,7 +70,7 @@ func Fetch(ctx context.Context, q Query, opts Options) ([]Run, error) {
 			if err != nil {
 				return nil, err
 			}
-			p, err := c.merge(ctx, q, sel, q.From, q.To, opts.Parse)
+			p, err := c.merge(ctx, sel, q.From, q.To, opts.Parse)
 			if errors.Is(err, ErrEmpty) {
 				continue // Parca lists a label's values over all series
 			}
@@ -84,7 +87,7 @@ func Fetch(ctx context.Context, q Query, opts Options) ([]Run, error) {
 			if i == opts.Windows-1 {
 				to = q.To
 			}
-			p, err := c.merge(ctx, q, q.Selector, from, to, opts.Parse)
+			p, err := c.merge(ctx, q.Selector, from, to, opts.Parse)
 			if errors.Is(err, ErrEmpty) {
 				continue
 			}
@@ -94,7 +97,7 @@ func Fetch(ctx context.Context, q Query, opts Options) ([]Run, error) {
 			runs = append(runs, Run{Profile: p, Label: fmt.Sprintf("window %d/%d", i+1, opts.Windows)})
 		}
 	default:
-		p, err := c.merge(ctx, q, q.Selector, q.From, q.To, opts.Parse)
+		p, err := c.merge(ctx, q.Selector, q.From, q.To, opts.Parse)
 		if err != nil {
 			return nil, err
 		}
@@ -106,15 +109,23 @@ func Fetch(ctx context.Context, q Query, opts Options) ([]Run, error) {
 	return runs, nil
 }
 
+// source is what Fetch asks of a server.
+type source interface {
+	labelValues(ctx context.Context, label string) ([]string, error)
+	merge(ctx context.Context, selector string, from, to time.Time, po analyze.ParseOptions) (*analyze.Profile, error)
+}
+
+// client reads a Parca server through its JSON gateway.
 type client struct {
+	q       Query
 	http    *http.Client
 	retries int
 	token   string
 	max     int64
 }
 
-func newClient(o Options) *client {
-	c := &client{http: o.Client, retries: o.Retries, token: o.Token, max: o.MaxResponse}
+func newClient(o Options, q Query) *client {
+	c := &client{q: q, http: o.Client, retries: o.Retries, token: o.Token, max: o.MaxResponse}
 	if c.http == nil {
 		t := o.Timeout
 		if t == 0 {
@@ -207,7 +218,8 @@ func oneLine(body []byte) string {
 	return s
 }
 
-func (c *client) labelValues(ctx context.Context, q Query, label string) ([]string, error) {
+func (c *client) labelValues(ctx context.Context, label string) ([]string, error) {
+	q := c.q
 	if !validLabel(label) {
 		return nil, fmt.Errorf("--replicate-by %q is not a valid label name", label)
 	}
@@ -228,7 +240,7 @@ func (c *client) labelValues(ctx context.Context, q Query, label string) ([]stri
 }
 
 // merge fetches the merged pprof of selector over [from, to) and reads it.
-func (c *client) merge(ctx context.Context, q Query, selector string, from, to time.Time, po analyze.ParseOptions) (*analyze.Profile, error) {
+func (c *client) merge(ctx context.Context, selector string, from, to time.Time, po analyze.ParseOptions) (*analyze.Profile, error) {
 	v := url.Values{
 		"mode":        {"MODE_MERGE"},
 		"reportType":  {"REPORT_TYPE_PPROF"},
@@ -236,30 +248,37 @@ func (c *client) merge(ctx context.Context, q Query, selector string, from, to t
 		"merge.start": {from.UTC().Format(time.RFC3339Nano)},
 		"merge.end":   {to.UTC().Format(time.RFC3339Nano)},
 	}
+	q := c.q
 	var out struct {
 		Pprof []byte `json:"pprof"` // base64 in JSON
 	}
 	if err := c.get(ctx, q.Base, "/api/profiles/query", v, &out); err != nil {
 		return nil, err
 	}
-	if len(out.Pprof) == 0 {
-		return nil, fmt.Errorf("%s: %s: %w", q.Base, selector, ErrEmpty)
+	return readMerged(out.Pprof, q.Base, "parca:"+selector, to.Sub(from), c.max, po)
+}
+
+// readMerged reads a merged pprof answer as a run of a window's length.
+func readMerged(b []byte, base, name string, window time.Duration, max int64, po analyze.ParseOptions) (*analyze.Profile, error) {
+	selector := strings.SplitN(name, ":", 2)[1]
+	if len(b) == 0 {
+		return nil, fmt.Errorf("%s: %s: %w", base, selector, ErrEmpty)
 	}
-	if po.MaxInputSize == 0 || po.MaxInputSize > c.max*8 {
-		po.MaxInputSize = c.max * 8 // bounds the gunzipped size too
+	if po.MaxInputSize == 0 || po.MaxInputSize > max*8 {
+		po.MaxInputSize = max * 8 // bounds the gunzipped size too
 	}
-	p, err := analyze.Parse(bytes.NewReader(out.Pprof), po)
+	p, err := analyze.Parse(bytes.NewReader(b), po)
 	if err != nil {
 		if strings.Contains(err.Error(), "has no samples") { // Parca's answer to a selector that matched nothing
-			return nil, fmt.Errorf("%s: %s: %w", q.Base, selector, ErrEmpty)
+			return nil, fmt.Errorf("%s: %s: %w", base, selector, ErrEmpty)
 		}
-		return nil, fmt.Errorf("%s: %s: %w", q.Base, selector, err)
+		return nil, fmt.Errorf("%s: %s: %w", base, selector, err)
 	}
 	if len(p.Samples) == 0 || p.OnCPUNs() == 0 {
-		return nil, fmt.Errorf("%s: %s: %w", q.Base, selector, ErrEmpty)
+		return nil, fmt.Errorf("%s: %s: %w", base, selector, ErrEmpty)
 	}
-	p.File = "parca:" + selector
-	fillCounts(p, to.Sub(from))
+	p.File = name
+	fillCounts(p, window)
 	return p, nil
 }
 

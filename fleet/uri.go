@@ -19,12 +19,17 @@ type Kind int
 const (
 	// Parca is a Parca server, read through its JSON gateway.
 	Parca Kind = iota + 1
+	// Pyroscope is a Grafana Pyroscope server, read through its Connect API.
+	Pyroscope
 )
 
 // String returns the URI scheme prefix of the kind.
 func (k Kind) String() string {
-	if k == Parca {
+	switch k {
+	case Parca:
 		return "parca"
+	case Pyroscope:
+		return "pyroscope"
 	}
 	return "unknown"
 }
@@ -32,9 +37,12 @@ func (k Kind) String() string {
 // Query is a parsed side URI:
 //
 //	parca+http://HOST:7070/?query=SELECTOR&from=TIME&to=TIME
+//	pyroscope+http://HOST:4040/?query=SELECTOR&from=TIME&to=TIME
 //
 // SELECTOR is the server's profile selector, e.g.
-// process_cpu:cpu:nanoseconds:cpu:nanoseconds:delta{job="api"}. TIME is
+// process_cpu:cpu:nanoseconds:cpu:nanoseconds:delta{job="api"} (Parca) or
+// process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name="api"}
+// (Pyroscope: the profile type ID, then the label selector). TIME is
 // RFC 3339 (2026-12-02T09:40:00Z) or relative to now: -1h, -90m, "now".
 // from defaults to -1h and to to now. https works as parca+https.
 type Query struct {
@@ -46,14 +54,20 @@ type Query struct {
 
 // IsURI reports whether arg looks like a side URI rather than a file.
 func IsURI(arg string) bool {
-	return strings.HasPrefix(arg, "parca+http://") || strings.HasPrefix(arg, "parca+https://")
+	for _, p := range []string{"parca+http://", "parca+https://", "pyroscope+http://", "pyroscope+https://"} {
+		if strings.HasPrefix(arg, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // ParseURI parses a side URI, resolving relative times against now.
 func ParseURI(raw string, now time.Time) (Query, error) {
 	scheme, rest, ok := strings.Cut(raw, "+")
-	if !ok || scheme != "parca" {
-		return Query{}, fmt.Errorf("side %q: not a server query (want parca+http://HOST:PORT/?query=...)", raw)
+	kind := map[string]Kind{"parca": Parca, "pyroscope": Pyroscope}[scheme]
+	if !ok || kind == 0 {
+		return Query{}, fmt.Errorf("side %q: not a server query (want parca+http://HOST:PORT/?query=... or pyroscope+http://)", raw)
 	}
 	u, err := url.Parse(rest)
 	if err != nil {
@@ -66,7 +80,7 @@ func ParseURI(raw string, now time.Time) (Query, error) {
 		return Query{}, fmt.Errorf("side %q: no credentials in the URI; set PROFDIFF_PARCA_TOKEN instead", redact(u))
 	}
 	v := u.Query()
-	q := Query{Kind: Parca, Base: u.Scheme + "://" + u.Host + strings.TrimSuffix(u.Path, "/"), Selector: v.Get("query")}
+	q := Query{Kind: kind, Base: u.Scheme + "://" + u.Host + strings.TrimSuffix(u.Path, "/"), Selector: v.Get("query")}
 	if q.Selector == "" {
 		return Query{}, fmt.Errorf("side %q: no query= selector", raw)
 	}

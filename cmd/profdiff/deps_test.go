@@ -52,7 +52,7 @@ var allowed = map[string][]string{
 	"flamegraph":         {module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/jsonwrite"},
 	"history":            {module + "/analyze", module + "/diff", module + "/internal/confine", module + "/stats"},
 	"narrow":             {module + "/analyze"},
-	"fleet":              {module + "/analyze"},
+	"fleet":              {module + "/analyze", "connectrpc.com/connect", "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1", "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect", "google.golang.org/protobuf/proto"},
 	"stats":              {},
 	"record":             {module + "/stats", "golang.org/x/sys/unix"},
 	"cmd/profdiff":       {module + "/analyze", module + "/internal/confine", module + "/diff", module + "/history", module + "/report", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", module + "/record", module + "/fleet", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup", "golang.org/x/sys/unix"},
