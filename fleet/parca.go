@@ -106,6 +106,11 @@ func Fetch(ctx context.Context, q Query, opts Options) ([]Run, error) {
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("%s: %s: %w", q.Base, q.Selector, ErrEmpty)
 	}
+	if opts.Windows > 1 {
+		for _, r := range runs {
+			r.Profile.File += " [" + r.Label + "]" // the selector alone does not say which window
+		}
+	}
 	return runs, nil
 }
 

@@ -144,7 +144,7 @@ func TestMergedAndWindows(t *testing.T) {
 		t.Fatalf("merged: %d runs, on-CPU %d, want 1 run of %d", len(runs), runs[0].Profile.OnCPUNs(), sum)
 	}
 	runs, err = Fetch(context.Background(), query(srv.URL, "before"), Options{Windows: 3})
-	if err != nil || len(runs) != 3 || runs[2].Label != "window 3/3" || runs[0].Profile.WallNs != int64(5*time.Minute) {
+	if err != nil || len(runs) != 3 || runs[2].Label != "window 3/3" || runs[0].Profile.WallNs != int64(5*time.Minute) || !strings.HasSuffix(runs[2].Profile.File, "[window 3/3]") {
 		t.Fatalf("windows: %v, %d runs", err, len(runs))
 	}
 }
