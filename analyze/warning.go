@@ -108,12 +108,35 @@ const (
 	// WarnMissingNodes: nodes of a V8 profile name parents or children
 	// that the file does not hold; what could be kept was.
 	WarnMissingNodes
+	// WarnMapGivenOtherBuild: a script found in a folder of maps the user
+	// gave is another build than the one profiled (its recorded function
+	// names are not at their recorded positions in it), so neither it nor
+	// its map was used: that side needs its own maps.
+	WarnMapGivenOtherBuild
+	// WarnSidesFromNames: the sides were formed from the words in the
+	// files' names (before/after, base/head, old/new, a/b), not from the
+	// order they were given in.
+	WarnSidesFromNames
+	// WarnOtherThreads: the runs' worker threads were profiled too (a
+	// recording keeps each thread's profile), and only the main threads
+	// were compared.
+	WarnOtherThreads
+	// WarnMapSharedByBuilds: one source map served profiles that ran
+	// different builds of its script (their recorded function names
+	// differ at the same positions), so it maps one build's functions to
+	// the other's names.
+	WarnMapSharedByBuilds
+	// WarnLoaded: a side's sampled on-CPU time exceeds the CPU time the
+	// operating system charged its processes by more than 10%: the
+	// machine was loaded while it ran.
+	WarnLoaded
 )
 
 // AboutTheRequest reports whether a warning says that something asked for
 // did not apply (a thread or sample type the file cannot have, a
-// narrowing that leaves nothing), rather than describing the data: a
+// narrowing that leaves nothing) or was read otherwise than given (the
+// sides made from the files' names), rather than describing the data: a
 // program says those where its user looks at once, not only in the report.
 func (k WarningKind) AboutTheRequest() bool {
-	return k == WarnThreadIgnored || k == WarnSampleTypeIgnored || k == WarnNarrowedAway || k == WarnRootUnused
+	return k == WarnThreadIgnored || k == WarnSampleTypeIgnored || k == WarnNarrowedAway || k == WarnRootUnused || k == WarnSidesFromNames
 }

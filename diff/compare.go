@@ -40,6 +40,10 @@ type Side struct {
 	Source string
 	// Warnings are about the side as a whole; the report carries them.
 	Warnings []analyze.Warning
+	// ProcessCPUNs is, per run (in the order of Tables), the user and
+	// system CPU time the operating system charged the run's processes
+	// (profdiff record measures it); nil when not known for every run.
+	ProcessCPUNs []int64
 }
 
 // SideSummary is a side's headline: the mean of its runs' summaries (for
@@ -107,8 +111,13 @@ type Change struct {
 	// (and of variants judged against the same base), NaN when no test ran.
 	P float64
 	// Side is the index of the side judged against the base.
-	Side    int32
-	Verdict Verdict
+	Side int32
+	// RunsNeeded is, for a change that passes the minimum effect but not
+	// the test, about how many runs a side would settle it at the spread
+	// the runs show (pooled with the prior); 0 when that does not apply
+	// or would take more than maxRunsNeeded.
+	RunsNeeded int32
+	Verdict    Verdict
 }
 
 // Measure is one quantity (a row's self or total time, on-CPU time) on
@@ -158,9 +167,17 @@ type Headline struct {
 	// PerWork is on-CPU time per unit of work, with Mean nil when work was
 	// not given on both sides.
 	PerWork Measure
-	// RunsNeeded is, for a change that one run per side cannot settle, the
-	// runs per side that would tell it from noise at the current spread;
-	// 0 when that does not apply.
+	// ProcessCPU is each run's process CPU time (Side.ProcessCPUNs), with
+	// Mean nil unless both sides of a pair carry it. When it is there the
+	// headline is judged on it (Basis), since sampled on-CPU time inflates
+	// when the machine is loaded while the CPU time the kernel charges
+	// the process does not.
+	ProcessCPU Measure
+	// Basis says which measure the headline's verdict is from.
+	Basis Basis
+	// RunsNeeded is, for a change of the judged measure that the runs
+	// cannot settle, the runs per side that would tell it from noise at
+	// the prior's run noise; 0 when that does not apply.
 	RunsNeeded int
 	// Spreads compares each side's spread over runs with the base's, one
 	// per side other than the base, on the judged measure (per unit of
@@ -170,6 +187,26 @@ type Headline struct {
 	// the judged measure, scaled to estimate σ (1.4826 × MAD): a spread
 	// one wild run cannot inflate; NaN with a single run.
 	RobustSpread []float64
+}
+
+// Basis is the measure a headline's verdict is from.
+type Basis int
+
+const (
+	// BasisSampled: the profiles' sampled on-CPU time (per unit of work
+	// when given).
+	BasisSampled Basis = iota
+	// BasisProcess: the process CPU time the operating system measured
+	// for each run (profdiff record's record.json).
+	BasisProcess
+)
+
+// String names a basis as the reports write it.
+func (b Basis) String() string {
+	if b == BasisProcess {
+		return "process CPU time"
+	}
+	return "sampled on-CPU time"
 }
 
 // Report is the judged comparison every renderer reads.
@@ -385,6 +422,15 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 	if whole := c.wholeOnCPU(); whole != nil {
 		c.onCPU = whole
 	}
+	c.runOnCPU = c.runsOnCPU()
+	if len(sides) == 2 && sides[0].ProcessCPUNs != nil && sides[1].ProcessCPUNs != nil {
+		c.runProcess = make([][]float64, 2)
+		for si, s := range sides {
+			for _, ns := range s.ProcessCPUNs {
+				c.runProcess[si] = append(c.runProcess[si], float64(ns)*c.scale[si])
+			}
+		}
+	}
 
 	c.startTreeTotals()
 	r.Packages = c.join(func(t *analyze.Table) []analyze.Row { return t.Packages }, nil)
@@ -408,11 +454,18 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 	if len(sides) == 2 {
 		r.Warnings = append(r.Warnings, sideWarnings(r.Sides, sides)...)
 		c.judgeHeadline(&r.Headline.OnCPU, slices.Repeat([]float64{1}, 2))
-		r.Headline.RunsNeeded = c.runsNeeded(r.Headline.OnCPU)
 		if r.PerWork {
 			c.judgeHeadline(&r.Headline.PerWork, c.scale)
-			r.Headline.RunsNeeded = c.runsNeeded(r.Headline.PerWork)
 		}
+		if sides[0].ProcessCPUNs != nil && sides[1].ProcessCPUNs != nil {
+			r.Headline.Basis = BasisProcess
+			c.scale, unit = slices.Repeat([]float64{1}, 2), c.scale
+			r.Headline.ProcessCPU = c.measure(func(si, ri int) float64 { return float64(sides[si].ProcessCPUNs[ri]) })
+			c.scale = unit
+			c.judgeHeadline(&r.Headline.ProcessCPU, slices.Repeat([]float64{1}, 2))
+			r.Warnings = append(r.Warnings, loadWarnings(r.Headline.OnCPU, r.Headline.ProcessCPU, r.Sides)...)
+		}
+		r.Headline.RunsNeeded = c.runsNeeded(*r.JudgedHeadline())
 		c.judgeRows(r.Packages, false)
 		c.judgeRows(r.Functions, true)
 		c.judgeRows(r.Files, false)
@@ -523,6 +576,13 @@ type comparison struct {
 	scale    []float64 // per side: 1, or 1/work
 	interval []float64 // per side: the mean sampling interval in ns
 	onCPU    []float64 // per side: mean on-CPU time, in the rows' unit
+	// runOnCPU is each run's on-CPU time (before narrowing, when
+	// narrowed) in the rows' unit, per side: what a row's share of its
+	// run is taken of (see noise.go).
+	runOnCPU [][]float64
+	// runProcess is each run's process CPU time in the rows' unit, per
+	// side, when both sides carry it; nil otherwise.
+	runProcess [][]float64
 	// fnIndex maps every function key met in a table to its row, and
 	// rows each table's functions (side, run, function) to theirs.
 	fnIndex map[analyze.Key]int32
@@ -560,6 +620,23 @@ func (c *comparison) wholeOnCPU() []float64 {
 		whole[si] /= float64(len(s.Tables))
 	}
 	return whole
+}
+
+// runsOnCPU returns each run's on-CPU time in the rows' unit, per side,
+// the whole run's when it was narrowed.
+func (c *comparison) runsOnCPU() [][]float64 {
+	out := make([][]float64, len(c.sides))
+	for si, s := range c.sides {
+		out[si] = make([]float64, len(s.Tables))
+		for ri, t := range s.Tables {
+			v := t.Summary.OnCPUNs
+			if t.Summary.NarrowedFromNs > 0 {
+				v = t.Summary.NarrowedFromNs
+			}
+			out[si][ri] = float64(v) * c.scale[si]
+		}
+	}
+	return out
 }
 
 // newMeasure returns a measure with zeroed runs.
@@ -890,6 +967,21 @@ func sideWarnings(s []SideSummary, sides []Side) []analyze.Warning {
 		wa, wb := float64(a.WallNs), float64(b.WallNs)
 		if wa/wb > 2 || wb/wa > 2 {
 			add(analyze.WarnDurationsDiffer, "the runs differ in duration by more than 2x (%s before, %s after)", units.Duration(wa), units.Duration(wb))
+		}
+	}
+	return w
+}
+
+// loadWarnings warns of each side whose sampled on-CPU time exceeds its
+// process CPU time by more than 10%: the profiler's clock ran while the
+// process waited for a CPU, so the machine was loaded.
+func loadWarnings(onCPU, process Measure, s []SideSummary) []analyze.Warning {
+	var w []analyze.Warning
+	for i := range onCPU.Mean {
+		if process.Mean[i] > 0 && onCPU.Mean[i] > 1.1*process.Mean[i] {
+			w = append(w, analyze.Warning{Kind: analyze.WarnLoaded, Message: fmt.Sprintf(
+				"side %s: sampled on-CPU time (%s a run) exceeds the process CPU time (%s) by %.0f%%: the machine was loaded, so the headline is judged on process CPU time",
+				s[i].Name, units.Duration(onCPU.Mean[i]), units.Duration(process.Mean[i]), 100*(onCPU.Mean[i]/process.Mean[i]-1))})
 		}
 	}
 	return w

@@ -16,11 +16,16 @@ func TestStatsByHand(t *testing.T) {
 	a := sideStatsOf([]float64{100, 120}, 1, 1, 0.15)
 	b := sideStatsOf([]float64{50, 60}, 1, 1, 0.15)
 	// per run: 0.15² + 4·n/samples; var = (3·that + Σ(x/mean-1)²)/(3+1)/n
+	// (the prior is worth priorWeight(2) = 3 runs)
 	if math.Abs(a.v-0.024139979338842973) > 1e-12 || math.Abs(b.v-0.03777634297520661) > 1e-12 || a.mean != 110 || b.mean != 55 {
 		t.Errorf("stats: %+v %+v", a, b)
 	}
-	// z = ln(55/110)/sqrt(va+vb) = -2.78563, p = erfc(|z|/√2)
-	if p := zTest(a, b); math.Abs(p-0.005342439041855931) > 1e-12 {
+	// t = ln(55/110)/sqrt(va+vb) = -2.78563; each side's degrees of
+	// freedom are the prior's weight (3 at two runs) plus one, and
+	// Welch-Satterthwaite gives df = (va+vb)²/(va²/4+vb²/4) = 7.6299; the
+	// two-sided tail of Student's t there, by Simpson's rule over the
+	// density in python3 (math.lgamma), is 0.0248430761.
+	if p := zTest(a, b); math.Abs(p-0.024843076072958877) > 1e-9 {
 		t.Errorf("zTest = %v", p)
 	}
 	// One run: the prior alone, 0.15² + 4/100.
@@ -342,5 +347,44 @@ func TestWarningsOnce(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("warnings %q", r.Warnings)
+	}
+}
+
+// TestHolmWeighted checks Holm's weighted method against a hand count:
+// p = 0.01, 0.02, 0.04 with weights 0.5, 0.25, 0.25 (total 1): ordered by
+// p/w (0.02, 0.08, 0.16), the adjusted values are 1·0.01/0.5 = 0.02,
+// max(0.02, 0.5·0.02/0.25) = 0.04 and max(0.04, 0.25·0.04/0.25) = 0.04;
+// equal weights give Holm's own.
+func TestHolmWeighted(t *testing.T) {
+	p := []float64{0.01, 0.02, math.NaN(), 0.04}
+	holmWeighted(p, []float64{0.5, 0.25, 7, 0.25})
+	want := []float64{0.02, 0.04, math.NaN(), 0.04}
+	for i := range p {
+		if !(math.Abs(p[i]-want[i]) < 1e-12 || math.IsNaN(p[i]) && math.IsNaN(want[i])) {
+			t.Errorf("weighted: %v, want %v", p, want)
+			break
+		}
+	}
+	a, b := []float64{0.01, 0.04, 0.03}, []float64{0.01, 0.04, 0.03}
+	holm(a)
+	holmWeighted(b, []float64{1, 1, 1})
+	if !slices.Equal(a, b) {
+		t.Errorf("equal weights: %v, Holm %v", b, a)
+	}
+}
+
+// TestPriorWeighsLessWithRuns: the prior is worth three runs at one and
+// two runs a side and falls after, so that tight runs settle a change.
+func TestPriorWeighsLessWithRuns(t *testing.T) {
+	if priorWeight(1) != 3 || priorWeight(2) != 3 || math.Abs(priorWeight(5)-0.192) > 1e-12 || priorWeight(10) >= priorWeight(5) {
+		t.Errorf("priorWeight: %v %v %v %v", priorWeight(1), priorWeight(2), priorWeight(5), priorWeight(10))
+	}
+	// Five runs a side 2% apart, +20%: settled (the prior of 15% worth
+	// three runs at every n, with the normal, left it at p = 0.0038 before
+	// correction, by hand in python3).
+	a := sideStatsOf([]float64{100, 102, 98, 101, 99}, 0.01, 1, 0.15)
+	b := sideStatsOf([]float64{120, 122, 118, 121, 119}, 0.01, 1, 0.15)
+	if p := zTest(a, b); !(p < 0.001) {
+		t.Errorf("5 v 5, +20%%, runs 2%% apart: p = %v", p)
 	}
 }

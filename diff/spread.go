@@ -82,9 +82,13 @@ func judgeSpreads(m *Measure, base int, alpha float64) []SpreadChange {
 	return out
 }
 
-// JudgedHeadline is the headline measure verdicts are given on: on-CPU
-// time per unit of work when given, else per run.
+// JudgedHeadline is the headline measure verdicts are given on: the
+// process CPU time per run when both sides' runs carry it (Headline.Basis),
+// else on-CPU time per unit of work when given, else per run.
 func (r *Report) JudgedHeadline() *Measure {
+	if r.Headline.Basis == BasisProcess {
+		return &r.Headline.ProcessCPU
+	}
 	if r.PerWork {
 		return &r.Headline.PerWork
 	}

@@ -40,14 +40,22 @@ const (
 	// EndSplit: the change spreads over the last function's callees, none
 	// of which carries most of it.
 	EndSplit
-	// EndNew and EndGone: the last function's subtree exists on one side only.
+	// EndNew and EndGone: the last function's subtree exists on one side
+	// only, and so does the function: it is new, or gone.
 	EndNew
 	EndGone
+	// EndMoved: the last function's subtree is gone from this call path,
+	// but the function still runs, called another way (Path.Elsewhere).
+	EndMoved
+	// EndArrived: the last function's subtree is new on this call path,
+	// but the function ran before, called another way (Path.Elsewhere).
+	EndArrived
 )
 
-var pathEndNames = [...]string{"self", "split", "new", "gone"}
+var pathEndNames = [...]string{"self", "split", "new", "gone", "moved", "arrived"}
 
-// String names the end: "self", "split", "new" or "gone".
+// String names the end: "self", "split", "new", "gone", "moved" or
+// "arrived".
 func (e PathEnd) String() string { return pathEndNames[e] }
 
 // Path is a chain of the merged call tree from a child of the root down to
@@ -60,6 +68,11 @@ type Path struct {
 	// node, less what paths found earlier inside that node explain. The
 	// paths' deltas add up to Report.PathsDelta.
 	Delta float64
+	// Elsewhere is, for EndMoved, the tree node of the same function whose
+	// total time grew most (where its time went), and for EndArrived the
+	// one whose total time fell most (where it came from); -1 when none
+	// did, and for the other ends.
+	Elsewhere int32
 }
 
 // LineTime is a function's self time on one line of its source, where the
@@ -656,8 +669,8 @@ func (c *comparison) judgeTree(tree []TreeNode) {
 		self[i], total[i] = &tree[i].Self, &tree[i].Total
 	}
 	has := func(i int) (bool, bool) { return total[i].Mean[0] > 0, total[i].Mean[1] > 0 }
-	c.judgeSet(total, has, func(i int) bool { return i > 0 && c.eligible(total[i]) }, true)
-	c.judgeSet(self, has, func(i int) bool { return i > 0 && c.eligible(self[i]) }, true)
+	c.judgeSet(total, has, func(i int) bool { return i > 0 && c.eligible(total[i]) }, true, 1)
+	c.judgeSet(self, has, func(i int) bool { return i > 0 && c.eligible(self[i]) }, true, 1)
 }
 
 // TreeChildren returns each tree node's children, the heaviest (by the
@@ -734,8 +747,8 @@ func findPaths(r *Report, opts Options) ([]Path, float64) {
 			paths = append(paths, p)
 		}
 	}
-	// Paths that end where the change is (self time, a new or gone
-	// subtree) come before those that end where it spreads out.
+	// Paths that end where the change is (self time, a new, gone or
+	// moved subtree) come before those that end where it spreads out.
 	slices.SortStableFunc(paths, func(a, b Path) int {
 		if sa, sb := a.End == EndSplit, b.End == EndSplit; sa != sb {
 			if sb {
@@ -758,8 +771,9 @@ func findPaths(r *Report, opts Options) ([]Path, float64) {
 // pathFinder is the state of findPaths: what of each node's change the
 // paths found so far leave unexplained.
 type pathFinder struct {
-	tree []TreeNode
-	kids [][]int32
+	tree      []TreeNode
+	functions []Row // the report's function rows, which the tree's nodes index
+	kids      [][]int32
 	// resid is each node's total change not yet explained by a path;
 	// selfLeft its self change not yet explained.
 	resid, selfLeft []float64
@@ -774,7 +788,7 @@ type pathFinder struct {
 
 func newPathFinder(r *Report, opts Options) *pathFinder {
 	n := len(r.Tree)
-	f := &pathFinder{tree: r.Tree, kids: r.TreeChildren(), resid: make([]float64, n), selfLeft: make([]float64, n),
+	f := &pathFinder{tree: r.Tree, functions: r.Functions, kids: r.TreeChildren(), resid: make([]float64, n), selfLeft: make([]float64, n),
 		used: make([]bool, n), below: make([]bool, n), least: opts.MinDeltaPP / 100 * max(r.OnCPU(0), r.OnCPU(1))}
 	for i := range r.Tree {
 		f.resid[i] = r.Tree[i].Total.Change.Delta
@@ -837,12 +851,18 @@ func (f *pathFinder) descend() []int32 {
 // it explains off the chain's nodes and their ancestors.
 func (f *pathFinder) take(chain []int32) Path {
 	end := chain[len(chain)-1]
-	p := Path{Nodes: chain, Delta: f.resid[end], End: EndSplit}
+	p := Path{Nodes: chain, Delta: f.resid[end], End: EndSplit, Elsewhere: -1}
 	switch v := f.tree[end].Total.Change.Verdict; {
 	case v == VerdictNew:
 		p.End = EndNew
+		if fn := f.tree[end].Function; fn >= 0 && f.functions[fn].Total.Mean[0] > 0 {
+			p.End, p.Elsewhere = EndArrived, f.elsewhere(fn, -1)
+		}
 	case v == VerdictGone:
 		p.End = EndGone
+		if fn := f.tree[end].Function; fn >= 0 && f.functions[fn].Total.Mean[1] > 0 {
+			p.End, p.Elsewhere = EndMoved, f.elsewhere(fn, +1)
+		}
 	case f.endsInSelf(end):
 		p.End = EndSelf
 		p.Delta = f.selfLeft[end]
@@ -856,6 +876,21 @@ func (f *pathFinder) take(chain []int32) Path {
 		f.resid[a] -= p.Delta
 	}
 	return p
+}
+
+// elsewhere finds the tree node of function fn whose total time changed
+// most in the direction sign (+1 grew, -1 fell), or -1.
+func (f *pathFinder) elsewhere(fn int32, sign float64) int32 {
+	best := int32(-1)
+	for i, t := range f.tree {
+		if t.Function != fn || sign*t.Total.Change.Delta <= 0 {
+			continue
+		}
+		if best < 0 || sign*t.Total.Change.Delta > sign*f.tree[best].Total.Change.Delta {
+			best = int32(i)
+		}
+	}
+	return best
 }
 
 // callIndex finds a call's id by its (caller, callee) key in an

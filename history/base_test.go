@@ -33,7 +33,7 @@ func TestFindByCommit(t *testing.T) {
 	}
 	future := t.TempDir()
 	data, _ := os.ReadFile(filepath.Join(dir, "20261101T080000Z-abc1234def.json"))
-	os.WriteFile(filepath.Join(future, "20261101T080000Z-abc1234def.json"), []byte(strings.Replace(string(data), `"profdiff_history": 2`, `"profdiff_history": 7`, 1)), 0o644)
+	os.WriteFile(filepath.Join(future, "20261101T080000Z-abc1234def.json"), []byte(strings.Replace(string(data), `"profdiff_history": 3`, `"profdiff_history": 7`, 1)), 0o644)
 	os.WriteFile(filepath.Join(future, "20261101T080000Z-0000aaa.json"), data, 0o644)
 	for _, c := range []struct{ dir, commit, want string }{
 		{filepath.Join(dir, "missing"), "abc1234", "missing: no such store"},
@@ -62,7 +62,7 @@ func TestRecordReadsVersion1(t *testing.T) {
 	if !strings.Contains(string(data), `"sampled_us":`) {
 		t.Fatalf("a record keeps no sampled time:\n%.700s", data)
 	}
-	old := strings.Replace(string(data), `"profdiff_history": 2`, `"profdiff_history": 1`, 1)
+	old := strings.Replace(string(data), `"profdiff_history": 3`, `"profdiff_history": 1`, 1)
 	for _, f := range []string{`"sampled_us":`} {
 		for strings.Contains(old, f) {
 			i := strings.Index(old, f)

@@ -4,13 +4,10 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
-	"maps"
 	"math"
 	"os"
 	"slices"
 	"strings"
-
-	"github.com/profdiff/profdiff/stats"
 )
 
 // Options tune the search for change points.
@@ -41,15 +38,28 @@ const (
 // unit of work).
 const KindHeadline = "headline"
 
+// Names of the headline series.
+const (
+	HeadlineOnCPU      = "on-CPU"
+	HeadlineProcessCPU = "process CPU"
+)
+
 // Series is one measure over the commits: a row's self or total time, or
-// the headline.
+// a headline (on-CPU time, process CPU time).
 type Series struct {
 	Kind, Name, Package, File, Metric string
 	// Means are the mean per run of each commit, in nanoseconds (per unit
 	// of work when every run gave its work); NaN where the commit has no
-	// runs of it (a headline never).
+	// runs of it (a headline never). Where the commit's record left the
+	// row out for being under its floor, Means holds that floor (the most
+	// the row can have had) and Below is true.
 	Means []float64
-	// Runs are each commit's values, one per run.
+	// Below marks the commits whose record had the row below its floor:
+	// its time there is known only to be under Means. Nil when none did.
+	Below []bool
+	// Runs are each commit's values, one per run; nil in a history of
+	// more than PermutationCommits commits, which keeps only the means.
+	// A commit where the row was below the floor has no runs.
 	Runs [][]float64
 	// ChangesAt are the indexes of the commits where it changed.
 	ChangesAt []int
@@ -60,12 +70,18 @@ type Change struct {
 	Kind, Name, Package, File, Metric string
 	// BeforeNs and AfterNs are the means of the stretches before and
 	// after the change point (up to the series' neighbouring change
-	// points).
+	// points). Where runs were below the floor they are the ends of the
+	// two means' ranges nearest each other: the least change they allow.
 	BeforeNs, AfterNs float64
-	// DeltaPct is the relative change, NaN from zero.
+	// BeforeBelow and AfterBelow say that every commit of the stretch had
+	// the row below its record's floor: its time there is under BeforeNs
+	// (AfterNs), not measured.
+	BeforeBelow, AfterBelow bool
+	// DeltaPct is the relative change, NaN from zero or from below the
+	// floor.
 	DeltaPct float64
 	// Verdict is "better" or "worse", or "new" or "gone" for a row with
-	// no time before or after.
+	// no time (or time below the floor) before or after.
 	Verdict string
 	// P is the p-value, adjusted over every series tested.
 	P float64
@@ -73,26 +89,43 @@ type Change struct {
 
 // ChangePoint is a commit at which at least one series changed.
 type ChangePoint struct {
-	// Index is the commit's position in Result.Records.
+	// Index is the commit's position in Result.Commits.
 	Index                 int
 	Commit, Date, Message string
 	Changes               []Change
 }
 
+// Commit is what a history shows of one commit's record.
+type Commit struct {
+	Commit, Date, Branch, Message string
+	// Runs is the number of runs recorded.
+	Runs int
+	// FloorShare is the record's floor as a share of on-CPU time; 0 for
+	// a record without a floor (versions 1 and 2).
+	FloorShare float64
+}
+
 // Result is a history: its commits in order, where things changed, and
 // the series of what changed.
 type Result struct {
-	Records []*Record
+	Commits []Commit
 	// Per is what times are per: "run", or the work unit.
 	Per          string
 	ChangePoints []ChangePoint
-	// Headline is the on-CPU series; Changed the other series that changed
-	// somewhere, in the order of their first change point.
-	Headline Series
-	Changed  []Series
+	// Headlines are the on-CPU series, then the process CPU series when
+	// every record holds the runs' process CPU time; Changed the other
+	// series that changed somewhere, in the order of their first change
+	// point.
+	Headlines []Series
+	Changed   []Series
 	// Tested is the number of series tested.
-	Tested  int
+	Tested int
+	// Method is how change points were found: "permutation" (up to
+	// PermutationCommits commits) or "windows" (more).
+	Method  string
 	Options Options
+	// Warnings say what the records could not tell.
+	Warnings []string
 }
 
 // Order returns the store's records oldest first: by the commits listed
@@ -139,167 +172,6 @@ func Order(s *Store, orderPath string) ([]*Record, error) {
 		return nil, fmt.Errorf("%s: lists none of the store's %d commits", orderPath, len(recs))
 	}
 	return out, nil
-}
-
-// Analyze finds the change points of the records, in the order given:
-// every series (the headline; each package's, function's and file's self
-// and total time) is tested together, with the family-wise false-alarm
-// rate held at opts.Alpha across them all, and a change must pass the
-// floors to be reported.
-func Analyze(recs []*Record, opts Options) (*Result, error) {
-	if len(recs) == 0 {
-		return nil, fmt.Errorf("no records")
-	}
-	if opts.Permutations <= 0 {
-		opts.Permutations = DefaultPermutations
-	}
-	res := &Result{Records: recs, Per: "run", Options: opts}
-	perWork := recs[0].WorkUnit != ""
-	for _, r := range recs {
-		for _, run := range r.Runs {
-			if (r.WorkUnit != "") != perWork || (perWork && run.Work <= 0) {
-				perWork = false
-			}
-		}
-	}
-	if perWork {
-		res.Per = recs[0].WorkUnit
-	}
-	scale := func(r *Record, run int, ns float64) float64 {
-		if perWork {
-			return ns / r.Runs[run].Work
-		}
-		return ns
-	}
-	// Every series, the headline first, then by key.
-	series := []Series{{Kind: KindHeadline, Name: "on-CPU", Metric: MetricTotal}}
-	index := map[string]int{}
-	for _, r := range recs {
-		for _, row := range r.Rows {
-			if row.Name == OtherName && row.Package == "" && row.File == "" {
-				continue
-			}
-			for _, m := range []string{MetricSelf, MetricTotal} {
-				k := row.Key() + "\x00" + m
-				if _, ok := index[k]; !ok {
-					index[k] = -1
-					series = append(series, Series{Kind: row.Kind, Name: row.Name, Package: row.Package, File: row.File, Metric: m})
-				}
-			}
-		}
-	}
-	slices.SortStableFunc(series[1:], func(a, b Series) int {
-		return cmp.Or(cmp.Compare(kindOrder(a.Kind), kindOrder(b.Kind)), cmp.Compare(a.Package, b.Package),
-			cmp.Compare(a.Name, b.Name), cmp.Compare(a.File, b.File), cmp.Compare(a.Metric, b.Metric))
-	})
-	for i, s := range series[1:] {
-		index[seriesKey(s)] = i + 1
-	}
-	for i := range series {
-		series[i].Runs = make([][]float64, len(recs))
-		series[i].Means = make([]float64, len(recs))
-	}
-	intervals := make([]float64, len(recs)) // ns, per unit of work when per work
-	for ci, r := range recs {
-		for i := range series {
-			series[i].Runs[ci] = make([]float64, len(r.Runs))
-		}
-		var dt float64
-		for ri, run := range r.Runs {
-			series[0].Runs[ci][ri] = scale(r, ri, float64(run.OnCPUUs)*1000)
-			dt += scale(r, ri, run.IntervalUs*1000)
-		}
-		intervals[ci] = dt / float64(len(r.Runs))
-		for _, row := range r.Rows {
-			for _, m := range []string{MetricSelf, MetricTotal} {
-				i, ok := index[row.Key()+"\x00"+m]
-				if !ok || i < 0 {
-					continue
-				}
-				vals := row.SelfUs
-				if m == MetricTotal {
-					vals = row.TotalUs
-				}
-				for ri := range vals {
-					series[i].Runs[ci][ri] += scale(r, ri, float64(vals[ri])*1000)
-				}
-			}
-		}
-	}
-	var onCPU, interval float64
-	for ci := range recs {
-		for i := range series {
-			series[i].Means[ci] = mean(series[i].Runs[ci])
-		}
-		onCPU += series[0].Means[ci]
-		interval += intervals[ci]
-	}
-	onCPU /= float64(len(recs))
-	interval /= float64(len(recs))
-	input := make([]stats.Series, len(series))
-	for i, s := range series {
-		input[i] = s.Runs
-	}
-	found := stats.ChangePoints(input, stats.ChangePointOptions{
-		Alpha:        opts.Alpha,
-		Permutations: opts.Permutations,
-		Seed:         opts.Seed,
-		MinSegment:   1,
-		Material: func(_ int, before, after float64) bool {
-			d := math.Abs(after - before)
-			return d >= opts.MinDeltaPP/100*onCPU && (before == 0 || d >= opts.MinDeltaPct/100*math.Abs(before))
-		},
-		// Sampling noise: a time T sampled every dt is N = T/dt samples,
-		// Poisson, so its variance is dt·T.
-		Floor: func(_ int, m float64) float64 { return interval * math.Max(m, 0) },
-	})
-	res.Tested = len(series)
-	byCommit := map[int]*ChangePoint{}
-	for _, cp := range found {
-		s := &series[cp.Series]
-		s.ChangesAt = append(s.ChangesAt, cp.At)
-		p := byCommit[cp.At]
-		if p == nil {
-			r := recs[cp.At]
-			p = &ChangePoint{Index: cp.At, Commit: r.Commit, Date: r.Date, Message: r.Message}
-			byCommit[cp.At] = p
-		}
-		c := Change{Kind: s.Kind, Name: s.Name, Package: s.Package, File: s.File, Metric: s.Metric,
-			BeforeNs: cp.Before, AfterNs: cp.After, DeltaPct: math.NaN(), Verdict: "worse", P: cp.P}
-		if cp.Before != 0 {
-			c.DeltaPct = 100 * (cp.After - cp.Before) / cp.Before
-		}
-		switch {
-		case cp.Before == 0:
-			c.Verdict = "new"
-		case cp.After == 0:
-			c.Verdict = "gone"
-		case cp.After < cp.Before:
-			c.Verdict = "better"
-		}
-		p.Changes = append(p.Changes, c)
-	}
-	for _, at := range slices.Sorted(maps.Keys(byCommit)) {
-		p := byCommit[at]
-		slices.SortStableFunc(p.Changes, func(a, b Change) int {
-			return cmp.Or(cmp.Compare(kindOrder(a.Kind), kindOrder(b.Kind)), cmp.Compare(math.Abs(b.AfterNs-b.BeforeNs), math.Abs(a.AfterNs-a.BeforeNs)),
-				cmp.Compare(a.Name, b.Name), cmp.Compare(a.Metric, b.Metric))
-		})
-		res.ChangePoints = append(res.ChangePoints, *p)
-	}
-	res.Headline = series[0]
-	for _, cp := range res.ChangePoints {
-		for _, c := range cp.Changes {
-			if c.Kind == KindHeadline {
-				continue
-			}
-			i := index[c.Kind+"\x00"+c.Package+"\x00"+c.Name+"\x00"+c.File+"\x00"+c.Metric]
-			if i > 0 && !slices.ContainsFunc(res.Changed, func(s Series) bool { return seriesKey(s) == seriesKey(series[i]) }) {
-				res.Changed = append(res.Changed, series[i])
-			}
-		}
-	}
-	return res, nil
 }
 
 func seriesKey(s Series) string {

@@ -3,8 +3,9 @@
 // or a package, function or file changed for real.
 //
 // A record is one JSON document written line by line: a header, one line
-// per run and one line per row (the top functions, files and packages of
-// the commit's runs by total time, the rest summed as "(other)"), with keys
+// per run and one line per row (every function, file and package of the
+// commit's runs whose total time is above the record's floor, the self
+// time of the rest summed as "(other)"), with keys
 // in a fixed order and rows in a fixed order, so that the same input gives
 // the same bytes and `git diff` of two records reads as the rows that
 // changed. Times are integer microseconds: sampling resolves no finer, and
@@ -17,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -35,10 +37,27 @@ import (
 // sampled time and, for narrowed runs, its on-CPU time before narrowing,
 // so that a record can stand as the base of a comparison (busy fraction,
 // shares of the whole run); version 1 records are read without them.
-const Version = 2
+// Version 3 keeps rows down to a floor and says so (Record.Floor): a row
+// absent from it is below the floor there, not zero; records of versions
+// 1 and 2 kept a fixed top and have no floor.
+const Version = 3
 
-// DefaultTop is how many functions, files and packages a record keeps.
-const DefaultTop = 200
+// DefaultTop is the most functions, files or packages a record keeps
+// when more are above its floor; the floor then rises to the first row
+// left out. The corpus's workload (five runs of node-router-ab) has
+// about 300 functions above the default floor, so it never binds there.
+const DefaultTop = 1000
+
+// DefaultFloorShare and DefaultFloorSamples are the default floor: a row
+// is kept when its total time over the runs is at least 0.1% of their
+// on-CPU time and at least 3 samples (the count binds only for profiles
+// of under 3,000 samples). Five runs of the corpus's workload keep about
+// 330 rows at that floor, 55-58 KB, under the 64 KiB a record must stay
+// within; 0.05% would take them to 90 KB.
+const (
+	DefaultFloorShare   = 0.001
+	DefaultFloorSamples = 3
+)
 
 // Kinds of row, in the order a record lists them.
 const (
@@ -63,10 +82,30 @@ type Record struct {
 	Format string `json:"format"`
 	// WorkUnit names what Run.Work counts ("request"); "" without --work.
 	WorkUnit string `json:"work_unit,omitempty"`
-	// Top is how many rows of each kind were kept.
-	Top  int   `json:"top"`
-	Runs []Run `json:"runs"`
-	Rows []Row `json:"rows"`
+	// Top is the most rows of each kind the record could keep (in version
+	// 1 and 2 records, how many it kept).
+	Top int `json:"top"`
+	// Floor is what the record left out; nil in records of versions 1
+	// and 2, which kept the top rows and said nothing of the rest.
+	Floor *Floor `json:"floor,omitempty"`
+	Runs  []Run  `json:"runs"`
+	Rows  []Row  `json:"rows"`
+}
+
+// Floor is the line below which a record keeps no row. A row is kept when
+// its total time summed over the runs is at least the sum of the runs'
+// floors (Us); a row the record does not have is below the floor there:
+// its time in each run is taken to be somewhere from 0 to that run's
+// floor (its sum over the runs is below the sum of the floors), never 0.
+type Floor struct {
+	// Share is the floor's part of each run's on-CPU time (0.001: 0.1%).
+	Share float64 `json:"share"`
+	// Samples is the fewest samples a kept row has over the runs.
+	Samples int `json:"samples"`
+	// Us is each run's floor in microseconds, in Record.Runs' order: the
+	// larger of Share of its on-CPU time and its share of Samples
+	// samples (Samples/runs of its interval).
+	Us []int64 `json:"us"`
 }
 
 // Run is one run's headline.
@@ -85,6 +124,9 @@ type Run struct {
 	IntervalUs     float64 `json:"interval_us"`
 	// Work is the work the run did, 0 when not given.
 	Work float64 `json:"work,omitempty"`
+	// ProcessCPUUs is the CPU time (user + sys) of the process that ran,
+	// when it was measured (history add --process-cpu); 0 when not.
+	ProcessCPUUs int64 `json:"process_cpu_us,omitempty"`
 }
 
 // Row is one package, function or file with its self and total time in
@@ -112,8 +154,14 @@ type Meta struct {
 	Commit, Branch, Message string
 	Date                    time.Time
 	WorkUnit                string
-	// Top is how many rows of each kind to keep; 0 means DefaultTop.
+	// Top is the most rows of each kind to keep; 0 means DefaultTop.
 	Top int
+	// FloorShare and FloorSamples set the floor (see Floor); 0 means
+	// DefaultFloorShare and DefaultFloorSamples.
+	FloorShare   float64
+	FloorSamples int
+	// ProcessCPUNs is each run's process CPU time (nil, or one per run).
+	ProcessCPUNs []int64
 }
 
 // commitPattern is what a commit may be: a hash or a ref-like name, safe
@@ -122,7 +170,8 @@ var commitPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
 
 // NewRecord makes a commit's record from its runs' tables (one per run,
 // narrowed and mapped as the caller chose) and the work of each run (nil
-// or one per table).
+// or one per table). It keeps every row above the floor (at most
+// meta.Top of a kind) and sums the self time of the rest into (other).
 func NewRecord(meta Meta, tables []*analyze.Table, work []float64) (*Record, error) {
 	if !commitPattern.MatchString(meta.Commit) {
 		return nil, fmt.Errorf("--commit %q: give the commit's hash (letters, digits, '.', '_' and '-')", meta.Commit)
@@ -132,6 +181,18 @@ func NewRecord(meta Meta, tables []*analyze.Table, work []float64) (*Record, err
 	}
 	if meta.Top <= 0 {
 		meta.Top = DefaultTop
+	}
+	if meta.FloorShare <= 0 {
+		meta.FloorShare = DefaultFloorShare
+	}
+	if meta.FloorSamples <= 0 {
+		meta.FloorSamples = DefaultFloorSamples
+	}
+	if meta.FloorShare >= 1 {
+		return nil, fmt.Errorf("a floor of %g%% of on-CPU keeps no row: give a share under 100%%", 100*meta.FloorShare)
+	}
+	if meta.ProcessCPUNs != nil && len(meta.ProcessCPUNs) != len(tables) {
+		return nil, fmt.Errorf("%d process CPU times for %d runs: give one per run", len(meta.ProcessCPUNs), len(tables))
 	}
 	rec := &Record{Version: Version, Commit: meta.Commit, Date: meta.Date.UTC().Format(time.RFC3339), Branch: meta.Branch,
 		Message: oneLine(meta.Message), Format: tables[0].Format.Describe(), WorkUnit: meta.WorkUnit, Top: meta.Top}
@@ -143,12 +204,67 @@ func NewRecord(meta Meta, tables []*analyze.Table, work []float64) (*Record, err
 		if i < len(work) {
 			run.Work = work[i]
 		}
+		if meta.ProcessCPUNs != nil {
+			run.ProcessCPUUs = us(meta.ProcessCPUNs[i])
+		}
 		rec.Runs = append(rec.Runs, run)
 	}
-	for _, kind := range []string{KindPackage, KindFunction, KindFile} {
-		rec.Rows = append(rec.Rows, topRows(kind, tables, meta.Top)...)
+	rec.Floor = newFloor(tables, meta.FloorShare, meta.FloorSamples)
+	kinds := []string{KindPackage, KindFunction, KindFile}
+	all := make([][]*rowAcc, len(kinds))
+	for k, kind := range kinds {
+		all[k] = accRows(kind, tables)
+	}
+	// At most Top rows of a kind: where more are above the floor, the
+	// floor rises to the share of the first one left out, for every kind,
+	// so that the record has one floor.
+	var onCPU int64
+	for _, t := range tables {
+		onCPU += t.Summary.OnCPUNs
+	}
+	for _, rows := range all {
+		if len(rows) > meta.Top && onCPU > 0 {
+			if share := float64(rows[meta.Top].sum) / float64(onCPU); share >= rec.Floor.Share && rows[meta.Top].sum >= floorSum(rec.Floor) {
+				rec.Floor = newFloor(tables, math.Nextafter(share, 1), meta.FloorSamples)
+			}
+		}
+	}
+	floor := floorSum(rec.Floor) * 1000
+	for k, kind := range kinds {
+		rec.Rows = append(rec.Rows, keptRows(kind, all[k], len(tables), floor, meta.Top)...)
 	}
 	return rec, nil
+}
+
+// newFloor is the floor of share of each run's on-CPU time and samples
+// samples over the runs.
+func newFloor(tables []*analyze.Table, share float64, samples int) *Floor {
+	f := &Floor{Share: share, Samples: samples}
+	for _, t := range tables {
+		s := t.Summary
+		ns := math.Max(share*float64(s.OnCPUNs), float64(samples)*float64(s.IntervalNs)/float64(len(tables)))
+		f.Us = append(f.Us, int64(math.Ceil(ns/1000)))
+	}
+	return f
+}
+
+// floorSum is the sum of a floor's runs, in microseconds.
+func floorSum(f *Floor) int64 {
+	var sum int64
+	for _, v := range f.Us {
+		sum += v
+	}
+	return sum
+}
+
+// Kept says which rows the record kept: "every row above 0.1% of
+// on-CPU time and 3 samples" (its floor), or "the top 200 rows" (an
+// older record).
+func (r *Record) Kept() string {
+	if r.Floor == nil {
+		return fmt.Sprintf("the top %d rows", r.Top)
+	}
+	return fmt.Sprintf("every row above %s%% of on-CPU time and %d samples", strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", 100*r.Floor.Share), "0"), "."), r.Floor.Samples)
 }
 
 // oneLine keeps a commit message's first line.
@@ -160,16 +276,18 @@ func oneLine(s string) string {
 // us converts nanoseconds to whole microseconds, rounding.
 func us(ns int64) int64 { return (ns + 500) / 1000 }
 
-// topRows are one kind's rows over the runs: those of the top by total
-// time summed over the runs, then (other) with the self time of the rest.
-func topRows(kind string, tables []*analyze.Table, top int) []Row {
-	type acc struct {
-		row         Row
-		self, total []int64 // ns per run
-		sum         int64
-		bestTotal   int64 // the line of the biggest function under this key
-	}
-	byKey := map[string]*acc{}
+// rowAcc is one row of a kind summed over the runs.
+type rowAcc struct {
+	row         Row
+	self, total []int64 // ns per run
+	sum         int64   // total ns over the runs
+	bestTotal   int64   // the line of the biggest function under this key
+}
+
+// accRows are one kind's rows over the runs, by total time over the runs,
+// greatest first (ties by key).
+func accRows(kind string, tables []*analyze.Table) []*rowAcc {
+	byKey := map[string]*rowAcc{}
 	for ri, t := range tables {
 		var rows []analyze.Row
 		switch kind {
@@ -193,7 +311,7 @@ func topRows(kind string, tables []*analyze.Table, top int) []Row {
 			k := row.Key()
 			a := byKey[k]
 			if a == nil {
-				a = &acc{row: row, self: make([]int64, len(tables)), total: make([]int64, len(tables))}
+				a = &rowAcc{row: row, self: make([]int64, len(tables)), total: make([]int64, len(tables))}
 				byKey[k] = a
 			}
 			a.self[ri] += r.Self
@@ -204,20 +322,29 @@ func topRows(kind string, tables []*analyze.Table, top int) []Row {
 			}
 		}
 	}
-	all := make([]*acc, 0, len(byKey))
+	all := make([]*rowAcc, 0, len(byKey))
 	for _, a := range byKey {
 		all = append(all, a)
 	}
-	slices.SortFunc(all, func(a, b *acc) int {
+	slices.SortFunc(all, func(a, b *rowAcc) int {
 		if c := cmp.Compare(b.sum, a.sum); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.row.Key(), b.row.Key())
 	})
+	return all
+}
+
+// keptRows are the rows of all whose total over the runs is at least
+// floor (ns, summed over the runs), at most top of them, then (other)
+// with the self time of the rest.
+func keptRows(kind string, all []*rowAcc, runs int, floor int64, top int) []Row {
 	var out []Row
-	other := make([]int64, len(tables))
+	other := make([]int64, runs)
+	cut := false
 	for i, a := range all {
-		if i >= top {
+		if i >= top || a.sum < floor {
+			cut = true
 			for ri := range other {
 				other[ri] += a.self[ri]
 			}
@@ -227,7 +354,7 @@ func topRows(kind string, tables []*analyze.Table, top int) []Row {
 		r.SelfUs, r.TotalUs = usAll(a.self), usAll(a.total)
 		out = append(out, r)
 	}
-	if len(all) > top {
+	if cut {
 		out = append(out, Row{Kind: kind, Name: OtherName, SelfUs: usAll(other)})
 	}
 	return out
@@ -270,6 +397,12 @@ func (r *Record) Marshal() ([]byte, error) {
 		v   any
 	}{{"profdiff_history", r.Version}, {"commit", r.Commit}, {"date", r.Date}, {"branch", r.Branch}, {"message", r.Message},
 		{"format", r.Format}, {"work_unit", r.WorkUnit}, {"top", r.Top}}
+	if r.Floor != nil {
+		head = append(head, struct {
+			key string
+			v   any
+		}{"floor", r.Floor})
+	}
 	for _, h := range head {
 		fmt.Fprintf(&b, "%q: ", h.key)
 		if err := line(h.v); err != nil {
@@ -306,26 +439,39 @@ func (r *Record) Marshal() ([]byte, error) {
 }
 
 // Unmarshal reads a record, checking that it is whole and of a version
-// this package reads.
+// this package reads. A record laid out as Marshal writes it is decoded
+// by a fast path (see decodeFast) with the same result; only a record it
+// cannot decode is looked at again, for its version, to say why.
 func Unmarshal(data []byte) (*Record, error) {
-	var probe struct {
-		Version *int `json:"profdiff_history"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return nil, fmt.Errorf("not a whole profdiff history record: %v", err)
-	}
-	switch {
-	case probe.Version == nil:
-		return nil, errors.New("not a profdiff history record (no profdiff_history version)")
-	case *probe.Version > Version:
-		return nil, fmt.Errorf("written by a newer profdiff (history format %d; this one reads %d): upgrade profdiff", *probe.Version, Version)
-	case *probe.Version < 1:
-		return nil, fmt.Errorf("history format %d is not one profdiff wrote", *probe.Version)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var r Record
-	if err := dec.Decode(&r); err != nil {
+	r.Version = -1
+	var err error
+	if !decodeFast(data, &r) {
+		r = Record{Version: -1}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		err = dec.Decode(&r)
+		if err == nil {
+			if _, terr := dec.Token(); terr != io.EOF {
+				err = errors.New("more than one record in the file")
+			}
+		}
+	}
+	if err != nil || r.Version == -1 || r.Version > Version || r.Version < 1 {
+		var probe struct {
+			Version *int `json:"profdiff_history"`
+		}
+		if perr := json.Unmarshal(data, &probe); perr != nil {
+			return nil, fmt.Errorf("not a whole profdiff history record: %v", perr)
+		}
+		switch {
+		case probe.Version == nil:
+			return nil, errors.New("not a profdiff history record (no profdiff_history version)")
+		case *probe.Version > Version:
+			return nil, fmt.Errorf("written by a newer profdiff (history format %d; this one reads %d): upgrade profdiff", *probe.Version, Version)
+		case *probe.Version < 1:
+			return nil, fmt.Errorf("history format %d is not one profdiff wrote", *probe.Version)
+		}
 		return nil, fmt.Errorf("malformed record: %v", err)
 	}
 	if err := r.check(); err != nil {
@@ -344,6 +490,16 @@ func (r *Record) check() error {
 	}
 	if len(r.Runs) == 0 {
 		return errors.New("a record with no runs")
+	}
+	if r.Floor != nil {
+		if len(r.Floor.Us) != len(r.Runs) {
+			return fmt.Errorf("the floor has %d runs, the record has %d", len(r.Floor.Us), len(r.Runs))
+		}
+		if !(r.Floor.Share >= 0 && r.Floor.Share < 1) || r.Floor.Samples < 0 || slices.ContainsFunc(r.Floor.Us, func(v int64) bool { return v < 0 }) {
+			return errors.New("the floor is not a share under 1 and times of 0 or more")
+		}
+	} else if r.Version >= 3 {
+		return fmt.Errorf("a record of history format %d without its floor", r.Version)
 	}
 	for _, row := range r.Rows {
 		if len(row.SelfUs) != len(r.Runs) || (row.TotalUs != nil && len(row.TotalUs) != len(r.Runs)) {

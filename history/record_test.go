@@ -2,6 +2,7 @@ package history
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,7 +68,8 @@ func TestRecordIsDeterministicAndLineOriented(t *testing.T) {
 	if r.Message != "route table" || len(r.Runs) != 2 {
 		t.Errorf("message %q, %d runs", r.Message, len(r.Runs))
 	}
-	// The top 200 functions and the rest as (other): self times add up.
+	// The functions above the floor and the rest as (other): self times
+	// add up.
 	var fn, other int
 	var self int64
 	for _, row := range r.Rows {
@@ -79,11 +81,75 @@ func TestRecordIsDeterministicAndLineOriented(t *testing.T) {
 			}
 		}
 	}
-	if fn != DefaultTop+1 || other != 1 {
-		t.Errorf("%d function rows, %d (other): want %d and 1", fn, other, DefaultTop+1)
+	if other != 1 || fn < 100 {
+		t.Errorf("%d function rows, %d (other): want about 250 and 1", fn, other)
 	}
 	if d := self - r.Runs[0].OnCPUUs; d < -int64(fn) || d > int64(fn) { // each row rounded to a microsecond
 		t.Errorf("functions' self times sum to %d µs, on-CPU is %d µs", self, r.Runs[0].OnCPUUs)
+	}
+}
+
+// TestRecordKeepsEveryRowAboveItsFloor: a record keeps exactly the rows
+// whose total over the runs reaches the floor (0.1% of on-CPU, and
+// DefaultFloorSamples samples), says so, and the floor rises when a kind has more than Top.
+func TestRecordKeepsEveryRowAboveItsFloor(t *testing.T) {
+	all := routerRecord(t, "c0ffee01", "2026-11-01T08:00:00Z", 1<<20)
+	all.Floor = nil
+	tables := []*analyze.Table{table(t, "node-router-unbundled-before.cpuprofile"), table(t, "node-router-unbundled-after.cpuprofile")}
+	every, err := NewRecord(Meta{Commit: "c0ffee01", Date: time.Now(), FloorShare: 1e-12, FloorSamples: 1}, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRecord(Meta{Commit: "c0ffee01", Date: time.Now()}, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := r.Floor
+	if f == nil || f.Share != DefaultFloorShare || f.Samples != DefaultFloorSamples || len(f.Us) != 2 {
+		t.Fatalf("floor %+v", f)
+	}
+	var floor int64
+	for i, run := range r.Runs {
+		floor += f.Us[i]
+		if want := int64(math.Ceil(max(0.001*float64(run.OnCPUUs), DefaultFloorSamples*run.IntervalUs/2))); f.Us[i] != want {
+			t.Errorf("run %d: floor %d µs, want %d", i, f.Us[i], want)
+		}
+	}
+	kept := map[string]bool{}
+	for _, row := range r.Rows {
+		kept[row.Key()] = true
+	}
+	below := 0
+	for _, row := range every.Rows {
+		if row.Name == OtherName {
+			continue
+		}
+		sum := row.TotalUs[0] + row.TotalUs[1]
+		switch {
+		case kept[row.Key()] && sum < floor-1:
+			t.Errorf("%s %s kept with %d µs, under the floor (%d µs)", row.Kind, row.Name, sum, floor)
+		case !kept[row.Key()] && sum > floor+1:
+			t.Errorf("%s %s left out with %d µs, over the floor (%d µs)", row.Kind, row.Name, sum, floor)
+		case !kept[row.Key()]:
+			below++
+		}
+	}
+	if below < 100 {
+		t.Errorf("only %d rows below the floor: the fixture shows nothing", below)
+	}
+	// Ten functions at most: the floor rises to the eleventh's share.
+	ten, err := NewRecord(Meta{Commit: "c0ffee01", Date: time.Now(), Top: 10}, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fns := 0
+	for _, row := range ten.Rows {
+		if row.Kind == KindFunction && row.Name != OtherName {
+			fns++
+		}
+	}
+	if fns > 10 || ten.Floor.Share <= DefaultFloorShare {
+		t.Errorf("top 10: %d functions, floor %g", fns, ten.Floor.Share)
 	}
 }
 
@@ -123,7 +189,7 @@ func TestStoreReplacesACommitAndRefusesBadRecords(t *testing.T) {
 		name, body, want string
 	}{
 		{"cut.json", string(data[:len(data)/2]), "not a whole profdiff history record"},
-		{"future.json", strings.Replace(string(data), `"profdiff_history": 2`, `"profdiff_history": 9`, 1), "newer profdiff (history format 9"},
+		{"future.json", strings.Replace(string(data), `"profdiff_history": 3`, `"profdiff_history": 9`, 1), "newer profdiff (history format 9"},
 		{"twice.json", string(data), "a second record of commit bbb2"},
 	} {
 		bad := t.TempDir()

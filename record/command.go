@@ -97,9 +97,10 @@ type invocation struct {
 	env     []string // NAME=VALUE added to the run's environment
 	profile string   // the profile's path
 	// stage, when set, is the folder node writes its profiles to under
-	// their own names (a package manager runs several node processes,
-	// which one name would make overwrite each other); the largest
-	// becomes the profile.
+	// their own names, one per process and thread (a package manager runs
+	// several node processes, and a program its worker threads, which one
+	// name would make overwrite each other: node then kept one thread's);
+	// see pickProfiles.
 	stage string
 }
 
@@ -114,18 +115,22 @@ func prepare(p Profiler, args []string, base string, interval time.Duration, nod
 	switch p {
 	case ProfilerNode:
 		path := base + ".cpuprofile"
-		inv := invocation{args: args, profile: path}
-		flags := []string{"--cpu-prof", "--cpu-prof-dir=" + filepath.Dir(path), "--cpu-prof-name=" + filepath.Base(path)}
+		// node names each thread's profile itself (CPU.date.time.pid.tid.seq),
+		// in a hidden folder beside the run's: --cpu-prof-name would give
+		// every thread one name, and only one thread's profile would stay.
+		inv := invocation{args: args, profile: path, stage: filepath.Join(filepath.Dir(base), "."+filepath.Base(base))}
+		flags := []string{"--cpu-prof", "--cpu-prof-dir=" + inv.stage}
+		manager := false
 		if p := program(args); p != "node" && p != "nodejs" {
 			// A package manager: only NODE_OPTIONS reaches the node it
 			// starts, and its own node writes a profile too.
-			inv.stage = filepath.Join(filepath.Dir(base), "."+filepath.Base(base))
+			manager = true
 			flags = []string{"--cpu-prof", "--cpu-prof-dir=" + nodeQuote(inv.stage)}
 		}
 		if interval > 0 {
 			flags = append(flags, fmt.Sprintf("--cpu-prof-interval=%d", max(interval.Microseconds(), 1)))
 		}
-		if inv.stage == "" {
+		if !manager {
 			// node itself takes the flags before its script: every
 			// node version does (NODE_OPTIONS refused --cpu-prof
 			// before nodejs/node#57018, Node 23 and late 22.x).

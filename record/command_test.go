@@ -62,8 +62,10 @@ func TestDetect(t *testing.T) {
 
 func TestPrepareNode(t *testing.T) {
 	inv := prepare(ProfilerNode, []string{"node", "main.js", "--n", "3"}, "/r/before/run-01", 250*time.Microsecond, "--max-old-space-size=100")
-	want := []string{"node", "--cpu-prof", "--cpu-prof-dir=/r/before", "--cpu-prof-name=run-01.cpuprofile", "--cpu-prof-interval=250", "main.js", "--n", "3"}
-	if !slices.Equal(inv.args, want) || inv.profile != "/r/before/run-01.cpuprofile" || inv.env != nil || inv.stage != "" {
+	// No --cpu-prof-name: node names each thread's profile, in the
+	// run's hidden folder (pickProfiles).
+	want := []string{"node", "--cpu-prof", "--cpu-prof-dir=/r/before/.run-01", "--cpu-prof-interval=250", "main.js", "--n", "3"}
+	if !slices.Equal(inv.args, want) || inv.profile != "/r/before/run-01.cpuprofile" || inv.env != nil || inv.stage != "/r/before/.run-01" {
 		t.Errorf("node: %q, env %q, profile %s, stage %q; want %q", inv.args, inv.env, inv.profile, inv.stage, want)
 	}
 	inv = prepare(ProfilerNode, []string{"npm", "run", "bench"}, "/r/my runs/after/run-02", 0, "--max-old-space-size=100")

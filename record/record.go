@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,6 +57,9 @@ type Options struct {
 	// Grace is how long a stopped run has between the first signal and
 	// SIGKILL (0: 2 seconds).
 	Grace time.Duration
+	// Comparison, when set, is kept in record.json: how the recording is
+	// compared, so that it can be compared again the same way.
+	Comparison *Comparison
 	// Started, when set, is called before each run starts; Finished
 	// after each run that ended, failed or not, before the next.
 	Started  func(Slot, Side)
@@ -82,8 +86,12 @@ type Run struct {
 	// Profile, Stdout and Stderr are paths relative to the recording's
 	// folder; Profile is empty when the run wrote none.
 	Profile string `json:"profile"`
-	Stdout  string `json:"stdout"`
-	Stderr  string `json:"stderr"`
+	// Threads are the profiles of the run's worker threads (node writes
+	// one per thread), beside Profile, the main thread's, in thread order:
+	// run-01.worker-1.cpuprofile for worker 1.
+	Threads []string `json:"threads,omitempty"`
+	Stdout  string   `json:"stdout"`
+	Stderr  string   `json:"stderr"`
 }
 
 // SideRecord is a side as record.json keeps it.
@@ -93,6 +101,22 @@ type SideRecord struct {
 	Dir      string   `json:"dir,omitempty"`
 	Profiler string   `json:"profiler"`
 	Folder   string   `json:"folder"` // the profiles' folder, relative to the recording's
+}
+
+// Comparison is how a recording was compared when it was made: every flag
+// that shaped the comparison (matching roots, source maps, path maps,
+// narrowing, thresholds, format), as given, and the folder they were given
+// in, so that comparing the recording again gives the same report.
+type Comparison struct {
+	// Dir is the folder the command ran in: relative paths in Flags are
+	// read from it.
+	Dir string `json:"dir"`
+	// Flags are the comparison's flags, as given, without those that only
+	// say where to write (-o, --json-output).
+	Flags []string `json:"flags"`
+	// Named says the sides are compared as --side NAME=FOLDER, a base and
+	// its variants, rather than as BEFORE AFTER.
+	Named bool `json:"named,omitempty"`
 }
 
 // Recording is what record.json holds: the sides, the plan, the machine's
@@ -115,6 +139,31 @@ type Recording struct {
 	Wall []Wall `json:"wall,omitempty"`
 	// Stopped says why the recording ended before its last run, if it did.
 	Stopped string `json:"stopped,omitempty"`
+	// Comparison is how the recording was compared (nil in recordings
+	// made before it was kept).
+	Comparison *Comparison `json:"comparison,omitempty"`
+}
+
+// Read reads the record.json of a recording's folder.
+func Read(dir string) (*Recording, error) {
+	name := filepath.Join(dir, FileName)
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	var rec Recording
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, fmt.Errorf("%s: not a recording's summary: %v", name, err)
+	}
+	if rec.Version != 1 || len(rec.Sides) < 2 {
+		return nil, fmt.Errorf("%s: not a recording's summary (version %d, %d sides)", name, rec.Version, len(rec.Sides))
+	}
+	for _, s := range rec.Sides {
+		if s.Folder == "" || s.Folder != filepath.Base(s.Folder) || s.Folder == ".." || s.Folder == "." {
+			return nil, fmt.Errorf("%s: side %q: its folder %q is not a folder of the recording", name, s.Name, s.Folder)
+		}
+	}
+	return &rec, nil
 }
 
 // FileName is the name of the recording's summary in its folder.
@@ -170,7 +219,7 @@ func Do(ctx context.Context, opts Options) (*Recording, error) {
 		return nil, err
 	}
 	rec := &Recording{Version: 1, Order: opts.Order.String(), RunsPerSide: opts.Runs, WarmupPerSide: opts.Warmup,
-		TimeoutNs: int64(opts.Timeout), Runs: []Run{}}
+		TimeoutNs: int64(opts.Timeout), Runs: []Run{}, Comparison: opts.Comparison}
 	if opts.Order == Random {
 		rec.Seed = opts.Seed
 	}
@@ -379,13 +428,14 @@ func runOnce(ctx context.Context, opts Options, side Side, p Profiler, slot Slot
 		return fail("was ended by the signal " + sig)
 	case r.Exit != 0:
 		reason := fmt.Sprintf("exited with status %d", r.Exit)
-		if inv.stage != "" && strings.Contains(tail(filepath.Join(opts.Out, r.Stderr), 3), "is not allowed in NODE_OPTIONS") {
+		if len(inv.env) > 0 && strings.Contains(tail(filepath.Join(opts.Out, r.Stderr), 3), "is not allowed in NODE_OPTIONS") {
 			reason += " (this node refuses --cpu-prof in NODE_OPTIONS, which profiles the node a package manager starts: use Node 23 or a late 22.x, or run node itself, e.g. 'node script.js')"
 		}
 		return fail(reason)
 	}
+	var threads []string
 	if inv.stage != "" {
-		if err := pickProfile(inv.stage, inv.profile); err != nil {
+		if threads, err = pickProfiles(inv.stage, inv.profile); err != nil {
 			return fail(err.Error())
 		}
 	}
@@ -393,6 +443,10 @@ func runOnce(ctx context.Context, opts Options, side Side, p Profiler, slot Slot
 		return fail(fmt.Sprintf("wrote no profile at %s", inv.profile))
 	}
 	r.Profile, _ = filepath.Rel(mustAbs(opts.Out), inv.profile)
+	for _, t := range threads {
+		rel, _ := filepath.Rel(mustAbs(opts.Out), t)
+		r.Threads = append(r.Threads, rel)
+	}
 	return r, nil
 }
 
@@ -442,32 +496,78 @@ func watch(ctx context.Context, p *os.Process, timeout, grace time.Duration) (st
 	return func() bool { return get()[0] }, func() bool { return get()[1] }
 }
 
-// pickProfile moves the largest .cpuprofile of the folder node wrote to
-// (a package manager's, whose own node process writes one too) to path, and
-// removes the folder if nothing else is left in it.
-func pickProfile(stage, path string) error {
+// nodeProfileName is the name node gives a profile it names itself:
+// CPU.<date>.<time>.<pid>.<thread id>.<sequence>.cpuprofile, thread id 0
+// for the main thread and N for worker N.
+var nodeProfileName = regexp.MustCompile(`^CPU\.\d+\.\d+\.(\d+)\.(\d+)\.\d+\.cpuprofile$`)
+
+// WorkerSuffix ends the name of a worker thread's profile, kept beside
+// its run's main-thread profile: run-01.worker-1.cpuprofile.
+var WorkerSuffix = regexp.MustCompile(`\.worker-(\d+)\.cpuprofile$`)
+
+// pickProfiles moves the profiles node wrote into stage to the run's: the
+// main thread's of the run's process to path, and each of its worker
+// threads' beside it, named for the thread (run-01.worker-1.cpuprofile),
+// returned in thread order. The run's process is the one whose main
+// thread wrote the largest profile (a package manager's own node writes a
+// small one); profiles not named as node names them count as main threads
+// of processes of their own. The folder is removed if nothing else is left
+// in it.
+func pickProfiles(stage, path string) ([]string, error) {
 	entries, err := os.ReadDir(stage)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	best, size := "", int64(-1)
+	type prof struct {
+		name     string
+		size     int64
+		pid, tid int
+	}
+	var profs []prof
 	for _, e := range entries {
 		info, err := e.Info()
 		if err != nil || e.IsDir() || !strings.HasSuffix(e.Name(), ".cpuprofile") {
 			continue
 		}
-		if info.Size() > size || info.Size() == size && e.Name() < best {
-			best, size = e.Name(), info.Size()
+		p := prof{name: e.Name(), size: info.Size(), pid: -1 - len(profs)}
+		if m := nodeProfileName.FindStringSubmatch(e.Name()); m != nil {
+			p.pid, _ = strconv.Atoi(m[1])
+			p.tid, _ = strconv.Atoi(m[2])
+		}
+		profs = append(profs, p)
+	}
+	best := -1
+	for i, p := range profs {
+		if p.tid != 0 {
+			continue
+		}
+		if b := best; b < 0 || p.size > profs[b].size || p.size == profs[b].size && p.name < profs[b].name {
+			best = i
 		}
 	}
-	if best == "" {
-		return fmt.Errorf("wrote no profile in %s", stage)
+	if best < 0 {
+		return nil, fmt.Errorf("wrote no profile in %s", stage)
 	}
-	if err := os.Rename(filepath.Join(stage, best), path); err != nil {
-		return err
+	if err := os.Rename(filepath.Join(stage, profs[best].name), path); err != nil {
+		return nil, err
+	}
+	var workers []prof
+	for _, p := range profs {
+		if p.pid == profs[best].pid && p.tid != 0 {
+			workers = append(workers, p)
+		}
+	}
+	slices.SortFunc(workers, func(a, b prof) int { return a.tid - b.tid })
+	var threads []string
+	for _, w := range workers {
+		to := strings.TrimSuffix(path, ".cpuprofile") + fmt.Sprintf(".worker-%d.cpuprofile", w.tid)
+		if err := os.Rename(filepath.Join(stage, w.name), to); err != nil {
+			return threads, err
+		}
+		threads = append(threads, to)
 	}
 	_ = os.Remove(stage) // fails, and stays, when the other processes' profiles are there
-	return nil
+	return threads, nil
 }
 
 // tail returns the last n non-empty lines of a file, joined by " | ", at

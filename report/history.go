@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,8 +14,16 @@ import (
 	"github.com/profdiff/profdiff/internal/units"
 )
 
-// HistoryJSONVersion is the version of the history's JSON.
-const HistoryJSONVersion = 1
+// HistoryJSONVersion is the version of the history's JSON. Version 2
+// added censoring: a series' mean is null where the commit's record had
+// the row below its floor, and below_floor_ns holds that floor there;
+// a change says before_below/after_below; a commit its floor_share; and
+// the headlines are several (on-CPU, then process CPU when recorded).
+const HistoryJSONVersion = 2
+
+// belowMark is a sparkline's mark for a commit whose record had the row
+// below its floor.
+const belowMark = '·'
 
 // sparkBars are the heights of a sparkline, lowest first.
 var sparkBars = []rune("▁▂▃▄▅▆▇█")
@@ -43,12 +52,57 @@ func Sparkline(values []float64) string {
 	return b.String()
 }
 
+// SparklineBelow is Sparkline with the commits marked in below drawn as
+// belowMark and left out of the scale (nil below: none).
+func SparklineBelow(values []float64, below []bool) string {
+	if below == nil {
+		return Sparkline(values)
+	}
+	vs := make([]float64, len(values))
+	for i, v := range values {
+		vs[i] = v
+		if below[i] {
+			vs[i] = math.NaN()
+		}
+	}
+	out := []rune(Sparkline(vs))
+	for i := range out {
+		if below[i] {
+			out[i] = belowMark
+		}
+	}
+	return string(out)
+}
+
+// belowText is how a value below a record's floor reads: "below 0.1%
+// here".
+func belowText(share float64) string {
+	if share <= 0 {
+		return "below the floor here"
+	}
+	return "below " + strconvPct(100*share) + "% here"
+}
+
+// strconvPct writes a percentage with the digits it needs (0.1, 0.25, 2).
+func strconvPct(v float64) string {
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", v), "0"), ".")
+}
+
+// seriesValue is a series' value at commit i: its mean, or that it was
+// below the floor there.
+func seriesValue(res *history.Result, s history.Series, i int) string {
+	if s.Below != nil && s.Below[i] {
+		return belowText(res.Commits[i].FloorShare)
+	}
+	return units.Duration(s.Means[i])
+}
+
 // historyChangeName names a change's series: "on-CPU per run", "package
 // path-to-regexp (self)", "function match (path-to-regexp, index.js)".
 func historyChangeName(kind, name, pkg, file, metric, per string) string {
 	switch kind {
 	case history.KindHeadline:
-		return "on-CPU per " + per
+		return name + " per " + per
 	case history.KindFunction:
 		where := pkg
 		if file != "" {
@@ -73,9 +127,17 @@ func historyVerdict(c history.Change) string {
 	return strings.TrimSpace(c.Verdict + " " + units.PValue(c.P))
 }
 
-// historyDelta is a change's before → after and relative change.
-func historyDelta(c history.Change) string {
-	s := units.Duration(c.BeforeNs) + " → " + units.Duration(c.AfterNs)
+// historyDelta is a change's before → after and relative change; a side
+// below the floor reads so ("below 0.1% here"), not as a time.
+func historyDelta(res *history.Result, cp history.ChangePoint, c history.Change) string {
+	before, after := units.Duration(c.BeforeNs), units.Duration(c.AfterNs)
+	if c.BeforeBelow {
+		before = belowText(res.Commits[max(cp.Index-1, 0)].FloorShare)
+	}
+	if c.AfterBelow {
+		after = belowText(res.Commits[cp.Index].FloorShare)
+	}
+	s := before + " → " + after
 	if !math.IsNaN(c.DeltaPct) {
 		s += " " + units.SignedPct(c.DeltaPct)
 	}
@@ -93,10 +155,10 @@ func historyDate(d string) string {
 
 // historySpan is the title's account of the commits.
 func historySpan(res *history.Result) string {
-	first, last := res.Records[0], res.Records[len(res.Records)-1]
+	first, last := res.Commits[0], res.Commits[len(res.Commits)-1]
 	n := len(res.ChangePoints)
 	return fmt.Sprintf("%d commits, %s (%s) … %s (%s); %d change %s among %d series tested",
-		len(res.Records), first.Commit, historyDate(first.Date), last.Commit, historyDate(last.Date), n, plural(n, "point", "points"), res.Tested)
+		len(res.Commits), first.Commit, historyDate(first.Date), last.Commit, historyDate(last.Date), n, plural(n, "point", "points"), res.Tested)
 }
 
 func plural(n int, one, many string) string {
@@ -109,10 +171,16 @@ func plural(n int, one, many string) string {
 // historyLegend says how changes were judged.
 func historyLegend(res *history.Result) string {
 	o := res.Options
+	method := fmt.Sprintf("binary segmentation with a permutation test of the runs, the false-alarm rate held at α=%g across all %d series (max-T)", o.Alpha, res.Tested)
+	if res.Method == "windows" {
+		method = fmt.Sprintf("binary segmentation of the commits' means in windows of %d commits overlapping by half, "+
+			"a t-test held at α=%g across every split, series (up to %d a window) and window (Bonferroni)", history.WindowCommits, o.Alpha, res.Tested)
+	}
 	return fmt.Sprintf("Times are per %s, the mean of each commit's runs. A change point is a commit where a series' mean shifts for real: "+
-		"binary segmentation with a permutation test of the runs, the false-alarm rate held at α=%g across all %d series (max-T), "+
-		"and a change of at least %g%% and %gpp of on-CPU time. Sparklines run oldest to newest, each scaled to its own range.",
-		res.Per, o.Alpha, res.Tested, o.MinDeltaPct, o.MinDeltaPP)
+		"%s, and a change of at least %g%% and %gpp of on-CPU time. A row a record left out is below its floor there (%c in sparklines, a pale bar up to the floor in charts), "+
+		"between 0 and the floor, never 0; a change counts only as far as it holds wherever in that range the row was. "+
+		"Sparklines run oldest to newest, each scaled to its own range.",
+		res.Per, method, o.MinDeltaPct, o.MinDeltaPP, belowMark)
 }
 
 // WriteHistoryText writes a history as text: its change points in commit
@@ -121,21 +189,24 @@ func historyLegend(res *history.Result) string {
 func WriteHistoryText(w io.Writer, res *history.Result) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "profdiff history: %s\n", historySpan(res))
+	for _, w := range res.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", termtext.Clean(w))
+	}
 	for _, cp := range res.ChangePoints {
 		fmt.Fprintf(&b, "\n%s  %s  %s\n", termtext.Clean(cp.Commit), historyDate(cp.Date), termtext.Clean(cp.Message))
 		for _, c := range cp.Changes {
 			fmt.Fprintf(&b, "  %-60s  %-30s  %s\n", termtext.Fit(termtext.Clean(historyChangeName(c.Kind, c.Name, c.Package, c.File, c.Metric, res.Per)), 60, true),
-				historyDelta(c), historyVerdict(c))
+				historyDelta(res, cp, c), historyVerdict(c))
 		}
 	}
 	if len(res.ChangePoints) == 0 {
 		b.WriteString("\nNo change point: every series stayed within its noise.\n")
 	}
 	b.WriteString("\nSeries (oldest → newest)\n")
-	all := append([]history.Series{res.Headline}, res.Changed...)
+	all := append(slices.Clone(res.Headlines), res.Changed...)
 	for _, s := range all {
 		fmt.Fprintf(&b, "  %-60s  %s  %s … %s\n", termtext.Fit(termtext.Clean(historyChangeName(s.Kind, s.Name, s.Package, s.File, s.Metric, res.Per)), 60, true),
-			Sparkline(s.Means), units.Duration(s.Means[0]), units.Duration(s.Means[len(s.Means)-1]))
+			SparklineBelow(s.Means, s.Below), seriesValue(res, s, 0), seriesValue(res, s, len(s.Means)-1))
 	}
 	b.WriteString("\n" + historyLegend(res) + "\n")
 	_, err := io.WriteString(w, b.String())
@@ -146,6 +217,9 @@ func WriteHistoryText(w io.Writer, res *history.Result) error {
 func WriteHistoryMarkdown(w io.Writer, res *history.Result) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### profdiff history: %s\n\n", EscapeMarkdown(historySpan(res)))
+	for _, w := range res.Warnings {
+		fmt.Fprintf(&b, "> **warning:** %s\n\n", EscapeMarkdown(w))
+	}
 	if len(res.ChangePoints) == 0 {
 		b.WriteString("No change point: every series stayed within its noise.\n")
 	}
@@ -154,14 +228,14 @@ func WriteHistoryMarkdown(w io.Writer, res *history.Result) error {
 		b.WriteString("| what changed | before → after | verdict |\n|---|---:|---|\n")
 		for _, c := range cp.Changes {
 			fmt.Fprintf(&b, "| %s | %s | %s |\n", EscapeMarkdown(termtext.Fit(historyChangeName(c.Kind, c.Name, c.Package, c.File, c.Metric, res.Per), markdownNameWidth, true)),
-				unbroken(historyDelta(c)), "**"+c.Verdict+"** "+units.PValue(c.P))
+				unbroken(historyDelta(res, cp, c)), "**"+c.Verdict+"** "+units.PValue(c.P))
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString("#### Series (oldest → newest)\n\n| series | trend | first | last |\n|---|---|---:|---:|\n")
-	for _, s := range append([]history.Series{res.Headline}, res.Changed...) {
+	for _, s := range append(slices.Clone(res.Headlines), res.Changed...) {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", EscapeMarkdown(termtext.Fit(historyChangeName(s.Kind, s.Name, s.Package, s.File, s.Metric, res.Per), markdownNameWidth, true)),
-			Sparkline(s.Means), unbroken(units.Duration(s.Means[0])), unbroken(units.Duration(s.Means[len(s.Means)-1])))
+			SparklineBelow(s.Means, s.Below), unbroken(seriesValue(res, s, 0)), unbroken(seriesValue(res, s, len(s.Means)-1)))
 	}
 	b.WriteString("\n_" + EscapeMarkdown(historyLegend(res)) + "_\n")
 	_, err := io.WriteString(w, b.String())
@@ -188,9 +262,17 @@ func WriteHistoryJSON(w io.Writer, res *history.Result) error {
 	j.Int(int64(res.Tested))
 	j.Key("alpha")
 	num(res.Options.Alpha)
+	j.Key("method")
+	j.String(res.Method)
+	j.Key("warnings")
+	j.BeginArray()
+	for _, w := range res.Warnings {
+		j.String(w)
+	}
+	j.EndArray()
 	j.Key("commits")
 	j.BeginArray()
-	for i, r := range res.Records {
+	for i, r := range res.Commits {
 		j.BeginObject()
 		j.Key("commit")
 		j.String(r.Commit)
@@ -201,9 +283,15 @@ func WriteHistoryJSON(w io.Writer, res *history.Result) error {
 		j.Key("message")
 		j.String(r.Message)
 		j.Key("runs")
-		j.Int(int64(len(r.Runs)))
+		j.Int(int64(r.Runs))
+		j.Key("floor_share")
+		if r.FloorShare > 0 {
+			num(r.FloorShare)
+		} else {
+			j.Null()
+		}
 		j.Key("on_cpu_ns")
-		num(res.Headline.Means[i])
+		num(res.Headlines[0].Means[i])
 		j.EndObject()
 	}
 	j.EndArray()
@@ -235,6 +323,10 @@ func WriteHistoryJSON(w io.Writer, res *history.Result) error {
 			num(c.BeforeNs)
 			j.Key("after_ns")
 			num(c.AfterNs)
+			j.Key("before_below")
+			j.Bool(c.BeforeBelow)
+			j.Key("after_below")
+			j.Bool(c.AfterBelow)
 			j.Key("delta_pct")
 			num(c.DeltaPct)
 			j.Key("verdict")
@@ -249,7 +341,7 @@ func WriteHistoryJSON(w io.Writer, res *history.Result) error {
 	j.EndArray()
 	j.Key("series")
 	j.BeginArray()
-	for _, s := range append([]history.Series{res.Headline}, res.Changed...) {
+	for _, s := range append(slices.Clone(res.Headlines), res.Changed...) {
 		j.BeginObject()
 		j.Key("kind")
 		j.String(s.Kind)
@@ -263,10 +355,26 @@ func WriteHistoryJSON(w io.Writer, res *history.Result) error {
 		j.String(s.Metric)
 		j.Key("means_ns")
 		j.BeginArray()
-		for _, v := range s.Means {
+		for i, v := range s.Means {
+			if s.Below != nil && s.Below[i] {
+				j.Null()
+				continue
+			}
 			num(v)
 		}
 		j.EndArray()
+		if s.Below != nil {
+			j.Key("below_floor_ns")
+			j.BeginArray()
+			for i, v := range s.Means {
+				if s.Below[i] {
+					num(v)
+				} else {
+					j.Null()
+				}
+			}
+			j.EndArray()
+		}
 		j.Key("changes_at")
 		jsonwrite.Ints(j, s.ChangesAt)
 		j.EndObject()

@@ -263,6 +263,20 @@ func (j *jsonReport) headline() {
 		j.Key("per_work")
 		j.measure(&r.Headline.PerWork)
 	}
+	// process_cpu: each run's CPU time as the operating system charged
+	// its processes (profdiff record's record.json), judged like on_cpu;
+	// absent unless both sides of a pair carry it.
+	if r.Headline.Basis == diff.BasisProcess {
+		j.Key("process_cpu")
+		j.measure(&r.Headline.ProcessCPU)
+	}
+	// basis: which measure the headline's verdict is from, "process CPU
+	// time" (process_cpu) or "sampled on-CPU time" (per_work when given,
+	// else on_cpu).
+	if r.Compared() {
+		j.Key("basis")
+		j.String(r.Headline.Basis.String())
+	}
 	j.Key("busy")
 	j.perSide(diff.SideSummary.Busy)
 	j.Key("gc_share")
@@ -274,7 +288,8 @@ func (j *jsonReport) headline() {
 		j.Int(int64(r.Headline.RunsNeeded))
 	}
 	// robust_spread_ns: each side's 1.4826 × median absolute deviation
-	// over runs of the judged measure (per_work when given, else on_cpu),
+	// over runs of the judged measure (process_cpu when there, else per_work
+	// when given, else on_cpu),
 	// an estimate of σ that one wild run cannot inflate; null with one run.
 	j.Key("robust_spread_ns")
 	j.BeginArray()
@@ -365,9 +380,36 @@ func (j *jsonReport) paths(v *View) {
 			}
 			j.EndArray()
 		}
-		// end says why the path stops.
+		// end says why the path stops: self, split (over its callees),
+		// new or gone (the function itself), moved (gone from this call
+		// path, the function still runs) or arrived (new on it, the
+		// function ran before).
 		j.Key("end")
 		j.String(p.End.String())
+		if p.Elsewhere >= 0 {
+			// elsewhere, for a moved path: the function's call path
+			// (function names from the root) whose total time grew most,
+			// where its time went; for arrived, the one that fell most;
+			// with that node's total change. Absent for the other ends,
+			// and when no other path changed so.
+			j.Key("elsewhere")
+			{
+				j.BeginObject()
+				j.Key("functions")
+				j.BeginArray()
+				var chain []int32
+				for n := p.Elsewhere; n > 0; n = r.Tree[n].Parent {
+					chain = append(chain, n)
+				}
+				for i := len(chain) - 1; i >= 0; i-- {
+					j.String(diff.FunctionName(r.TreeFunction(chain[i])))
+				}
+				j.EndArray()
+				j.Key("total_delta_ns")
+				j.Float(r.Tree[p.Elsewhere].Total.Change.Delta)
+				j.EndObject()
+			}
+		}
 		// delta_ns: the change the path explains; share_pct, its share
 		// of the on-CPU change (null when that is 0).
 		j.Key("delta_ns")
@@ -569,6 +611,12 @@ func (j *jsonReport) changeMembers(c *diff.Change, always bool) {
 	}
 	j.Key("p")
 	j.Number(j.nums[3])
+	// runs_needed: for a change past the minimum effect that the test
+	// cannot settle, about how many runs a side would; absent otherwise.
+	if c.RunsNeeded > 0 {
+		j.Key("runs_needed")
+		j.Int(int64(c.RunsNeeded))
+	}
 }
 
 // change writes one side's judged change against the base, whose numbers

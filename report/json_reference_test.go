@@ -104,7 +104,10 @@ type refJSONMeasure struct {
 	DeltaPct *refJSONNullable `json:"delta_pct,omitempty"`
 	Verdict  string           `json:"verdict,omitempty"`
 	P        *refJSONNullable `json:"p,omitempty"`
-	VsBase   []refJSONChange  `json:"vs_base,omitempty"`
+	// RunsNeeded: for a change past the minimum effect that the test
+	// cannot settle, about how many runs a side would.
+	RunsNeeded int32           `json:"runs_needed,omitempty"`
+	VsBase     []refJSONChange `json:"vs_base,omitempty"`
 }
 
 // refJSONChange is one side's change against the base.
@@ -115,6 +118,8 @@ type refJSONChange struct {
 	DeltaPct refJSONNullable `json:"delta_pct"`
 	Verdict  string          `json:"verdict"`
 	P        refJSONNullable `json:"p"`
+	// RunsNeeded as in refJSONMeasure.
+	RunsNeeded int32 `json:"runs_needed,omitempty"`
 }
 
 // refJSONNullable writes a number or null, for fields present with two
@@ -161,8 +166,13 @@ type refJSONCall struct {
 type refJSONHeadline struct {
 	OnCPU   refJSONMeasure  `json:"on_cpu"`
 	PerWork *refJSONMeasure `json:"per_work,omitempty"`
-	Busy    []float64       `json:"busy"`
-	GCShare []float64       `json:"gc_share"`
+	// ProcessCPU: each run's process CPU time (record.json), when both
+	// sides of a pair carry it.
+	ProcessCPU *refJSONMeasure `json:"process_cpu,omitempty"`
+	// Basis: the measure the headline's verdict is from (with two sides).
+	Basis   string    `json:"basis,omitempty"`
+	Busy    []float64 `json:"busy"`
+	GCShare []float64 `json:"gc_share"`
 	// RunsNeeded: runs per side that would settle a change one run cannot.
 	RunsNeeded   int             `json:"runs_needed,omitempty"`
 	RobustSpread []*float64      `json:"robust_spread_ns"`
@@ -189,11 +199,17 @@ type refJSONStep struct {
 }
 
 type refJSONPath struct {
-	Steps    []refJSONStep `json:"steps"`
-	End      string        `json:"end"`
-	DeltaNs  float64       `json:"delta_ns"`
-	SharePct *float64      `json:"share_pct"`
-	Text     string        `json:"text"`
+	Steps     []refJSONStep     `json:"steps"`
+	End       string            `json:"end"`
+	Elsewhere *refJSONElsewhere `json:"elsewhere,omitempty"`
+	DeltaNs   float64           `json:"delta_ns"`
+	SharePct  *float64          `json:"share_pct"`
+	Text      string            `json:"text"`
+}
+
+type refJSONElsewhere struct {
+	Functions    []string `json:"functions"`
+	TotalDeltaNs float64  `json:"total_delta_ns"`
 }
 
 type refJSONRule struct {
@@ -220,10 +236,11 @@ func refMeasureJSON(r *diff.Report, m *diff.Measure) refJSONMeasure {
 		j.DeltaNs, j.DeltaPP = refNum(c.Delta), &refJSONNullable{refNum(c.DeltaPP)}
 		j.DeltaPct, j.P = &refJSONNullable{refNum(c.DeltaPct)}, &refJSONNullable{refNum(c.P)}
 		j.Verdict = c.Verdict.String()
+		j.RunsNeeded = c.RunsNeeded
 	}
 	for _, c := range m.Changes() {
 		j.VsBase = append(j.VsBase, refJSONChange{Side: r.Sides[c.Side].Name, DeltaNs: refNum(c.Delta), DeltaPP: refJSONNullable{refNum(c.DeltaPP)},
-			DeltaPct: refJSONNullable{refNum(c.DeltaPct)}, Verdict: c.Verdict.String(), P: refJSONNullable{refNum(c.P)}})
+			DeltaPct: refJSONNullable{refNum(c.DeltaPct)}, Verdict: c.Verdict.String(), P: refJSONNullable{refNum(c.P)}, RunsNeeded: c.RunsNeeded})
 	}
 	return j
 }
@@ -255,6 +272,13 @@ func writeJSONReference(w io.Writer, r *diff.Report) error {
 	if r.PerWork {
 		pw := refMeasureJSON(r, &r.Headline.PerWork)
 		out.Headline.PerWork = &pw
+	}
+	if r.Headline.Basis == diff.BasisProcess {
+		pc := refMeasureJSON(r, &r.Headline.ProcessCPU)
+		out.Headline.ProcessCPU = &pc
+	}
+	if r.Compared() {
+		out.Headline.Basis = r.Headline.Basis.String()
 	}
 	out.Headline.RunsNeeded = r.Headline.RunsNeeded
 	out.Responsiveness = refResponsivenessJSON(r)
@@ -336,6 +360,13 @@ func (j *refJSONReport) addPaths(r *diff.Report, v *View) {
 	onDelta := r.OnCPU(len(r.Sides)-1) - r.OnCPU(0)
 	for _, p := range r.Paths {
 		jp := refJSONPath{End: p.End.String(), DeltaNs: p.Delta, SharePct: refNum(100 * p.Delta / onDelta), Text: v.PathText(p)}
+		if p.Elsewhere >= 0 {
+			var chain []string
+			for n := p.Elsewhere; n > 0; n = r.Tree[n].Parent {
+				chain = append([]string{diff.FunctionName(r.TreeFunction(n))}, chain...)
+			}
+			jp.Elsewhere = &refJSONElsewhere{Functions: chain, TotalDeltaNs: r.Tree[p.Elsewhere].Total.Change.Delta}
+		}
 		for _, n := range p.Nodes {
 			t := &r.Tree[n]
 			k := r.TreeFunction(n)

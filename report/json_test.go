@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"github.com/profdiff/profdiff/diff"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -26,6 +27,7 @@ func TestJSONCompared(t *testing.T) {
 	}
 	type measure struct {
 		Ns       []float64 `json:"ns"`
+		DeltaPP  *float64  `json:"delta_pp"`
 		DeltaPct *float64  `json:"delta_pct"`
 		Verdict  string    `json:"verdict"`
 		P        *float64  `json:"p"`
@@ -55,7 +57,10 @@ func TestJSONCompared(t *testing.T) {
 	}
 	for _, p := range out.Packages {
 		for _, m := range []measure{p.Self, p.Total} {
-			if len(m.Ns) != 2 || m.Verdict == "" || m.P == nil {
+			// A change below the minimum effect (0.1pp, 5%) is not
+			// tested: its p is null; every other has one.
+			tested := m.DeltaPP != nil && math.Abs(*m.DeltaPP) >= 0.1 && (m.DeltaPct == nil || math.Abs(*m.DeltaPct) >= 5)
+			if len(m.Ns) != 2 || m.Verdict == "" || (m.P == nil) == tested {
 				t.Errorf("row %+v", p)
 			}
 			// Two sides keep the top-level change, equal to vs_base[0].

@@ -112,6 +112,12 @@ func (m *markdown) head() string {
 		if note := v.RunsNote(); note != "" {
 			fmt.Fprintf(&head, "\n_%s_\n", EscapeMarkdown(note))
 		}
+		if rows := v.Unsettled(5); len(rows) > 0 {
+			head.WriteString("\n**Large changes the runs cannot settle yet:**\n\n")
+			for _, x := range rows {
+				fmt.Fprintf(&head, "- %s\n", EscapeMarkdown(x))
+			}
+		}
 		head.WriteString(markdownResponsiveness(v))
 		fmt.Fprintf(&head, "\n#### Where it changed\n\n_%s._\n\n", EscapeMarkdown(v.PathsSummary()))
 		for i, p := range r.Paths {
@@ -318,6 +324,9 @@ func sideName(s diff.SideSummary) string {
 func (v *View) verdictLine() string {
 	c := v.r.JudgedHeadline().Change
 	s := "on-CPU " + v.Per() + " " + units.SignedPct(c.DeltaPct) + ", "
+	if v.r.Headline.Basis == diff.BasisProcess {
+		s = "process CPU / run " + units.SignedPct(c.DeltaPct) + ", "
+	}
 	if c.Verdict.Real() {
 		return s + "**" + c.Verdict.String() + "**"
 	}

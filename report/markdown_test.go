@@ -183,7 +183,7 @@ func TestMarkdownEmphasizesVerdictsOnly(t *testing.T) {
 	if narrowed == "" || strings.Contains(narrowed, "**") {
 		t.Errorf("narrowed row %q", narrowed)
 	}
-	if !strings.Contains(md.String(), "\u00a0**better\\*** p<0.001 |") {
+	if !strings.Contains(md.String(), "\u00a0**better\\*** p=") {
 		t.Errorf("no real verdict in bold:\n%s", md.String())
 	}
 }

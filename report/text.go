@@ -139,6 +139,12 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 	if note := v.RunsNote(); note != "" {
 		tw.printf("  %s\n", note)
 	}
+	if rows := v.Unsettled(5); len(rows) > 0 {
+		tw.printf("\nLarge changes the runs cannot settle yet (more runs a side would)\n")
+		for _, x := range rows {
+			tw.printf("  %s\n", x)
+		}
+	}
 	writeTextResponsiveness(tw, v)
 
 	tw.printf("\nWhere it changed (%s)\n", v.PathsSummary())

@@ -6,6 +6,7 @@ import (
 	"math"
 	"path"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -547,6 +548,9 @@ func (v *View) HeadlineRows() [][]Cell {
 	if r.PerWork {
 		rows = append(rows, append(cells("on-CPU / "+r.Options.WorkUnit, ValueSpread(&r.Headline.PerWork, 0), ValueSpread(&r.Headline.PerWork, 1)), headlineChange(r.Headline.PerWork.Change)))
 	}
+	if r.Headline.Basis == diff.BasisProcess {
+		rows = append(rows, append(cells("process CPU / run", ValueSpread(&r.Headline.ProcessCPU, 0), ValueSpread(&r.Headline.ProcessCPU, 1)), headlineChange(r.Headline.ProcessCPU.Change)))
+	}
 	if a.Format != analyze.FormatPprof || b.Format != analyze.FormatPprof {
 		rows = append(rows, cells("busy", units.Share(float64(a.OnCPUNs), float64(a.SampledNs)), units.Share(float64(b.OnCPUNs), float64(b.SampledNs)), ppDelta(a.OnCPUNs, a.SampledNs, b.OnCPUNs, b.SampledNs)))
 	} else {
@@ -703,15 +707,68 @@ func HeadlineChange(c diff.Change) string {
 	return s + " " + c.Verdict.String() + " p" + p
 }
 
-// RunsNote says, for a headline change that one run per side cannot settle,
-// how many runs would; "" otherwise.
+// RunsNote says which measure the headline is judged on when it is the
+// process CPU time, and, for a headline change past the minimum effect
+// that the runs cannot settle, how many runs would; "" when neither
+// applies.
 func (v *View) RunsNote() string {
-	n := v.r.Headline.RunsNeeded
-	if n == 0 {
-		return ""
+	var notes []string
+	if v.r.Headline.Basis == diff.BasisProcess {
+		notes = append(notes, "The headline is judged on process CPU time (the operating system's figure for each run, from record.json), which a loaded machine does not inflate as it does sampled on-CPU time.")
 	}
-	return fmt.Sprintf("One run per side cannot tell a change of this size from run-to-run noise (about %.0f%% between runs of one build); about %d runs per side would.",
-		100*v.r.Options.RunNoise, n)
+	if n := v.r.Headline.RunsNeeded; n != 0 {
+		if v.r.Sides[0].Runs == 1 || v.r.Sides[1].Runs == 1 {
+			notes = append(notes, fmt.Sprintf("One run per side cannot tell a change of this size from run-to-run noise (about %.0f%% between runs of one build); about %d runs per side would.",
+				100*v.r.Options.RunNoise, n))
+		} else {
+			notes = append(notes, fmt.Sprintf("The runs cannot yet tell a change of this size from their spread; about %d runs per side would.", n))
+		}
+	}
+	return strings.Join(notes, " ")
+}
+
+// Unsettled lists, largest first, up to max rows (packages and functions,
+// self or total) whose change passes the minimum effect and holds at least
+// a point of on-CPU time but that the runs cannot settle, each with how
+// many runs a side would: "render (function) self +21.0%, p=0.12: about 9
+// runs a side".
+func (v *View) Unsettled(max int) []string {
+	type item struct {
+		text string
+		pp   float64
+	}
+	var items []item
+	add := func(kind string, rows []diff.Row, name func(*diff.Row) string) {
+		for i := range rows {
+			for _, m := range []struct {
+				which string
+				c     diff.Change
+			}{{"self", rows[i].Self.Change}, {"total", rows[i].Total.Change}} {
+				c := m.c
+				if c.RunsNeeded == 0 || math.IsNaN(c.DeltaPP) || math.Abs(c.DeltaPP) < 1 {
+					continue
+				}
+				items = append(items, item{fmt.Sprintf("%s (%s) %s %s, p=%s: about %d runs a side", name(&rows[i]), kind, m.which,
+					units.SignedPct(c.DeltaPct), units.FormatP(c.P), c.RunsNeeded), math.Abs(c.DeltaPP)})
+			}
+		}
+	}
+	add("package", v.r.Packages, func(x *diff.Row) string { return termtext.Clean(x.Key.Package) })
+	add("function", v.r.Functions, v.RowName)
+	sort.SliceStable(items, func(i, j int) bool {
+		if items[i].pp != items[j].pp {
+			return items[i].pp > items[j].pp
+		}
+		return items[i].text < items[j].text
+	})
+	var out []string
+	for i, it := range items {
+		if i == max {
+			break
+		}
+		out = append(out, it.text)
+	}
+	return out
 }
 
 // Offenders names the changes that broke a rule, as the reports list
@@ -895,8 +952,49 @@ func (v *View) PathText(p diff.Path) string {
 		text += " [new]"
 	case diff.EndGone:
 		text += " [gone]"
+	case diff.EndMoved:
+		text += " [not gone: " + v.ElsewhereText(p) + "]"
+	case diff.EndArrived:
+		text += " [not new: " + v.ElsewhereText(p) + "]"
 	}
 	return text
+}
+
+// ElsewhereText says where the time of a path that ends moved (or
+// arrived) went (or came from): the call path of the same function that
+// grew (or fell) most, from where it leaves this path's, with its change;
+// "it runs elsewhere" when no such path changed.
+func (v *View) ElsewhereText(p diff.Path) string {
+	verb := "it now runs as "
+	if p.End == diff.EndArrived {
+		verb = "it ran as "
+	}
+	if p.Elsewhere < 0 {
+		return strings.TrimSuffix(verb, " as ") + " under other callers"
+	}
+	var chain []int32 // root's child first
+	for n := p.Elsewhere; n > 0; n = v.r.Tree[n].Parent {
+		chain = append(chain, n)
+	}
+	slices.Reverse(chain)
+	shared := 0 // the nodes this path and the other share
+	for shared < len(chain) && shared < len(p.Nodes) && chain[shared] == p.Nodes[shared] {
+		shared++
+	}
+	var names []string
+	if shared > 0 {
+		names = append(names, "…")
+		chain = chain[shared-1:] // from the last node they share
+	}
+	for _, n := range chain {
+		names = append(names, termtext.Fit(v.Name(v.r.TreeFunction(n)), pathStepWidth, false))
+	}
+	c := v.r.Tree[p.Elsewhere].Total.Change
+	change := units.SignedDuration(c.Delta)
+	if !math.IsNaN(c.DeltaPct) {
+		change += " (" + units.SignedPct(c.DeltaPct) + ")"
+	}
+	return verb + strings.Join(names, " → ") + " " + change
 }
 
 // PathsSummary says how much of the on-CPU change the paths explain.

@@ -55,6 +55,22 @@ type ChangePointOptions struct {
 	// their sampling noise: adding it would count it twice and cost
 	// power. Nil is no floor.
 	Floor func(s int, mean float64) float64
+	// Below marks censored points: for point i of series s it returns nil
+	// when the point's runs were measured, or, when they were censored
+	// (known only to lie below a bound, as a row a history record left
+	// out for being under its floor), each run's bound, one per run of
+	// the point; the point's values in the series are then ignored. A
+	// censored run is an interval [0, bound], and a split counts only the
+	// difference that holds wherever in their intervals the censored runs
+	// are: the difference of the means with the censored runs at their
+	// midpoints, less half the width of the intervals on each side (and
+	// zero where that crosses zero). Its variance is taken with the runs at
+	// their midpoints, the means passed to Material and Floor are the ends
+	// of the intervals nearest each other. So a series that hovers at a
+	// bound, measured just above it at some points and censored below it
+	// at others, shows no change, and a row that falls from well above its
+	// bound to below it still does. Nil censors nothing.
+	Below func(s, i int) []float64
 }
 
 // ChangePoint is one change of one series that ChangePoints found.
@@ -67,7 +83,9 @@ type ChangePoint struct {
 	At int
 	// Before and After are the means of the runs of the segments on
 	// either side of the change, between it and the series' neighbouring
-	// change points (or its ends).
+	// change points (or its ends). Where runs were censored (see
+	// ChangePointOptions.Below), they are the ends of the two means'
+	// intervals nearest each other: the least change the runs allow.
 	Before, After float64
 	// P is the p-value of the change adjusted for every segment of every
 	// series tested in the same round (Westfall–Young max-T): the share
@@ -199,7 +217,7 @@ func ChangePoints(series []Series, opts ChangePointOptions) []ChangePoint {
 		}
 		slices.Sort(at)
 		for {
-			cps := segmentMeans(s, series[s], at)
+			cps := segmentMeans(s, series[s], at, opts.Below)
 			keep := at[:0:0]
 			for i, c := range cps {
 				if opts.Material == nil || opts.Material(s, c.Before, c.After) {
@@ -229,24 +247,36 @@ func ChangePoints(series []Series, opts ChangePointOptions) []ChangePoint {
 }
 
 // cpLocationSlack is how much lower than its best a split's t² may be
-// and still be a place the change could have been: χ²₁'s 95th
-// percentile, so that the splits within it are about a 95% confidence
-// set for the location, as a likelihood-ratio interval would give.
-const cpLocationSlack = 3.84
+// and still be a place the change could have been, when m series
+// changed: χ²₁'s quantile at 1 − 0.05/m, so that the splits within it
+// are about a 95% confidence set for the location of all m changes at
+// once, as likelihood-ratio intervals would give (3.84 for one series,
+// 12.1 for a hundred). With a 95% set each, five in a hundred series that
+// changed at one commit would keep a location of their own.
+func cpLocationSlack(m int) float64 {
+	z := math.Sqrt2 * math.Erfinv(1-0.05/float64(max(m, 1)))
+	return z * z
+}
 
 // snapToCommonCommits moves each change to the commit where the most
 // series changed, if that commit is in its confidence set for the
-// location (its t² within cpLocationSlack of the best, and the change
+// location (its t² within cpLocationSlack of the best, widened by twice
+// the log of the ratio of the two commits' support, and the change
 // there material). A noisy function that went up with the commit that
 // changed everything else often peaks a commit early or late, and would
 // otherwise add a commit to the history where nothing happened.
 func snapToCommonCommits(series []Series, cuts [][]int, pOf map[[2]int]float64, o *ChangePointOptions) {
 	support := map[int]int{}
+	changed := 0
 	for _, at := range cuts {
 		for _, a := range at {
 			support[a]++
 		}
+		if len(at) > 0 {
+			changed++
+		}
 	}
+	slack := cpLocationSlack(changed)
 	for s, at := range cuts {
 		for k, a := range at {
 			lo, hi := 0, len(series[s])
@@ -272,7 +302,11 @@ func snapToCommonCommits(series []Series, cuts [][]int, pOf map[[2]int]float64, 
 			}
 			best := own
 			for j, st := range stats {
-				if st >= 0 && st >= stats[own]-cpLocationSlack && support[t.pts[j]] > support[t.pts[best]] {
+				// the prior odds of the commits, as many series changed
+				// at each, widen the set (exp(−Δt²/2) is the likelihood
+				// ratio)
+				c := t.pts[j]
+				if st >= 0 && support[c] > support[t.pts[best]] && st >= stats[own]-slack-2*math.Log(float64(support[c])/float64(max(support[a], 1))) {
 					best = j
 				}
 			}
@@ -289,6 +323,8 @@ type cpTest struct {
 	s, lo, hi int
 	minSeg    int
 	vals      []float64 // the runs of the segment, in point order, less their mean
+	half      []float64 // half the width of each run's interval; nil when none was censored
+	totalHalf float64   // the sum of half
 	mean      float64   // the mean of the runs
 	total     float64   // the sum of vals (zero but for rounding)
 	sst       float64   // the sum of squares of vals
@@ -314,10 +350,32 @@ func newCPTest(s int, ser Series, lo, hi int, o *ChangePointOptions) *cpTest {
 	var sum float64
 	for i := lo; i < hi; i++ {
 		k := len(t.vals)
-		for _, v := range ser[i] {
-			if !math.IsNaN(v) && !math.IsInf(v, 0) {
-				t.vals = append(t.vals, v)
-				sum += v
+		var below []float64
+		if o.Below != nil {
+			below = o.Below(s, i)
+		}
+		if below != nil {
+			if t.half == nil {
+				t.half = make([]float64, len(t.vals), len(t.vals)+len(below))
+			}
+			for _, b := range below {
+				if !math.IsNaN(b) && !math.IsInf(b, 0) {
+					h := math.Max(b, 0) / 2
+					t.vals = append(t.vals, h)
+					t.half = append(t.half, h)
+					t.totalHalf += h
+					sum += h
+				}
+			}
+		} else {
+			for _, v := range ser[i] {
+				if !math.IsNaN(v) && !math.IsInf(v, 0) {
+					t.vals = append(t.vals, v)
+					if t.half != nil {
+						t.half = append(t.half, 0)
+					}
+					sum += v
+				}
 			}
 		}
 		if len(t.vals) > k {
@@ -327,6 +385,9 @@ func newCPTest(s int, ser Series, lo, hi int, o *ChangePointOptions) *cpTest {
 	}
 	if len(t.pts) < 2*t.minSeg || len(t.vals) < 2 {
 		return nil
+	}
+	if t.totalHalf == 0 {
+		t.half = nil
 	}
 	t.mean = sum / float64(len(t.vals))
 	for i, v := range t.vals {
@@ -357,16 +418,27 @@ func newCPTest(s int, ser Series, lo, hi int, o *ChangePointOptions) *cpTest {
 // once it exceeds enough.
 func (t *cpTest) stat(perm []int32, o *ChangePointOptions, floor, enough float64) (float64, int) {
 	m := len(t.pts)
-	var sum float64
+	var sum, sumHalf float64
 	i := 0
 	best, bestJ := 0.0, -1
 	thr := max(floor, 0)
 	for j := 1; j <= m-t.minSeg; j++ {
-		if perm == nil {
+		switch {
+		case t.half != nil && perm == nil:
+			for ; i < t.cum[j]; i++ {
+				sum += t.vals[i]
+				sumHalf += t.half[i]
+			}
+		case t.half != nil:
+			for ; i < t.cum[j]; i++ {
+				sum += t.vals[perm[i]]
+				sumHalf += t.half[perm[i]]
+			}
+		case perm == nil:
 			for ; i < t.cum[j]; i++ {
 				sum += t.vals[i]
 			}
-		} else {
+		default:
 			for ; i < t.cum[j]; i++ {
 				sum += t.vals[perm[i]]
 			}
@@ -378,10 +450,13 @@ func (t *cpTest) stat(perm []int32, o *ChangePointOptions, floor, enough float64
 		c1 := sum * sp.inv1
 		c2 := (t.total - sum) * sp.inv2
 		d := c2 - c1
-		d2 := d * d
 		// the spread within sides alone bounds t² from above; the
 		// floor can only lower it
-		se2 := max(t.sst-sp.between*d2, 0) * sp.within
+		se2 := max(t.sst-sp.between*d*d, 0) * sp.within
+		if t.half != nil {
+			c1, c2, d = t.narrowest(c1, c2, sumHalf*sp.inv1, (t.totalHalf-sumHalf)*sp.inv2)
+		}
+		d2 := d * d
 		if d2 <= thr*se2 || d == 0 {
 			continue
 		}
@@ -410,11 +485,24 @@ func (t *cpTest) stat(perm []int32, o *ChangePointOptions, floor, enough float64
 	return best, bestJ
 }
 
+// narrowest returns the ends of the intervals c1 ± w1 and c2 ± w2 (two
+// sides' means with their censored runs anywhere below their bounds)
+// nearest each other, and their difference: 0 where the intervals meet.
+func (t *cpTest) narrowest(c1, c2, w1, w2 float64) (float64, float64, float64) {
+	switch d := c2 - c1; {
+	case d > w1+w2:
+		return c1 + w1, c2 - w2, d - w1 - w2
+	case d < -(w1 + w2):
+		return c1 - w1, c2 + w2, d + w1 + w2
+	}
+	return c1, c1, 0
+}
+
 // splitStats returns the observed t² of each split j (after j points),
 // or −1 where the split is not allowed or not material.
 func (t *cpTest) splitStats(o *ChangePointOptions) []float64 {
 	out := make([]float64, len(t.pts))
-	var sum float64
+	var sum, sumHalf float64
 	i := 0
 	for j := range out {
 		out[j] = -1
@@ -423,6 +511,9 @@ func (t *cpTest) splitStats(o *ChangePointOptions) []float64 {
 		}
 		for ; i < t.cum[j]; i++ {
 			sum += t.vals[i]
+			if t.half != nil {
+				sumHalf += t.half[i]
+			}
 		}
 		if j < t.minSeg || j > len(t.pts)-t.minSeg {
 			continue
@@ -430,11 +521,14 @@ func (t *cpTest) splitStats(o *ChangePointOptions) []float64 {
 		sp := &t.splits[j]
 		c1, c2 := sum*sp.inv1, (t.total-sum)*sp.inv2
 		d := c2 - c1
+		se2 := max(t.sst-sp.between*d*d, 0) * sp.within
+		if t.half != nil {
+			c1, c2, d = t.narrowest(c1, c2, sumHalf*sp.inv1, (t.totalHalf-sumHalf)*sp.inv2)
+		}
 		m1, m2 := c1+t.mean, c2+t.mean
 		if o.Material != nil && !o.Material(t.s, m1, m2) {
 			continue
 		}
-		se2 := max(t.sst-sp.between*d*d, 0) * sp.within
 		if o.Floor != nil {
 			se2 = max(se2, max(o.Floor(t.s, m1), 0)*sp.inv1+max(o.Floor(t.s, m2), 0)*sp.inv2)
 		}
@@ -544,26 +638,53 @@ func cpRound(tests []*cpTest, o *ChangePointOptions, rng *rand.Rand) {
 
 // segmentMeans returns the change points of series ser (index s) at the
 // sorted points at, each with the means of the runs between it and its
-// neighbours.
-func segmentMeans(s int, ser Series, at []int) []ChangePoint {
+// neighbours: where runs were censored (below), the ends of the two
+// means' intervals nearest each other.
+func segmentMeans(s int, ser Series, at []int, below func(s, i int) []float64) []ChangePoint {
 	bounds := append(append([]int{0}, at...), len(ser))
-	means := make([]float64, len(bounds)-1)
-	for k := range means {
-		var sum float64
+	lo := make([]float64, len(bounds)-1)
+	hi := make([]float64, len(bounds)-1)
+	for k := range lo {
+		var sumLo, sumHi float64
 		n := 0
 		for i := bounds[k]; i < bounds[k+1]; i++ {
+			var b []float64
+			if below != nil {
+				b = below(s, i)
+			}
+			if b != nil {
+				for _, v := range b {
+					if !math.IsNaN(v) && !math.IsInf(v, 0) {
+						sumHi += math.Max(v, 0)
+						n++
+					}
+				}
+				continue
+			}
 			for _, v := range ser[i] {
 				if !math.IsNaN(v) && !math.IsInf(v, 0) {
-					sum += v
+					sumLo += v
+					sumHi += v
 					n++
 				}
 			}
 		}
-		means[k] = sum / float64(max(n, 1))
+		lo[k] = sumLo / float64(max(n, 1))
+		hi[k] = sumHi / float64(max(n, 1))
 	}
 	cps := make([]ChangePoint, len(at))
 	for k, a := range at {
-		cps[k] = ChangePoint{Series: s, At: a, Before: means[k], After: means[k+1]}
+		before, after := lo[k], lo[k+1]
+		switch {
+		case lo[k+1] > hi[k]:
+			before, after = hi[k], lo[k+1]
+		case hi[k+1] < lo[k]:
+			before, after = lo[k], hi[k+1]
+		case hi[k] != lo[k] || hi[k+1] != lo[k+1]:
+			before = (lo[k] + hi[k]) / 2 // the intervals meet: no change
+			after = before
+		}
+		cps[k] = ChangePoint{Series: s, At: a, Before: before, After: after}
 	}
 	return cps
 }

@@ -1,6 +1,8 @@
 package symbolicate
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,7 +10,9 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/internal/confine"
@@ -24,9 +28,20 @@ type mapLocation struct {
 }
 
 // rewrite applies --path-map prefixes and removes a file:// scheme.
-func (s *Symbolicator) rewrite(u string) string {
-	for _, r := range s.opts.PathMap {
+func (s *Symbolicator) rewrite(u string) string { return Rewrite(s.opts.PathMap, u) }
+
+// Rewrite applies the first rule whose From prefixes a recorded path or
+// URL (u, or u with a file:// scheme, so that a rule given either way
+// applies to a path recorded either way), then removes a file:// scheme:
+// where the comparison looks for a script, and where a source listing
+// looks for a source file.
+func Rewrite(rules []PathRewrite, u string) string {
+	for _, r := range rules {
 		if rest, ok := strings.CutPrefix(u, r.From); ok {
+			u = r.To + rest
+			break
+		}
+		if rest, ok := strings.CutPrefix("file://"+u, r.From); ok && !strings.Contains(u, "://") {
 			u = r.To + rest
 			break
 		}
@@ -54,9 +69,18 @@ func scriptBase(u string) string {
 // (a warning with an empty Message when nothing says why).
 func (s *Symbolicator) mapFor(script string, p *analyze.Profile, frames []int32) (*loadedMap, analyze.Warning) {
 	sm, ok := s.scripts[script]
-	if !ok {
+	switch {
+	case !ok:
 		sm = s.discover(script, p, frames)
-		s.scripts[script] = sm
+		if sm.why.Kind != analyze.WarnMapGivenOtherBuild {
+			// Another profile served by this symbolicator (the other
+			// side's) may be the build the folders hold: not cached.
+			s.scripts[script] = sm
+		}
+	case sm.built != "" && p != nil && !s.sameBuild(sm.built, p, frames):
+		// The sides share this symbolicator, and this profile ran another
+		// build of the script than the one the map was found for.
+		sm = s.discover(script, p, frames)
 	}
 	if sm.loc.key == "" {
 		return nil, sm.why
@@ -74,6 +98,7 @@ func (s *Symbolicator) mapFor(script string, p *analyze.Profile, frames []int32)
 // sameBuild): what is checked out or deployed there now is often the
 // other side's build.
 func (s *Symbolicator) discover(script string, p *analyze.Profile, frames []int32) scriptMap {
+	prof := p
 	local := s.rewrite(script)
 	base := scriptBase(script)
 	// 1. An explicit pair.
@@ -81,16 +106,37 @@ func (s *Symbolicator) discover(script string, p *analyze.Profile, frames []int3
 		named := strings.TrimPrefix(p.Script, "file://") // frames keep paths without the scheme
 		if named == script || named == local || named == base ||
 			(strings.Contains(named, "/") && strings.HasSuffix(local, "/"+strings.TrimPrefix(named, "./"))) {
+			// The bundle beside the map, when it is there, must be the
+			// build profiled (one --sourcemap for two builds).
+			if beside := filepath.Join(filepath.Dir(p.Map), base); prof != nil && s.fileExists(beside) {
+				if !s.sameBuild(beside, prof, frames) {
+					return scriptMap{why: otherBuild([]string{beside})}
+				}
+				return scriptMap{loc: fileLocation(p.Map), built: beside}
+			}
 			return scriptMap{loc: fileLocation(p.Map)}
 		}
 	}
-	// 2. The search folders.
+	// 2. The search folders: of the scripts there by this name, the one
+	// that is the build profiled (a folder may hold several builds'); a
+	// folder whose scripts of this name are all other builds gives no map,
+	// since a map of another build maps every moved function wrongly.
+	var other []string // scripts found that are another build
 	for _, dir := range s.opts.Dirs {
 		idx := s.index(dir)
-		if sp := idx.best(idx.scripts[base], local); sp != "" {
-			if loc, why, found := s.fromScript(sp); found || why.Message != "" {
-				return scriptMap{loc: loc, why: why}
+		for _, sp := range idx.ranked(idx.scripts[base], local) {
+			loc, why, found := s.fromScript(sp)
+			if !found && why.Message == "" {
+				continue
 			}
+			if found && p != nil && !s.sameBuild(sp, p, frames) {
+				other = append(other, sp)
+				continue
+			}
+			return scriptMap{loc: loc, why: why, built: sp}
+		}
+		if len(other) > 0 {
+			continue // the maps beside those scripts are theirs
 		}
 		if mp := idx.best(idx.maps[base+".map"], local+".map"); mp != "" {
 			return scriptMap{loc: fileLocation(mp)}
@@ -98,6 +144,9 @@ func (s *Symbolicator) discover(script string, p *analyze.Profile, frames []int3
 		if mp := idx.best(idx.byFileField(s.files, base), local+".map"); mp != "" {
 			return scriptMap{loc: fileLocation(mp)}
 		}
+	}
+	if len(other) > 0 {
+		return scriptMap{why: otherBuild(other)}
 	}
 	// 3. The script's own comment, and 4. SCRIPT.map beside it, when the
 	// script there is the one profiled.
@@ -113,6 +162,13 @@ func (s *Symbolicator) discover(script string, p *analyze.Profile, frames []int3
 	return scriptMap{}
 }
 
+// otherBuild is the warning for scripts found with the source maps given
+// that are all another build than the one profiled.
+func otherBuild(scripts []string) analyze.Warning {
+	return analyze.Warning{Kind: analyze.WarnMapGivenOtherBuild,
+		Message: fmt.Sprintf("%s, found with the source maps given, is another build than the one profiled (the recorded function names are not at their recorded positions in it), so its source map would map this profile's functions to the wrong names; none was used", strings.Join(scripts, ", "))}
+}
+
 // maxCheckedScript bounds the size of a script read to check its build.
 const maxCheckedScript = 256 << 20
 
@@ -123,20 +179,26 @@ const maxCheckedScript = 256 << 20
 // "render(a){"). Of a name V8 composed ("q1.exports", "get x") the last
 // part is looked for. A script with no frame to check passes. Measured on
 // the corpus's router builds, whose bundles differ in a few modules only:
-// 97.5-98.1% of a profile's frames match its own build, 66-70% the other.
+// 97.2-98.1% of a profile's named frames match its own build, 66.3-70.5%
+// the other (all ten runs, each against both bundles).
 func (s *Symbolicator) sameBuild(path string, p *analyze.Profile, frames []int32) bool {
+	checked, matched := s.buildMatch(path, p, frames)
+	return checked == 0 || 10*matched >= 9*checked
+}
+
+// buildMatch counts the named frames checked against the script at path
+// and those whose name ends just before their recorded position in it
+// (none when it cannot be read: nothing says it differs).
+func (s *Symbolicator) buildMatch(path string, p *analyze.Profile, frames []int32) (checked, matched int) {
 	data, err := s.files.ReadFile(path, maxCheckedScript)
 	if err != nil {
-		return true // not readable here: nothing says it differs
+		return 0, 0
 	}
-	var starts []int // byte offset of each line
-	starts = append(starts, 0)
-	for i, c := range data {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
+	type check struct {
+		line, col int // 0-based line, UTF-16 column of the '('
+		name      string
 	}
-	checked, matched := 0, 0
+	var checks []check
 	for _, fi := range frames {
 		f := &p.Frames[fi]
 		name := f.Name
@@ -146,23 +208,47 @@ func (s *Symbolicator) sameBuild(path string, p *analyze.Profile, frames []int32
 		if name == "" || f.Line <= 0 || f.Column <= 0 || strings.ContainsAny(name, "()[]<>") {
 			continue
 		}
-		checked++
-		if int(f.Line) <= len(starts) {
-			end := starts[f.Line-1] + int(f.Column) - 1 // where the parameter list opens
-			if lineEnd := len(data); int(f.Line) < len(starts) {
-				lineEnd = starts[f.Line]
-				end = min(end, lineEnd)
-			}
-			lo := max(end-len(name)-16, starts[f.Line-1])
-			if end <= len(data) && lo <= end && strings.Contains(string(data[lo:end]), name) {
-				matched++
-			}
-		}
-		if checked == 5000 {
+		checks = append(checks, check{int(f.Line) - 1, int(f.Column) - 1, name})
+		if len(checks) == 5000 {
 			break
 		}
 	}
-	return checked == 0 || 10*matched >= 9*checked
+	// Columns count UTF-16 code units (minified lines often hold other
+	// scripts' characters), so each line is walked once, in column order.
+	slices.SortFunc(checks, func(a, b check) int { return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col)) })
+	line, lineStart := 0, 0 // the line walked, and where it starts (-1: past the end)
+	off, units := 0, 0      // the byte offset in it reached, at this many UTF-16 units
+	for _, c := range checks {
+		checked++
+		for lineStart >= 0 && line < c.line {
+			i := bytes.IndexByte(data[lineStart:], '\n')
+			if i < 0 {
+				lineStart = -1
+				break
+			}
+			lineStart += i + 1
+			line++
+			off, units = lineStart, 0
+		}
+		if lineStart < 0 {
+			continue // past the end of the script
+		}
+		for units < c.col && off < len(data) && data[off] != '\n' {
+			r, size := utf8.DecodeRune(data[off:])
+			off += size
+			if units++; r >= 0x10000 {
+				units++
+			}
+		}
+		if units != c.col {
+			continue // past the end of its line
+		}
+		lo := max(off-len(c.name)-16, lineStart)
+		if bytes.Contains(data[lo:off], []byte(c.name)) {
+			matched++
+		}
+	}
+	return checked, matched
 }
 
 func fileLocation(p string) mapLocation {
@@ -263,7 +349,7 @@ func (s *Symbolicator) load(loc mapLocation) *loadedMap {
 	if lm, ok := s.maps[loc.key]; ok {
 		return lm
 	}
-	lm := &loadedMap{dir: loc.base}
+	lm := &loadedMap{dir: loc.base, name: cmp.Or(loc.file, "the inline map of "+strings.TrimPrefix(loc.key, "inline:"))}
 	data := loc.inline
 	if loc.file != "" {
 		data, lm.err = s.readLimited(loc.file, s.opts.MaxMapSize)
@@ -401,6 +487,28 @@ func mapFileField(files *confine.Reader, p string) string {
 		}
 	}
 	return ""
+}
+
+// ranked orders same-named candidates as best would pick them: the
+// longest tail shared with the recorded path first, then by path.
+func (idx *dirIndex) ranked(cands []string, recorded string) []string {
+	rec := strings.Split(filepath.ToSlash(recorded), "/")
+	score := func(c string) int {
+		parts := strings.Split(filepath.ToSlash(c), "/")
+		n := 0
+		for i, j := len(parts)-1, len(rec)-1; i >= 0 && j >= 0 && parts[i] == rec[j]; i, j = i-1, j-1 {
+			n++
+		}
+		return n
+	}
+	out := slices.Clone(cands)
+	slices.SortStableFunc(out, func(a, b string) int {
+		if c := cmp.Compare(score(b), score(a)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	return out
 }
 
 // best picks, among same-named candidates, the one whose path shares the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -144,6 +145,10 @@ func records(store string) int {
 	return n
 }
 
+// historyPageCommits is how many of the store's last commits the history
+// page shows.
+const historyPageCommits = 200
+
 // writeHistoryPage renders the store's records as history.html in the
 // report directory (profdiff history --format html); a profdiff that
 // cannot leaves a note.
@@ -153,13 +158,20 @@ func (e environment) writeHistoryPage(c *comparison, store string) {
 		return
 	}
 	page := filepath.Join(c.cfg.dir, "history.html")
-	if status, stderr := e.profdiff(c.cfg.bin, []string{"history", "--format", "html", "-o", page, store}); status != 0 && status != 1 {
+	// The page shows the last historyPageCommits commits: profdiff reads
+	// only their records, so a pull request's run does not grow with the
+	// store.
+	n = min(n, historyPageCommits)
+	if status, stderr := e.profdiff(c.cfg.bin, []string{"history", "--format", "html", "--last", strconv.Itoa(historyPageCommits), "-o", page, store}); status != 0 && status != 1 {
 		os.Remove(page)
 		c.notes = append(c.notes, "The history page could not be written ("+oneLine(stderr)+").")
 		return
 	}
 	c.out["history-html"] = page
 	commits := fmt.Sprintf("the %d commits", n)
+	if n == historyPageCommits {
+		commits = fmt.Sprintf("the last %d commits", n)
+	}
 	if n == 1 {
 		commits = "the one commit"
 	}

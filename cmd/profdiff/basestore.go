@@ -91,8 +91,8 @@ func (inv *invocation) baseFromStore(ds []diff.Side) error {
 	}
 	unknown := rec.Align(ds[1].Tables, base.Root)
 	base.Warnings = append(base.Warnings, analyze.Warning{Kind: analyze.WarnOther, Message: fmt.Sprintf(
-		"the base is the record of %s (%s): a record keeps each run's headline and top %d rows, not its call tree, so no call path (where it changed), call, line or stall is compared",
-		rec.Commit, path, rec.Top)})
+		"the base is the record of %s (%s): a record keeps each run's headline and %s, not its call tree, so no call path (where it changed), call, line or stall is compared",
+		rec.Commit, path, rec.Kept())})
 	if len(unknown) > 0 {
 		var parts []string
 		for _, u := range unknown {
@@ -106,8 +106,8 @@ func (inv *invocation) baseFromStore(ds []diff.Side) error {
 		}
 		n := float64(len(ds[1].Tables))
 		base.Warnings = append(base.Warnings, analyze.Warning{Kind: analyze.WarnOther, Message: fmt.Sprintf(
-			"%s of the after side are not among the record's top %d (the heaviest: %s, %s self per run): their base time is unknown, so they are counted in %s, not as new",
-			strings.Join(parts, ", "), rec.Top, heaviest.Heaviest, units.Duration(float64(heaviest.HeaviestSelf)/n), history.OtherName)})
+			"%s of the after side are not among the record's rows (it kept %s; the heaviest: %s, %s self per run): their base time is unknown, below its floor, so they are counted in %s, not as new",
+			strings.Join(parts, ", "), rec.Kept(), heaviest.Heaviest, units.Duration(float64(heaviest.HeaviestSelf)/n), history.OtherName)})
 	}
 	if rw := recordWork(rec); rw > 0 && inv.flags[1].work <= 0 {
 		base.Warnings = append(base.Warnings, analyze.Warning{Kind: analyze.WarnOther, Message: fmt.Sprintf(

@@ -82,7 +82,9 @@ func TestBaseStoreCrossCheck(t *testing.T) {
 	}{
 		{"router", router[:1], router[1:], nil},
 		{"router --keep 30", router[:1], router[1:], []string{"--keep", "30"}},
-		{"folded", folded[0], folded[1], nil},
+		// The folded fixture's rows are one to three samples each: at the
+		// default floor a record keeps 11 rows of it.
+		{"folded", folded[0], folded[1], []string{"--floor", "0.0001%", "--floor-samples", "1"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			store := baseStore(t, "a1b2c3d4e5", c.keep, c.before...)
@@ -142,7 +144,7 @@ func TestBaseStoreOutputs(t *testing.T) {
 		t.Fatalf("text: exit %d: %s", code, errs)
 	}
 	for _, want := range []string{"before: record of a1b2c3d from the store (V8 .cpuprofile)", "Where it changed (not known: a side has no call tree",
-		"the base is the record of a1b2c3d4e5 (" + filepath.Join(store, "20261101T000000Z-a1b2c3d4e5.json") + ")", "not among the record's top 200", "counted in (other), not as new"} {
+		"the base is the record of a1b2c3d4e5 (" + filepath.Join(store, "20261101T000000Z-a1b2c3d4e5.json") + ")", "not among the record's rows (it kept every row above 0.1% of on-CPU time and 3 samples", "counted in (other), not as new"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}
@@ -172,7 +174,7 @@ func TestBaseStoreOutputs(t *testing.T) {
 			t.Errorf("function %s %s is new against a record that cut its functions", r.Package, r.Function)
 		}
 	}
-	if newInFull == 0 || len(rep.Functions) > 201 {
+	if newInFull == 0 || len(rep.Functions) > 400 {
 		t.Errorf("%d functions only after in the profiles' comparison, %d rows against the record", newInFull, len(rep.Functions))
 	}
 }
@@ -189,7 +191,7 @@ func TestBaseStoreErrors(t *testing.T) {
 	}
 	future := t.TempDir()
 	data, _ := os.ReadFile(filepath.Join(store, "20261101T000000Z-a1b2c3d4e5.json"))
-	os.WriteFile(filepath.Join(future, "20261101T000000Z-a1b2c3d4e5.json"), []byte(strings.Replace(string(data), `"profdiff_history": 2`, `"profdiff_history": 3`, 1)), 0o644)
+	os.WriteFile(filepath.Join(future, "20261101T000000Z-a1b2c3d4e5.json"), []byte(strings.Replace(string(data), `"profdiff_history": 3`, `"profdiff_history": 4`, 1)), 0o644)
 	for _, c := range []struct {
 		args []string
 		want string

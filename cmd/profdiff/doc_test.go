@@ -60,6 +60,9 @@ var docSubstitutes = map[string]string{
 	// Repeated runs as a shell's glob names them.
 	"before-r*.cpuprofile": "$RUNS/before/before-r*.cpuprofile",
 	"after-r*.cpuprofile":  "$RUNS/after/after-r*.cpuprofile",
+	// One folder of both builds' runs, named before-r1, after-r1...
+	"runs/*.cpuprofile": "testdata/cache/*.cpuprofile",
+	"runs/":             "testdata/cache",
 	// A base and its variants, each a folder of runs.
 	"base/":        "$RUNS/before",
 	"worker-pool/": "$RUNS/after",

@@ -43,6 +43,9 @@ Usage:
   profdiff [flags] a-r1.cpuprofile a-r2.cpuprofile b-r1.cpuprofile...
                                        files of one folder that differ only in a run
                                        number are runs of one side (here a and b)
+  profdiff [flags] runs/*.cpuprofile   names saying before/after (base/head, old/new,
+                                       a/b) make the two sides, in that order; so do
+                                       those of one folder (profdiff runs/)
   profdiff [flags] --side NAME=PATH...
   profdiff [flags] --base-store DIR --base-commit SHA AFTER...
                                        the base is the store's record of SHA

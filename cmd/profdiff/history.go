@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -14,11 +16,16 @@ import (
 const historyUsage = `usage:
   profdiff history add --store DIR --commit SHA [--date RFC3339] [--branch NAME] [--message TEXT] [flags] PROFILE...
       record a commit's runs (PROFILE: files, directories of runs or globs; the
-      usual reading, source-map, narrowing and --work flags apply)
-  profdiff history [--order FILE] [--format text|markdown|json|html] [-o FILE] DIR
+      usual reading, source-map, narrowing and --work flags apply). A record
+      keeps every row above its floor (--floor 0.1% of on-CPU, --floor-samples
+      3, at most --keep 1000 of a kind) and says so: a row it left out is
+      below the floor there, not 0. --process-cpu 8.4s,7.4s,... adds each
+      run's process CPU time, a headline series of its own.
+  profdiff history [--order FILE] [--last N] [--format text|markdown|json|html] [-o FILE] DIR
       the commits where the headline, a package, a function or a file changed
       for real, and the series of each (--order lists commits oldest first, as
-      git rev-list --reverse prints them; without it records are in date order)
+      git rev-list --reverse prints them; without it records are in date order;
+      --last N keeps the last N of them). Records are read one at a time.
   profdiff --base-store DIR --base-commit SHA [flags] AFTER...
       compare runs with the store's record of SHA (a pull request's merge base)
       as the base, read with the flags history add was given
@@ -28,7 +35,9 @@ const historyUsage = `usage:
 // historyFlags are the flags of the history commands beyond the usual.
 type historyFlags struct {
 	store, commit, date, branch, message, order string
-	keep                                        int
+	keep, last, floorSamples                    int
+	floor                                       string
+	processCPU                                  []string
 }
 
 func addHistoryFlags(fs *pflag.FlagSet, h *historyFlags) {
@@ -36,7 +45,11 @@ func addHistoryFlags(fs *pflag.FlagSet, h *historyFlags) {
 	fs.StringVar(&h.date, "date", "", "history add: the commit's date, RFC 3339 (default: now)")
 	fs.StringVar(&h.branch, "branch", "", "history add: the commit's branch")
 	fs.StringVar(&h.message, "message", "", "history add: the commit's message (its first line is kept)")
-	fs.IntVar(&h.keep, "keep", history.DefaultTop, "history add: how many functions, files and packages a record keeps (the rest summed as (other))")
+	fs.IntVar(&h.keep, "keep", history.DefaultTop, "history add: the most functions, files or packages a record keeps; it keeps every one above --floor (the rest summed as (other)), and where more are, its floor rises")
+	fs.StringVar(&h.floor, "floor", "0.1%", "history add: keep every row whose total over the runs is at least this share of their on-CPU time (and --floor-samples); a row left out reads as below it, not as 0")
+	fs.IntVar(&h.floorSamples, "floor-samples", history.DefaultFloorSamples, "history add: keep only rows of at least `N` samples over the runs (with --floor)")
+	fs.StringSliceVar(&h.processCPU, "process-cpu", nil, "history add: each run's process CPU time (user + sys, as 8.4s or 8436ms), one per run in order, comma-separated; it becomes a headline series of its own")
+	fs.IntVar(&h.last, "last", 0, "history: analyse only the last `N` commits of the order (0: all)")
 	fs.StringVar(&h.order, "order", "", "history: a `FILE` listing the commits oldest first (git rev-list --reverse)")
 }
 
@@ -123,7 +136,23 @@ func historyAdd(o options, h historyFlags, fs *pflag.FlagSet, stdin io.Reader, s
 			work = append(work, w)
 		}
 	}
-	rec, err := history.NewRecord(history.Meta{Commit: h.commit, Date: date, Branch: h.branch, Message: h.message, WorkUnit: workUnit(o, work), Top: h.keep}, ds[0].Tables, work)
+	share, err := parseFloorShare(h.floor)
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	var processCPU []int64
+	for _, v := range h.processCPU {
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		if err != nil || d < 0 {
+			return usageError(stderr, "--process-cpu %q: give each run's CPU time as a duration (8.4s, 8436ms)", v)
+		}
+		processCPU = append(processCPU, int64(d))
+	}
+	if processCPU != nil && len(processCPU) != len(ds[0].Tables) {
+		return usageError(stderr, "--process-cpu gives %d times for %d runs: give one per run, in order", len(processCPU), len(ds[0].Tables))
+	}
+	rec, err := history.NewRecord(history.Meta{Commit: h.commit, Date: date, Branch: h.branch, Message: h.message, WorkUnit: workUnit(o, work), Top: h.keep,
+		FloorShare: share, FloorSamples: h.floorSamples, ProcessCPUNs: processCPU}, ds[0].Tables, work)
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
@@ -135,6 +164,15 @@ func historyAdd(o options, h historyFlags, fs *pflag.FlagSet, stdin io.Reader, s
 		fmt.Fprintf(stderr, "profdiff: recorded %s (%d runs) in %s\n", h.commit, len(rec.Runs), path)
 	}
 	return exitOK
+}
+
+// parseFloorShare reads --floor: a percentage of on-CPU time ("0.1%").
+func parseFloorShare(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
+	if err != nil || !strings.HasSuffix(strings.TrimSpace(s), "%") || !(v > 0 && v < 100) {
+		return 0, fmt.Errorf("--floor %q: give a share of on-CPU time between 0%% and 100%% (0.1%%)", s)
+	}
+	return v / 100, nil
 }
 
 // workUnit is the unit a record's work counts, "" without work.
@@ -150,25 +188,29 @@ func historyShow(o options, h historyFlags, fs *pflag.FlagSet, stdout, stderr io
 	if fs.NArg() != 1 {
 		return usageError(stderr, "history takes one store folder (or: history add …)")
 	}
-	store, err := history.Open(fs.Arg(0))
-	if err != nil {
-		return failed(stderr, err)
+	if h.last < 0 {
+		return usageError(stderr, "--last %d: give how many of the last commits to analyse (0: all)", h.last)
 	}
-	recs, err := history.Order(store, h.order)
+	write, err := historyWriter(o.format)
 	if err != nil {
-		return failed(stderr, err)
+		return usageError(stderr, "%v", err)
 	}
 	dopts, err := diffOptions(o, 2)
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	res, err := history.Analyze(recs, history.Options{Alpha: dopts.Alpha, MinDeltaPct: dopts.MinDeltaPct, MinDeltaPP: dopts.MinDeltaPP, Seed: 1})
+	src, err := history.OpenSource(fs.Arg(0), h.order, h.last)
 	if err != nil {
 		return failed(stderr, err)
 	}
-	write, err := historyWriter(o.format)
+	res, err := history.AnalyzeSource(src, history.Options{Alpha: dopts.Alpha, MinDeltaPct: dopts.MinDeltaPct, MinDeltaPP: dopts.MinDeltaPP, Seed: 1})
 	if err != nil {
-		return usageError(stderr, "%v", err)
+		return failed(stderr, err)
+	}
+	if !o.quiet {
+		for _, w := range res.Warnings {
+			fmt.Fprintf(stderr, "profdiff: warning: %s\n", w)
+		}
 	}
 	return finish(stderr, o.output, stdout, func(w io.Writer) error { return write(w, res) }, false)
 }

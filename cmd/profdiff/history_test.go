@@ -39,6 +39,10 @@ func TestHistoryCommands(t *testing.T) {
 			t.Errorf("history --format %s: exit %d, %s %.200s", f, code, errs, out)
 		}
 	}
+	// --last 2: the last two commits of the order, only.
+	if code, out, errs := runCLI("history", "--format", "json", "--last", "2", store); code != 0 || strings.Count(out, `"commit": "a`) != 2 || !strings.Contains(out, `"commit": "a4"`) || strings.Contains(out, `"commit": "a1"`) {
+		t.Errorf("history --last 2: exit %d, %s %.300s", code, errs, out)
+	}
 	bad := t.TempDir()
 	os.WriteFile(filepath.Join(bad, "x.json"), []byte(`{"profdiff_history": 1, "commit": "a1"`), 0o644)
 	for _, args := range [][]string{
@@ -47,6 +51,9 @@ func TestHistoryCommands(t *testing.T) {
 		{"history", "add", "--store", store, "--commit", "a5", "--date", "yesterday", before},
 		{"history", bad},
 		{"history", "--format", "pprof", store},
+		{"history", "--last", "-1", store},
+		{"history", "add", "--store", store, "--commit", "a5", "--floor", "2", before},
+		{"history", "add", "--store", store, "--commit", "a5", "--process-cpu", "8s,9s", before},
 	} {
 		code, _, errs := runCLI(args...)
 		if code != 2 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || errs == "" {

@@ -29,6 +29,7 @@ import (
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/narrow"
+	"github.com/profdiff/profdiff/record"
 	"github.com/profdiff/profdiff/report"
 	"github.com/profdiff/profdiff/symbolicate"
 	"github.com/profdiff/profdiff/tui"
@@ -71,9 +72,30 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "profdiff %s\n", version())
 		return exitOK
 	}
+	if a := fs.Args(); len(a) == 1 && len(o.before)+len(o.after)+len(o.named) == 0 && o.baseStore == "" && recordingFolder(a[0]) {
+		// A recording's folder: compared again as record compared it.
+		rec, err := record.Read(a[0])
+		if err == nil {
+			extra := slices.Clone(args)
+			for i := len(extra) - 1; i >= 0; i-- { // the folder, as the one argument
+				if extra[i] == a[0] {
+					extra = slices.Delete(extra, i, i+1)
+					break
+				}
+			}
+			args, err = replayArgs(a[0], rec, extra)
+		}
+		if err != nil {
+			return usageError(stderr, "%s", errorText(err))
+		}
+		return run(args, stdin, stdout, stderr)
+	}
 	inv, err := newInvocation(o, fs, stdin, stdout)
 	if err != nil {
 		return usageError(stderr, "%v", err)
+	}
+	if w := recordingNote(comparisonArgs(args, fs, outputFlags), inv.sides); w != nil {
+		inv.notes = append(inv.notes, *w)
 	}
 	stop, err := profileSelf(inv.o, stderr)
 	if err != nil {
@@ -103,6 +125,9 @@ type invocation struct {
 	variant int                         // the side drawn against the base where one pair is shown
 	phases  []phase                     // --phase: stretches compared on their own
 	syms    []*symbolicate.Symbolicator // per side; nil without source maps
+	// notes are warnings about how the command line was read (the sides
+	// the files' names gave), added to the report.
+	notes []analyze.Warning
 	// roots are the directories each side's files are matched below,
 	// chosen on the first reading (nil for none); readings again (phases,
 	// the explorer's narrowing) use the same.
@@ -125,7 +150,7 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 	if err != nil {
 		return nil, err
 	}
-	sides, err := sidesFromArgs(fs.Args(), o)
+	sides, byName, err := sidesAndNote(fs.Args(), o)
 	if err == nil {
 		err = checkStdin(sides)
 	}
@@ -192,7 +217,14 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 	if err != nil {
 		return nil, err
 	}
-	return &invocation{o: o, popts: popts, filters: filters, sides: sides, flags: flags, dopts: dopts, syms: syms, variant: variant, phases: phases}, nil
+	inv := &invocation{o: o, popts: popts, filters: filters, sides: sides, flags: flags, dopts: dopts, syms: syms, variant: variant, phases: phases}
+	if byName != nil {
+		inv.notes = append(inv.notes, *byName)
+	}
+	if threads := threadsNote(sides); threads != nil {
+		inv.notes = append(inv.notes, *threads)
+	}
+	return inv, nil
 }
 
 // report reads and compares the sides, then opens the explorer or writes
@@ -203,6 +235,9 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	need := needsOf(o.format, o.jsonOutput != "").withLineFlags(o)
 	defer limitMemory(inv.sides, need.aggregateOptions(len(inv.sides)))()
 	ds, profiles, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, inv.filters, o, need)
+	if err == nil {
+		err = mapsOfAnotherBuild(ds)
+	}
 	if err == nil && o.baseStore != "" {
 		err = inv.baseFromStore(ds) // the base is a history record (basestore.go)
 	}
@@ -234,6 +269,7 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	addWarnings(rep, narrowedAway(ds, dopts.Narrowing))
 	addWarnings(rep, rootWarnings)
+	addWarnings(rep, inv.notes)
 	advise(rep.Warnings)
 	if o.format == "tui" {
 		last := &compared{ds, dopts}
@@ -251,7 +287,7 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 		files := userFolders(o, inv.flags)
-		src := newSourceFiles(files)
+		src := newSourceFiles(files, o)
 		src.relative = relativeTo(roots, inv.variant)
 		read := inv.sideSources(files, len(rep.Sides))
 		in.Source = func(side int, file string) (string, bool) {

@@ -106,8 +106,11 @@ func TestRunsGroupIntoSides(t *testing.T) {
 		{[]string{"before-r1.cpuprofile", "before-r2.cpuprofile", "before-r3.cpuprofile", "after-r1.cpuprofile", "after-r2.cpuprofile"},
 			[]side{{"before", 3}, {"after", 2}}},
 		// interleaved as a shell would not, in the order the names first appear
-		{[]string{"b-r1.pb.gz", "a-r1.pb.gz", "b-r2.pb.gz", "a_run2.pb.gz", "c.pb.gz"},
-			[]side{{"b", 2}, {"a", 2}, {"c", 1}}},
+		{[]string{"x-r1.pb.gz", "y-r1.pb.gz", "x-r2.pb.gz", "y_run2.pb.gz", "c.pb.gz"},
+			[]side{{"x", 2}, {"y", 2}, {"c", 1}}},
+		// names that say which side: in that order, whatever the order given
+		{[]string{"b-r1.pb.gz", "a-r1.pb.gz", "b-r2.pb.gz", "a_run2.pb.gz"},
+			[]side{{"a", 2}, {"b", 2}}},
 		{[]string{"base.cpuprofile", "v1-r1.cpuprofile", "v1-r2.cpuprofile"},
 			[]side{{"base", 1}, {"v1", 2}}},
 		// runs of one build alone stay a side each

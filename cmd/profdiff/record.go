@@ -16,6 +16,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/internal/confine"
 	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/record"
 )
@@ -30,10 +32,13 @@ where it writes its profile (go test -cpuprofile {profile}, or
 quotes respected, and never run through a shell (ask for sh -c '...' if
 you need one).
 
-The folder (--out) holds before/ and after/ (the profiles), warmup/, logs/
+The folder (--out) holds before/ and after/ (the profiles: each run's main
+thread's, run-01.cpuprofile, and its worker threads', run-01.worker-1.cpuprofile,
+which profdiff DIR lists but does not compare), warmup/, logs/
 (each run's standard output and error) and record.json: the runs in the
-order they ran, with wall and CPU times and exit statuses, and a
-fingerprint of the machine.
+order they ran, with wall and CPU times and exit statuses, a fingerprint
+of the machine, and the comparison's flags: profdiff DIR compares the
+runs again as record did, with the same report.
 
 Usage:
   profdiff record [flags] --cmd 'CMD' --before-dir DIR --after-dir DIR
@@ -128,7 +133,16 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "record: %v", err)
 	}
-	compare := append(comparisonArgs(args, fs, own), plan.compare...)
+	flags := comparisonArgs(args, fs, own)
+	compare := append(slices.Clone(flags), plan.compare...)
+	cwd, err := os.Getwd()
+	if err != nil {
+		return usageError(stderr, "record: %v", err)
+	}
+	// Kept in record.json, so that profdiff DIR compares the runs again
+	// as this comparison does (outputFlags only say where to write).
+	plan.opts.Comparison = &record.Comparison{Dir: cwd, Flags: append(comparisonArgs(flags, fs, outputFlags), plan.roots...), Named: plan.named}
+	plan.again = againCommand(plan.opts.Out, plan.opts.Comparison.Flags) + " compares them"
 	if err := checkComparison(o, len(plan.opts.Sides), isTerminal(stdin) && isTerminal(stdout), isTerminal(stdout)); err != nil {
 		return usageError(stderr, "record: %v", err)
 	}
@@ -179,8 +193,14 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 type recordPlan struct {
 	opts    record.Options
 	compare []string // the sides' arguments, after the passed-through flags
+	roots   []string // the flags of compare that match each side below its checkout
+	named   bool     // the sides are compared as --side NAME=DIR
 	again   string   // the command that compares the runs again
 }
+
+// outputFlags are the comparison's flags that only say where its outputs
+// go: a recording compared again writes to standard output.
+var outputFlags = []string{"output", "json-output", "cpuprofile", "memprofile"}
 
 // planRecording turns the record flags into the recording's options and
 // the comparison's side arguments.
@@ -276,23 +296,186 @@ func planRecording(r recordOptions, o options, fs *pflag.FlagSet) (recordPlan, e
 	allDirs := !slices.ContainsFunc(sides, func(s record.Side) bool { return s.Dir == "" })
 	if twoSides {
 		if allDirs && !userRoots {
-			p.compare = append(p.compare, "--root-before", sides[0].Dir, "--root-after", sides[1].Dir)
+			p.roots = []string{"--root-before", sides[0].Dir, "--root-after", sides[1].Dir}
 		}
-		p.compare = append(p.compare, filepath.Join(out, "before"), filepath.Join(out, "after"))
-		p.again = fmt.Sprintf("profdiff %s %s compares them", filepath.Join(out, "before"), filepath.Join(out, "after"))
+		p.compare = append(slices.Clone(p.roots), filepath.Join(out, "before"), filepath.Join(out, "after"))
+		p.again = fmt.Sprintf("profdiff %s compares them", out)
 		return p, nil
 	}
-	var again []string
+	p.named = true
 	for _, s := range sides {
 		if allDirs && !userRoots {
-			p.compare = append(p.compare, "--root", s.Name+"="+s.Dir)
+			p.roots = append(p.roots, "--root", s.Name+"="+s.Dir)
 		}
-		side := "--side=" + s.Name + "=" + filepath.Join(out, s.Name)
-		p.compare = append(p.compare, side)
-		again = append(again, side)
 	}
-	p.again = "profdiff " + strings.Join(again, " ") + " compares them"
+	p.compare = slices.Clone(p.roots)
+	for _, s := range sides {
+		p.compare = append(p.compare, "--side="+s.Name+"="+filepath.Join(out, s.Name))
+	}
+	p.again = fmt.Sprintf("profdiff %s compares them", out)
 	return p, nil
+}
+
+// replayArgs are the arguments that compare the recording in dir again as
+// record compared it: the flags record.json keeps, then extra (flags given
+// now, which come after and so take precedence), then the sides' folders.
+// The flags are read as given in the folder record ran in; from another
+// folder, a relative path among them would name another file, and that is
+// an error.
+func replayArgs(dir string, rec *record.Recording, extra []string) ([]string, error) {
+	c := rec.Comparison
+	if c == nil {
+		return nil, fmt.Errorf("%s: this recording does not keep the flags it was compared with (made by an older profdiff): compare %s with the same flags", filepath.Join(dir, record.FileName), strings.Join(sideFolders(dir, rec), " "))
+	}
+	if cwd, err := os.Getwd(); err == nil && cwd != c.Dir {
+		for _, f := range c.Flags {
+			v := f
+			if _, val, ok := strings.Cut(f, "="); ok && strings.HasPrefix(f, "-") {
+				v = val
+			}
+			if v == "" || strings.HasPrefix(v, "-") || filepath.IsAbs(v) {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(c.Dir, v)); err == nil {
+				return nil, fmt.Errorf("%s: it was compared with %s, a path relative to %s: run profdiff %s from there", filepath.Join(dir, record.FileName), v, c.Dir, dir)
+			}
+		}
+	}
+	// Never write where record.json says: only to where the user says now.
+	args := comparisonArgs(c.Flags, newFlagSet(&options{}), outputFlags)
+	if err := checkReplayedFolders(dir, args, extra); err != nil {
+		return nil, err
+	}
+	args = append(args, extra...)
+	if !c.Named {
+		return append(args, sideFolders(dir, rec)...), nil
+	}
+	for i, s := range rec.Sides {
+		args = append(args, "--side="+s.Name+"="+sideFolders(dir, rec)[i])
+	}
+	return args, nil
+}
+
+// checkReplayedFolders refuses kept flags that would let profdiff read
+// below a folder the user did not give: a recording is data (a fork's job
+// can write the record.json a later job compares), so what it names does
+// not widen what profdiff reads. The working directory, the recording's
+// folder and the folders the flags given now grant (extra) are given; for
+// any other, the error names the --source-root that allows it.
+func checkReplayedFolders(dir string, kept, extra []string) error {
+	outside, err := ungrantedFolders(dir, kept, extra)
+	if err != nil {
+		return fmt.Errorf("%s: its flags do not parse: %v", filepath.Join(dir, record.FileName), err)
+	}
+	if len(outside) > 0 {
+		f := outside[0]
+		return fmt.Errorf("%s asks to read below %s (%s), a folder you did not give: a recording's flags do not widen what profdiff reads; to allow it, add --source-root %s", filepath.Join(dir, record.FileName), f.dir, f.flag, f.dir)
+	}
+	return nil
+}
+
+// ungrantedFolders are the folders the kept flags would let profdiff read
+// below that neither the working directory, the recording's folder dir
+// nor the flags in extra grant.
+func ungrantedFolders(dir string, kept, extra []string) ([]replayedFolder, error) {
+	granted := func(args []string) ([]replayedFolder, error) {
+		var o options
+		if err := newFlagSet(&o).Parse(args); err != nil {
+			return nil, err
+		}
+		return replayedFolders(o), nil
+	}
+	keptFolders, err := granted(kept)
+	if err != nil {
+		return nil, err
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	allowed := []string{wd, dir}
+	given, _ := granted(extra) // parsed again, and said, with the rest
+	for _, f := range given {
+		allowed = append(allowed, f.dir)
+	}
+	var out []replayedFolder
+	for _, f := range keptFolders {
+		if !confine.New(allowed...).Holds(f.dir) {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// againCommand is the command that compares a recording in out again:
+// with a --source-root for each folder its flags read that the recording
+// itself does not grant (see checkReplayedFolders).
+func againCommand(out string, kept []string) string {
+	cmd := "profdiff"
+	outside, _ := ungrantedFolders(out, comparisonArgs(kept, newFlagSet(&options{}), outputFlags), nil)
+	seen := map[string]bool{}
+	for _, f := range outside {
+		if abs, err := filepath.Abs(f.dir); err == nil && !seen[abs] {
+			seen[abs] = true
+			cmd += " --source-root " + abs
+		}
+	}
+	return cmd + " " + out
+}
+
+// replayedFolder is a folder a kept flag lets profdiff read below.
+type replayedFolder struct{ flag, dir string }
+
+// replayedFolders are the folders the comparison flags in o grant (the
+// values of --source-root, --sourcemaps*, --sourcemap* maps' folders,
+// --path-map targets and the checkouts of --root*).
+func replayedFolders(o options) []replayedFolder {
+	var out []replayedFolder
+	add := func(flag string, values []string, pick func(string) string) {
+		for _, v := range values {
+			if d := pick(v); d != "" && !strings.Contains(d, "://") {
+				out = append(out, replayedFolder{"--" + flag + " " + v, d})
+			}
+		}
+	}
+	whole := func(v string) string { return v }
+	afterFirst := func(v string) string { // NAME=DIR, FROM=TO
+		if _, d, ok := strings.Cut(v, "="); ok {
+			return d
+		}
+		return v
+	}
+	mapFolder := func(v string) string { // [NAME=]SCRIPT=MAP
+		return filepath.Dir(v[strings.LastIndex(v, "=")+1:])
+	}
+	add("source-root", o.sourceRoots, whole)
+	add("sourcemaps", o.sourceMapDirs, afterFirst)
+	add("sourcemaps-before", o.sourceDirsBefore, whole)
+	add("sourcemaps-after", o.sourceDirsAfter, whole)
+	add("sourcemap", o.sourceMaps, mapFolder)
+	add("sourcemap-before", o.sourceMapsBefore, mapFolder)
+	add("sourcemap-after", o.sourceMapsAfter, mapFolder)
+	add("path-map", o.pathMaps, afterFirst)
+	add("root", o.roots, afterFirst)
+	add("root-before", []string{o.rootBefore}, whole)
+	add("root-after", []string{o.rootAfter}, whole)
+	return out
+}
+
+// sideFolders are the folders of a recording's sides.
+func sideFolders(dir string, rec *record.Recording) []string {
+	var out []string
+	for _, s := range rec.Sides {
+		out = append(out, filepath.Join(dir, s.Folder))
+	}
+	return out
+}
+
+// recordingFolder reports whether path is a recording's folder (it holds
+// record.json).
+func recordingFolder(path string) bool {
+	st, err := os.Stat(filepath.Join(path, record.FileName))
+	return err == nil && st.Mode().IsRegular()
 }
 
 // newRecordFolder is a name for a new recording's folder in the current
@@ -332,8 +515,17 @@ func comparisonArgs(args []string, fs *pflag.FlagSet, own []string) []string {
 			for j, c := range a[1:] {
 				if f := fs.ShorthandLookup(string(c)); f != nil && f.NoOptDefVal == "" {
 					takesNext = j == len(a)-2 // -o FILE, not -oFILE
+					if j == 0 && slices.Contains(own, f.Name) {
+						if takesNext {
+							i++
+						}
+						a = ""
+					}
 					break
 				}
+			}
+			if a == "" {
+				continue
 			}
 		}
 		out = append(out, a)
@@ -389,4 +581,35 @@ func wallLine(ws []record.Wall) string {
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// recordingNote says, when the sides are the folders of one recording
+// compared without the flags record compared them with (profdiff
+// DIR/before DIR/after, which loses the checkouts' roots), what those
+// flags were and that profdiff DIR compares as record did; nil otherwise.
+func recordingNote(args []string, sides []sideArg) *analyze.Warning {
+	dir := ""
+	for _, s := range sides {
+		if len(s.files) == 0 || s.files[0] == "-" {
+			return nil
+		}
+		d := filepath.Dir(filepath.Dir(s.files[0]))
+		if dir != "" && d != dir {
+			return nil
+		}
+		dir = d
+	}
+	if dir == "" || !recordingFolder(dir) {
+		return nil
+	}
+	rec, err := record.Read(dir)
+	if err != nil || rec.Comparison == nil || len(rec.Comparison.Flags) == 0 {
+		return nil
+	}
+	kept := comparisonArgs(rec.Comparison.Flags, newFlagSet(&options{}), outputFlags)
+	if len(args) >= len(kept) && slices.Equal(args[:len(kept)], kept) {
+		return nil // compared with record's flags (profdiff DIR does so)
+	}
+	return &analyze.Warning{Kind: analyze.WarnOther,
+		Message: fmt.Sprintf("these are the folders of the recording %s, which record compared with %s; profdiff %s compares it as record did", dir, strings.Join(kept, " "), dir)}
 }

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -19,6 +21,7 @@ import (
 	"github.com/profdiff/profdiff/fleet"
 	"github.com/profdiff/profdiff/internal/confine"
 	"github.com/profdiff/profdiff/narrow"
+	"github.com/profdiff/profdiff/record"
 	"github.com/profdiff/profdiff/symbolicate"
 )
 
@@ -35,6 +38,44 @@ type sideArg struct {
 // directories of runs), --before/--after lists or --side NAME=PATH into
 // sides.
 func sidesFromArgs(args []string, o options) ([]sideArg, error) {
+	sides, _, err := sidesAndNote(args, o)
+	return sides, err
+}
+
+// sidesAndNote is sidesFromArgs, with the note that says how the files'
+// names grouped them into sides when that is not as they were given (nil
+// otherwise).
+func sidesAndNote(args []string, o options) ([]sideArg, *analyze.Warning, error) {
+	sides, err := givenSides(args, o)
+	if err != nil || len(o.named)+len(o.before)+len(o.after) > 0 || o.baseStore != "" {
+		return sides, nil, err
+	}
+	// Files whose names say before/after (a shell's glob of them), or the
+	// one folder holding both: the sides the names say, in their order.
+	var files []string
+	from := ""
+	switch {
+	case len(args) == 1 && sides[0].files[0] != args[0]: // a folder
+		files, from = sides[0].files, "the profiles in "+args[0]+" are"
+	case len(args) >= 2 && !slices.ContainsFunc(args, func(a string) bool { return !isPlainFile(a) }):
+		files, from = args, "the files given are"
+	}
+	if files == nil {
+		return sides, nil, nil
+	}
+	named, err := sidesFromNames(files)
+	if err != nil || named == nil {
+		return sides, nil, err
+	}
+	if len(args) == 2 && named[0].files[0] == args[0] {
+		return sides, nil, nil // BEFORE AFTER as given, and as named
+	}
+	note := groupedByName(named, from)
+	return named, &note, nil
+}
+
+// givenSides is sidesFromArgs before the files' names are read for sides.
+func givenSides(args []string, o options) ([]sideArg, error) {
 	if o.baseStore != "" {
 		return baseStoreSides(args, o) // the base is a history record (basestore.go)
 	}
@@ -256,8 +297,8 @@ func expandSide(path string) ([]string, error) {
 	suffixes := analyze.FileSuffixes() // the files of every format the readers read
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || strings.HasPrefix(name, ".") {
-			continue
+		if e.IsDir() || strings.HasPrefix(name, ".") || record.WorkerSuffix.MatchString(name) {
+			continue // a worker thread's profile is not a run (see threadsNote)
 		}
 		for _, suf := range suffixes {
 			if strings.HasSuffix(name, suf) {
@@ -338,7 +379,7 @@ func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symb
 	}
 	var ds []diff.Side
 	for si, s := range sides {
-		ds = append(ds, diff.Side{Name: s.name, Tables: tables[si], Work: flags[si].work})
+		ds = append(ds, diff.Side{Name: s.name, Tables: tables[si], Work: flags[si].work, ProcessCPUNs: processCPU(s.files)})
 	}
 	return ds, profiles, nil
 }
@@ -462,4 +503,125 @@ func sideSymbolicators(o options, flags []sideFlags) ([]*symbolicate.Symbolicato
 		}
 	}
 	return syms, nil
+}
+
+// mapsOfAnotherBuild is the error for a run whose script was found, in the
+// source-map folders given for its side, only as another build (one
+// --sourcemaps folder for two builds): mapping it through that build's map
+// would name its moved functions wrongly, and leaving it unmapped would
+// make every function new or gone. It says which side needs its own maps.
+func mapsOfAnotherBuild(ds []diff.Side) error {
+	for _, d := range ds {
+		for _, t := range d.Tables {
+			for _, w := range t.Warnings {
+				if w.Kind != analyze.WarnMapSharedByBuilds {
+					continue
+				}
+				// Which run met the map first is the order they were
+				// read in: the error names the map, not the runs.
+				_, rest, _ := strings.Cut(w.Message, " ran different builds of ")
+				script, _, _ := strings.Cut(rest, " (")
+				_, mp, _ := strings.Cut(rest, "one source map, ")
+				mp = strings.TrimSuffix(mp, ", serves both")
+				fix := "--sourcemaps NAME=DIR (or --sourcemap NAME=SCRIPT=MAP) for each side"
+				if len(ds) == 2 {
+					fix = "--sourcemaps-before DIR and --sourcemaps-after DIR (or --sourcemap-before and --sourcemap-after SCRIPT=MAP)"
+				}
+				return fmt.Errorf("%s: the runs ran different builds of %s (their function names differ at the same positions), and this one map serves them all, so it misnames one build's functions: give each side the maps of its own build with %s", mp, script, fix)
+			}
+		}
+	}
+	for si, d := range ds {
+		for _, t := range d.Tables {
+			for _, w := range t.Warnings {
+				if w.Kind != analyze.WarnMapGivenOtherBuild {
+					continue
+				}
+				fix := fmt.Sprintf("--sourcemaps %s=DIR or --sourcemap %s=SCRIPT=MAP", d.Name, d.Name)
+				if len(ds) == 2 {
+					side := [...]string{"before", "after"}[si]
+					fix = fmt.Sprintf("--sourcemaps-%s DIR or --sourcemap-%s SCRIPT=MAP", side, side)
+				}
+				found, _, _ := strings.Cut(w.Message, ", found with")
+				if _, file, ok := strings.Cut(found, ": "); ok { // "SCRIPT: FILE"
+					found = file
+				}
+				return fmt.Errorf("%s: %s, found with the source maps given, is another build than this run's (its function names are not at the recorded positions), so its map would misname this run's functions: give the %s side the maps of its own build with %s", t.File, found, d.Name, fix)
+			}
+		}
+	}
+	return nil
+}
+
+// threadsNote says, when the runs compared have worker threads' profiles
+// beside them (profdiff record keeps run-01.worker-1.cpuprofile beside
+// run-01.cpuprofile, the main thread's), that each run's main thread was
+// compared, which threads were not, and how to compare one; nil when there
+// are none.
+func threadsNote(sides []sideArg) *analyze.Warning {
+	workers := map[int]int{} // worker number -> profiles
+	var folders []string     // of each side, for the advice
+	var given []string       // sides that are a worker thread's profiles
+	for _, s := range sides {
+		folder := ""
+		n := -1
+		for _, f := range s.files {
+			if sm := record.WorkerSuffix.FindStringSubmatch(f); sm != nil && (n < 0 || sm[1] == strconv.Itoa(n)) {
+				n, _ = strconv.Atoi(sm[1])
+			} else {
+				n = -2 // not all one worker's
+			}
+		}
+		if n >= 0 {
+			given = append(given, fmt.Sprintf("%s is worker %d", s.name, n))
+		}
+		for _, f := range s.files {
+			base := strings.TrimSuffix(f, ".cpuprofile")
+			if base == f || f == "-" {
+				continue
+			}
+			matches, _ := filepath.Glob(globEscape(base) + ".worker-*.cpuprofile")
+			for _, m := range matches {
+				if sm := record.WorkerSuffix.FindStringSubmatch(m); sm != nil {
+					n, _ := strconv.Atoi(sm[1])
+					workers[n]++
+					folder = filepath.Dir(f)
+				}
+			}
+		}
+		folders = append(folders, folder)
+	}
+	if len(workers) == 0 {
+		if len(given) > 0 {
+			return &analyze.Warning{Kind: analyze.WarnOtherThreads,
+				Message: "the threads compared: " + strings.Join(given, ", ") + " (a worker thread's profiles, as profdiff record names them)"}
+		}
+		return nil
+	}
+	var list []string
+	for _, n := range slices.Sorted(maps.Keys(workers)) {
+		list = append(list, fmt.Sprintf("worker %d (%s)", n, plural(workers[n], "1 profile", fmt.Sprintf("%d profiles", workers[n]))))
+	}
+	first := slices.Min(slices.Collect(maps.Keys(workers)))
+	var how []string
+	for i, s := range sides {
+		if folders[i] != "" {
+			how = append(how, fmt.Sprintf("--side '%s=%s'", s.name, filepath.Join(folders[i], fmt.Sprintf("*.worker-%d.cpuprofile", first))))
+		}
+	}
+	return &analyze.Warning{Kind: analyze.WarnOtherThreads,
+		Message: fmt.Sprintf("each run's main thread is compared; its worker threads were profiled too and are not: %s; to compare a worker thread, give its profiles as the sides: profdiff %s",
+			strings.Join(list, ", "), strings.Join(how, " "))}
+}
+
+// globEscape escapes the characters a glob would read in a path.
+func globEscape(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteRune('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/profdiff/profdiff/internal/confine"
+	"github.com/profdiff/profdiff/symbolicate"
 )
 
 // maxSourceFile bounds a source file read from disk.
@@ -24,13 +25,30 @@ type sourceFiles struct {
 	// relative are the sides' roots that a file keyed relative to one
 	// (two checkouts matched) is looked for below, in order.
 	relative []string
-	mu       sync.Mutex
-	why      map[string]string // why a file is not read, once found
+	// pathMap rewrites recorded paths as the comparison does when it looks
+	// for scripts (--path-map), so that a source the comparison finds is
+	// found here too.
+	pathMap []symbolicate.PathRewrite
+	mu      sync.Mutex
+	why     map[string]string // why a file is not read, once found
 }
 
-// newSourceFiles returns a reader of the sources below files' folders.
-func newSourceFiles(files *confine.Reader) *sourceFiles {
-	return &sourceFiles{files: files, why: map[string]string{}}
+// newSourceFiles returns a reader of the sources below files' folders,
+// looked for where --path-map puts them.
+func newSourceFiles(files *confine.Reader, o options) *sourceFiles {
+	return &sourceFiles{files: files, pathMap: pathRewrites(o), why: map[string]string{}}
+}
+
+// pathRewrites are the --path-map rules (checked when the invocation was
+// made; a malformed one is left out).
+func pathRewrites(o options) []symbolicate.PathRewrite {
+	var out []symbolicate.PathRewrite
+	for _, pm := range o.pathMaps {
+		if from, to, ok := strings.Cut(pm, "="); ok && from != "" {
+			out = append(out, symbolicate.PathRewrite{From: from, To: to})
+		}
+	}
+	return out
 }
 
 // whyNot says why a file is not read ("" when it is, or is not here),
@@ -49,9 +67,7 @@ func (s *sourceFiles) whyNot(file string) string {
 // read returns a file's text, or why it is not read ("" for both when it
 // is not on this machine).
 func (s *sourceFiles) read(file string) (text, why string) {
-	if rest, ok := strings.CutPrefix(file, "file://"); ok {
-		file = rest
-	}
+	file = symbolicate.Rewrite(s.pathMap, file)
 	if file == "" || strings.Contains(file, "://") {
 		return "", ""
 	}

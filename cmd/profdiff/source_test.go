@@ -22,7 +22,7 @@ func TestSourceFilesStayInTheirFolders(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := newSourceFiles(confine.New(root))
+	s := newSourceFiles(confine.New(root), options{})
 	if text, why := s.read(filepath.Join(root, "app.js")); why != "" || !strings.Contains(text, "function f") {
 		t.Errorf("app.js: %q %q", text, why)
 	}

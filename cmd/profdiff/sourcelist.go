@@ -62,7 +62,7 @@ func (o *options) checkLineFlags() error {
 func (inv *invocation) sideSources(files *confine.Reader, sides int) func(side int, file string) (string, string) {
 	disk := make([]*sourceFiles, sides)
 	for i := range disk {
-		disk[i] = newSourceFiles(files)
+		disk[i] = newSourceFiles(files, inv.o)
 		disk[i].relative = relativeTo(inv.roots, i)
 	}
 	return func(side int, file string) (string, string) {

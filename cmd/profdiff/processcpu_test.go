@@ -1,0 +1,126 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The two programs of ../shared/checks/verdicts.sh (render's loop 25%
+// longer in B), recorded 5 + 5 interleaved by profdiff record on the shared
+// 2-core machine: record-power at a load average near 3, record-power-loaded
+// near 7, where the runs' sampled on-CPU time (511-1031 ms before) says
+// little and their process CPU time (562-604 ms) a lot.
+const (
+	powerQuiet  = "../../testdata/record-power"
+	powerLoaded = "../../testdata/record-power-loaded"
+)
+
+type recordedReport struct {
+	Headline struct {
+		Basis      string          `json:"basis"`
+		ProcessCPU json.RawMessage `json:"process_cpu"`
+	} `json:"headline"`
+	Functions []struct {
+		Function string `json:"function"`
+		Self     struct {
+			Verdict string `json:"verdict"`
+		} `json:"self"`
+	} `json:"functions"`
+	Warnings []string `json:"warnings"`
+}
+
+func readRecorded(t *testing.T, dir string) recordedReport {
+	t.Helper()
+	// The programs ran in /tmp/v40p/A and /tmp/v40p/B.
+	code, out, errs := runCLI("--format", "json", "--root-before", "/tmp/v40p/A", "--root-after", "/tmp/v40p/B", filepath.Join(dir, "before"), filepath.Join(dir, "after"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r recordedReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func (r recordedReport) worse() []string {
+	var out []string
+	for _, f := range r.Functions {
+		if f.Self.Verdict == "worse" {
+			out = append(out, f.Function)
+		}
+	}
+	return out
+}
+
+// TestRecordedPower: at 5 v 5, render (+21%, every run) is judged worse
+// and nothing else is, on the process CPU time of the runs; on the loaded
+// recording the report warns that the machine was loaded.
+func TestRecordedPower(t *testing.T) {
+	for _, tc := range []struct {
+		dir    string
+		loaded bool
+	}{{powerQuiet, false}, {powerLoaded, true}} {
+		r := readRecorded(t, tc.dir)
+		if r.Headline.Basis != "process CPU time" || len(r.Headline.ProcessCPU) == 0 {
+			t.Errorf("%s: headline basis %q, process_cpu %s", tc.dir, r.Headline.Basis, r.Headline.ProcessCPU)
+		}
+		if w := r.worse(); len(w) != 1 || w[0] != "render" {
+			t.Errorf("%s: worse %v, want render alone", tc.dir, w)
+		}
+		loaded := false
+		for _, w := range r.Warnings {
+			loaded = loaded || strings.Contains(w, "the machine was loaded")
+		}
+		if loaded != tc.loaded {
+			t.Errorf("%s: loaded warning %v, want %v: %v", tc.dir, loaded, tc.loaded, r.Warnings)
+		}
+	}
+}
+
+// TestRecordedWithoutRecordJSON: the same loaded runs without their
+// record.json are judged on sampled time, which the load blurs: render is
+// not found (the control for TestRecordedPower).
+func TestRecordedWithoutRecordJSON(t *testing.T) {
+	dir := t.TempDir()
+	for _, side := range []string{"before", "after"} {
+		if err := os.MkdirAll(filepath.Join(dir, side), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		files, _ := filepath.Glob(filepath.Join(powerLoaded, side, "*.cpuprofile"))
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, side, filepath.Base(f)), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	r := readRecorded(t, dir)
+	if r.Headline.Basis != "sampled on-CPU time" || len(r.Headline.ProcessCPU) != 0 {
+		t.Errorf("headline basis %q, process_cpu %s", r.Headline.Basis, r.Headline.ProcessCPU)
+	}
+	if w := r.worse(); len(w) != 0 {
+		t.Errorf("worse %v without process CPU times", w)
+	}
+}
+
+// TestProcessCPUNeedsEveryRun: a side whose runs record.json does not all
+// list carries no process CPU times.
+func TestProcessCPUNeedsEveryRun(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(powerQuiet, "before", "*.cpuprofile"))
+	if got := processCPU(files); len(got) != len(files) || got[0] <= 0 {
+		t.Fatalf("processCPU = %v", got)
+	}
+	if got := processCPU(append(files, filepath.Join(powerQuiet, "before", "run-99.cpuprofile"))); got != nil {
+		t.Errorf("a run record.json does not list: %v", got)
+	}
+	if got := processCPU([]string{filepath.Join(powerQuiet, "before", files[0][len(powerQuiet)+8:]), "../../testdata/node-router-unbundled-before.cpuprofile"}); got != nil {
+		t.Errorf("runs of two folders: %v", got)
+	}
+}
