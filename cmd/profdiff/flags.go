@@ -117,6 +117,7 @@ first), 2 bad usage or unreadable input.
 // options are the parsed command line.
 type options struct {
 	lineFlags
+	fleet        fleetFlags // query sides (fleet.go)
 	format       string
 	output       string
 	jsonOutput   string
@@ -196,6 +197,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` instead of standard output")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "do not say the report's warnings on standard error (they stay in the report); errors are still said")
 	fs.StringVar(&o.jsonOutput, "json-output", "", "also write the comparison as JSON to `FILE`, from the same run (for CI: markdown to post, JSON to read)")
+	o.fleet.register(fs)
 	fs.IntVarP(&o.top, "top", "n", 20, "rows per table (0 for all); without it text shows 20, markdown's top changes 10 and the HTML page 50; JSON always has every row")
 	fs.StringArrayVar(&o.before, "before", nil, "a profile of the BEFORE side (repeatable: repeated runs); with --after, instead of BEFORE AFTER")
 	fs.StringArrayVar(&o.after, "after", nil, "a profile of the AFTER side (repeatable)")

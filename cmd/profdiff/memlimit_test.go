@@ -24,10 +24,10 @@ func TestMemoryLimit(t *testing.T) {
 	if err := os.WriteFile(small, []byte("main;work 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, ok := memoryLimit([]sideArg{{"a", []string{small}}}); got != minMemoryLimit || !ok {
+	if got, ok := memoryLimit([]sideArg{{name: "a", files: []string{small}}}); got != minMemoryLimit || !ok {
 		t.Errorf("small input: limit %d, want %d", got, minMemoryLimit)
 	}
-	if got, ok := memoryLimit([]sideArg{{"a", []string{small}}, {"b", []string{"-"}}}); ok {
+	if got, ok := memoryLimit([]sideArg{{name: "a", files: []string{small}}, {name: "b", files: []string{"-"}}}); ok {
 		t.Errorf("standard input: limit %d, want none", got)
 	}
 	big := filepath.Join(dir, "big.folded")
@@ -36,7 +36,7 @@ func TestMemoryLimit(t *testing.T) {
 	if err := os.WriteFile(big, []byte(strings.Repeat(line, n)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sides := []sideArg{{"before", []string{big}}, {"after", []string{big, small}}}
+	sides := []sideArg{{name: "before", files: []string{big}}, {name: "after", files: []string{big, small}}}
 	want := int64(memoryPerInputByte * (2*n*len(line) + len("main;work 1\n")))
 	if got, _ := memoryLimit(sides); got != want {
 		t.Errorf("limit %d, want %d", got, want)
@@ -80,17 +80,17 @@ func TestRoomyGCPercent(t *testing.T) {
 	}
 	before := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(before)
-	if got := percentWhile([]sideArg{{"before", []string{v8}}, {"after", []string{v8}}}); got != roomyGCPercent {
+	if got := percentWhile([]sideArg{{name: "before", files: []string{v8}}, {name: "after", files: []string{v8}}}); got != roomyGCPercent {
 		t.Errorf("V8 profiles: GC percent %d, want %d", got, roomyGCPercent)
 	}
-	if got := percentWhile([]sideArg{{"a", []string{big}}}); got != 100 {
+	if got := percentWhile([]sideArg{{name: "a", files: []string{big}}}); got != 100 {
 		t.Errorf("a large folded file with its calls: GC percent %d, want Go's 100", got)
 	}
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("GC percent %d after, want the 100 before", got)
 	}
 	t.Setenv("GOGC", "150")
-	if got := percentWhile([]sideArg{{"a", []string{v8}}}); got != 100 {
+	if got := percentWhile([]sideArg{{name: "a", files: []string{v8}}}); got != 100 {
 		t.Errorf("GOGC set: GC percent %d, want it left alone", got)
 	}
 }

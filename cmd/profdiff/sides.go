@@ -18,6 +18,7 @@ import (
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
+	"github.com/profdiff/profdiff/fleet"
 	"github.com/profdiff/profdiff/internal/confine"
 	"github.com/profdiff/profdiff/narrow"
 	"github.com/profdiff/profdiff/record"
@@ -28,6 +29,9 @@ import (
 type sideArg struct {
 	name  string
 	files []string
+	// fetched are the runs of a server query side (fleet.go), one per
+	// files entry, which then only names them.
+	fetched []*analyze.Profile
 }
 
 // sidesFromArgs turns BEFORE [AFTER] or BASE V1 V2 ... (files or
@@ -88,7 +92,7 @@ func givenSides(args []string, o options) ([]sideArg, error) {
 		if len(o.before) == 0 || len(o.after) == 0 {
 			return nil, fmt.Errorf("--before and --after go together: give each side at least one file")
 		}
-		return []sideArg{{"before", o.before}, {"after", o.after}}, nil
+		return []sideArg{{name: "before", files: o.before}, {name: "after", files: o.after}}, nil
 	}
 	if len(args) == 0 {
 		return nil, fmt.Errorf("give a profile to rank, or BEFORE AFTER to compare (see profdiff --help)")
@@ -98,6 +102,14 @@ func givenSides(args []string, o options) ([]sideArg, error) {
 	}
 	var sides []sideArg
 	for i, a := range args {
+		if fleet.IsURI(a) {
+			s, err := fleetSide(a, fleetSideName(len(args), i), o)
+			if err != nil {
+				return nil, err
+			}
+			sides = append(sides, s)
+			continue
+		}
 		files, err := expandSide(a)
 		if err != nil {
 			return nil, err
@@ -111,7 +123,7 @@ func givenSides(args []string, o options) ([]sideArg, error) {
 		default:
 			name = sideName(a)
 		}
-		sides = append(sides, sideArg{name, files})
+		sides = append(sides, sideArg{name: name, files: files})
 	}
 	if len(args) > 2 {
 		sides = groupRuns(args, sides)
@@ -141,7 +153,7 @@ func groupRuns(args []string, sides []sideArg) []sideArg {
 		if ok {
 			at[key] = len(grouped)
 		}
-		grouped = append(grouped, sideArg{sides[i].name, slices.Clip(sides[i].files)})
+		grouped = append(grouped, sideArg{name: sides[i].name, files: slices.Clip(sides[i].files), fetched: sides[i].fetched})
 	}
 	if len(grouped) < 2 || len(grouped) == len(sides) {
 		return sides
@@ -331,11 +343,14 @@ func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symb
 		budget = newReadBudget(limit)
 	}
 	for i, j := range jobs {
-		cost := budget.cost(sides[j.side].files[j.run], aopts)
+		cost := int64(0)
+		if sides[j.side].fetched == nil {
+			cost = budget.cost(sides[j.side].files[j.run], aopts)
+		}
 		budget.acquire(cost) // in job order, so that a large run waits its turn
 		g.Go(func() error {
 			defer budget.release(cost)
-			p, err := readRun(sides[j.side].files[j.run], stdin, popts)
+			p, err := sideRun(sides[j.side], j.run, stdin, popts)
 			if err != nil {
 				errs[i] = err
 				return nil

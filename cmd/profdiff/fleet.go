@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/fleet"
+)
+
+// fleetTokenEnv names the environment variable holding the bearer token
+// sent to a profiling server; it is never read from flags or printed.
+const fleetTokenEnv = "PROFDIFF_FLEET_TOKEN"
+
+// fleetFlags are the flags of server query sides.
+type fleetFlags struct {
+	replicateBy string
+	windows     int
+	timeout     time.Duration
+}
+
+func (f *fleetFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.replicateBy, "replicate-by", "", "for a server query side (parca+http://...): one run per value of this `LABEL` (e.g. instance or pod)")
+	fs.IntVar(&f.windows, "windows", 0, "for a server query side: one run per each of `N` equal sub-windows of the query's time window")
+	fs.DurationVar(&f.timeout, "query-timeout", 30*time.Second, "timeout of each request to a profiling server")
+}
+
+// fleetSideName is the name of side i of n given as arguments.
+func fleetSideName(n, i int) string {
+	switch {
+	case n == 1:
+		return "profile"
+	case n == 2:
+		return [...]string{"before", "after"}[i]
+	}
+	return fmt.Sprintf("side%d", i+1)
+}
+
+// fleetSide fetches the runs of a server query side; each file entry names
+// a run and how it was formed (a label value or a sub-window).
+func fleetSide(uri, name string, o options) (sideArg, error) {
+	q, err := fleet.ParseURI(uri, time.Now())
+	if err != nil {
+		return sideArg{}, err
+	}
+	runs, err := fleet.Fetch(context.Background(), q, fleet.Options{
+		Timeout:     o.fleet.timeout,
+		Token:       os.Getenv(fleetTokenEnv),
+		ReplicateBy: o.fleet.replicateBy,
+		Windows:     o.fleet.windows,
+	})
+	if err != nil {
+		return sideArg{}, err
+	}
+	s := sideArg{name: name}
+	for _, r := range runs {
+		s.files = append(s.files, q.Base+" "+q.Selector+" ["+r.Label+"]")
+		s.fetched = append(s.fetched, r.Profile)
+	}
+	return s, nil
+}
+
+// sideRun is run i of side s: a fetched query run, else read from its file.
+func sideRun(s sideArg, i int, stdin io.Reader, popts analyze.ParseOptions) (*analyze.Profile, error) {
+	if s.fetched != nil {
+		return s.fetched[i], nil
+	}
+	return readRun(s.files[i], stdin, popts)
+}

@@ -1,0 +1,314 @@
+package fleet
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/profdiff/profdiff/analyze"
+)
+
+// DefaultMaxResponse caps the bytes read from one server answer.
+const DefaultMaxResponse = 64 << 20
+
+// Options tune Fetch.
+type Options struct {
+	// Client is the HTTP client; nil uses one with Timeout.
+	Client *http.Client
+	// Timeout bounds each request; 0 means 30s.
+	Timeout time.Duration
+	// Retries is how many times a 5xx answer or a transport error is
+	// retried; negative means none, 0 means 2.
+	Retries int
+	// Token, when set, is sent as a bearer token. The command takes it
+	// from the environment; it is never printed.
+	Token string
+	// MaxResponse caps each answer's size; 0 means DefaultMaxResponse.
+	MaxResponse int64
+	// ReplicateBy makes one run per value of this label.
+	ReplicateBy string
+	// Windows, when > 1, makes one run per equal sub-window.
+	Windows int
+	// Parse are the options each fetched pprof is read with.
+	Parse analyze.ParseOptions
+}
+
+// Run is one replicate of a side: its profile and how it was formed.
+type Run struct {
+	Profile *analyze.Profile
+	// Label is "instance=r1" or "window 2/4" or "merged".
+	Label string
+}
+
+// Fetch reads the runs of a side query from its server. Errors are one
+// line and name the server; a query that matches nothing is ErrEmpty.
+func Fetch(ctx context.Context, q Query, opts Options) ([]Run, error) {
+	var c source = newClient(opts, q)
+	if q.Kind == Pyroscope {
+		c = newPyroscope(opts, q)
+	}
+	if opts.ReplicateBy != "" && opts.Windows > 1 {
+		return nil, errors.New("choose --replicate-by or --windows, not both")
+	}
+	var runs []Run
+	switch {
+	case opts.ReplicateBy != "":
+		values, err := c.labelValues(ctx, opts.ReplicateBy)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range values {
+			sel, err := withLabel(q.Selector, opts.ReplicateBy, v)
+			if err != nil {
+				return nil, err
+			}
+			p, err := c.merge(ctx, sel, q.From, q.To, opts.Parse)
+			if errors.Is(err, ErrEmpty) {
+				continue // Parca lists a label's values over all series
+			}
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, Run{Profile: p, Label: opts.ReplicateBy + "=" + v})
+		}
+	case opts.Windows > 1:
+		step := q.To.Sub(q.From) / time.Duration(opts.Windows)
+		for i := range opts.Windows {
+			from := q.From.Add(time.Duration(i) * step)
+			to := from.Add(step)
+			if i == opts.Windows-1 {
+				to = q.To
+			}
+			p, err := c.merge(ctx, q.Selector, from, to, opts.Parse)
+			if errors.Is(err, ErrEmpty) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, Run{Profile: p, Label: fmt.Sprintf("window %d/%d", i+1, opts.Windows)})
+		}
+	default:
+		p, err := c.merge(ctx, q.Selector, q.From, q.To, opts.Parse)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, Run{Profile: p, Label: "merged"})
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("%s: %s: %w", q.Base, q.Selector, ErrEmpty)
+	}
+	if opts.Windows > 1 {
+		for _, r := range runs {
+			r.Profile.File += " [" + r.Label + "]" // the selector alone does not say which window
+		}
+	}
+	return runs, nil
+}
+
+// source is what Fetch asks of a server.
+type source interface {
+	labelValues(ctx context.Context, label string) ([]string, error)
+	merge(ctx context.Context, selector string, from, to time.Time, po analyze.ParseOptions) (*analyze.Profile, error)
+}
+
+// client reads a Parca server through its JSON gateway.
+type client struct {
+	q       Query
+	http    *http.Client
+	retries int
+	token   string
+	max     int64
+}
+
+func newClient(o Options, q Query) *client {
+	c := &client{q: q, http: o.Client, retries: o.Retries, token: o.Token, max: o.MaxResponse}
+	if c.http == nil {
+		t := o.Timeout
+		if t == 0 {
+			t = 30 * time.Second
+		}
+		c.http = &http.Client{Timeout: t}
+	}
+	if c.retries == 0 {
+		c.retries = 2
+	} else if c.retries < 0 {
+		c.retries = 0
+	}
+	if c.max <= 0 {
+		c.max = DefaultMaxResponse
+	}
+	return c
+}
+
+// get fetches base+path?v and decodes the JSON answer into out.
+func (c *client) get(ctx context.Context, base, path string, v url.Values, out any) error {
+	u := base + path + "?" + v.Encode()
+	var last error
+	for attempt := 0; attempt <= c.retries; attempt++ {
+		if attempt > 0 {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(time.Duration(attempt) * 200 * time.Millisecond):
+			}
+		}
+		body, status, err := c.once(ctx, u)
+		if err != nil {
+			last = fmt.Errorf("%s: server unreachable: %v", base, errors.Unwrap(err))
+			if errors.Unwrap(err) == nil {
+				last = fmt.Errorf("%s: server unreachable: %v", base, err)
+			}
+			continue
+		}
+		if status >= 500 {
+			last = fmt.Errorf("%s: server error %d: %s", base, status, oneLine(body))
+			continue
+		}
+		if status != http.StatusOK {
+			return fmt.Errorf("%s: bad query (HTTP %d): %s", base, status, oneLine(body))
+		}
+		if err := json.Unmarshal(body, out); err != nil {
+			return fmt.Errorf("%s: answer is not the expected JSON: %v", base, err)
+		}
+		return nil
+	}
+	return last
+}
+
+func (c *client) once(ctx context.Context, u string) ([]byte, int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	req.Header.Set("Accept", "application/json")
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, c.max+1))
+	if err != nil {
+		return nil, 0, err
+	}
+	if int64(len(body)) > c.max {
+		return nil, 0, fmt.Errorf("answer larger than %d bytes", c.max)
+	}
+	return body, resp.StatusCode, nil
+}
+
+// oneLine shortens a server's error body to one line: the gRPC-gateway
+// message when there is one.
+func oneLine(body []byte) string {
+	var e struct{ Message string }
+	s := string(body)
+	if json.Unmarshal(body, &e) == nil && e.Message != "" {
+		s = e.Message
+	}
+	s = string(bytes.Join(bytes.Fields([]byte(s)), []byte(" ")))
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+func (c *client) labelValues(ctx context.Context, label string) ([]string, error) {
+	q := c.q
+	if !validLabel(label) {
+		return nil, fmt.Errorf("--replicate-by %q is not a valid label name", label)
+	}
+	v := url.Values{"match": {q.Selector}, "start": {q.From.UTC().Format(time.RFC3339Nano)}, "end": {q.To.UTC().Format(time.RFC3339Nano)}}
+	var out struct {
+		LabelValues []string `json:"labelValues"`
+	}
+	if err := c.get(ctx, q.Base, "/api/profiles/labels/"+url.PathEscape(label)+"/values", v, &out); err != nil {
+		return nil, err
+	}
+	values := slices.Clone(out.LabelValues)
+	slices.Sort(values)
+	values = slices.Compact(values)
+	if len(values) == 0 {
+		return nil, fmt.Errorf("%s: label %q has no values in the window: %w", q.Base, label, ErrEmpty)
+	}
+	return values, nil
+}
+
+// merge fetches the merged pprof of selector over [from, to) and reads it.
+func (c *client) merge(ctx context.Context, selector string, from, to time.Time, po analyze.ParseOptions) (*analyze.Profile, error) {
+	v := url.Values{
+		"mode":        {"MODE_MERGE"},
+		"reportType":  {"REPORT_TYPE_PPROF"},
+		"merge.query": {selector},
+		"merge.start": {from.UTC().Format(time.RFC3339Nano)},
+		"merge.end":   {to.UTC().Format(time.RFC3339Nano)},
+	}
+	q := c.q
+	var out struct {
+		Pprof []byte `json:"pprof"` // base64 in JSON
+	}
+	if err := c.get(ctx, q.Base, "/api/profiles/query", v, &out); err != nil {
+		return nil, err
+	}
+	return readMerged(out.Pprof, q.Base, "parca:"+selector, to.Sub(from), c.max, po)
+}
+
+// readMerged reads a merged pprof answer as a run of a window's length.
+func readMerged(b []byte, base, name string, window time.Duration, max int64, po analyze.ParseOptions) (*analyze.Profile, error) {
+	selector := strings.SplitN(name, ":", 2)[1]
+	if len(b) == 0 {
+		return nil, fmt.Errorf("%s: %s: %w", base, selector, ErrEmpty)
+	}
+	if po.MaxInputSize == 0 || po.MaxInputSize > max*8 {
+		po.MaxInputSize = max * 8 // bounds the gunzipped size too
+	}
+	p, err := analyze.Parse(bytes.NewReader(b), po)
+	if err != nil {
+		if strings.Contains(err.Error(), "has no samples") { // Parca's answer to a selector that matched nothing
+			return nil, fmt.Errorf("%s: %s: %w", base, selector, ErrEmpty)
+		}
+		return nil, fmt.Errorf("%s: %s: %w", base, selector, err)
+	}
+	if len(p.Samples) == 0 || p.OnCPUNs() == 0 {
+		return nil, fmt.Errorf("%s: %s: %w", base, selector, ErrEmpty)
+	}
+	p.File = name
+	fillCounts(p, window)
+	return p, nil
+}
+
+// fillCounts gives a merged profile what merging lost: the duration is the
+// window; Parca's answer has period 0 and one sample per stack, so the
+// sampling interval is the smallest positive sample weight (a stack seen
+// once weighs one period) and the count is the time over the interval.
+func fillCounts(p *analyze.Profile, window time.Duration) {
+	p.WallNs = int64(window)
+	if p.IntervalNs > 0 && p.SampleCount > int64(len(p.Samples)) {
+		return
+	}
+	var period int64
+	for _, s := range p.Samples {
+		if s.Weight > 0 && (period == 0 || s.Weight < period) {
+			period = s.Weight
+		}
+	}
+	if period <= 0 {
+		return
+	}
+	p.IntervalNs = period
+	var total int64
+	for _, s := range p.Samples {
+		total += s.Weight
+	}
+	p.SampleCount = (total + period/2) / period
+}
