@@ -21,22 +21,36 @@ var nameWord = regexp.MustCompile(`[-_.]+`)
 // side (0 the earlier); ok is false for a name with none, or with words of
 // two roles.
 func roleOf(path string) (pair, side int, ok bool) {
+	pair, side, _, ok = roleAndRest(path)
+	return pair, side, ok
+}
+
+// roleAndRest is roleOf, and the name's other words (less a run number):
+// runs of one build differ only in their run number, so after-r1 and
+// after-r2 have the same rest, after and after-pr-4242 do not.
+func roleAndRest(path string) (pair, side int, rest string, ok bool) {
 	stem := withoutProfileSuffix(filepath.Base(path))
 	if s, cut := cutRunNumber(stem); cut {
 		stem = s
 	}
 	found := 0
+	var others []string
 	for _, w := range nameWord.Split(strings.ToLower(stem), -1) {
+		role := false
 		for pi, p := range rolePairs {
 			for si, r := range p {
 				if w == r {
 					found++
+					role = true
 					pair, side = pi, si
 				}
 			}
 		}
+		if !role {
+			others = append(others, w)
+		}
 	}
-	return pair, side, found == 1
+	return pair, side, strings.Join(others, "-"), found == 1
 }
 
 // sidesFromNames groups profile files into the two sides their names say
@@ -81,6 +95,16 @@ func sidesFromNames(files []string) ([]sideArg, error) {
 			continue
 		}
 		sides[r.side].files = append(sides[r.side].files, f)
+	}
+	// A side's files must be runs of one build: after and after-pr-4242
+	// are two builds, given in the order the user meant.
+	for _, side := range sides {
+		_, _, first, _ := roleAndRest(side.files[0])
+		for _, f := range side.files[1:] {
+			if _, _, rest, _ := roleAndRest(f); rest != first {
+				return nil, nil
+			}
+		}
 	}
 	if len(odd) > 0 {
 		return nil, fmt.Errorf("%s: of these profiles some are named %s and some %s, but %s: give the two sides as BEFORE AFTER folders, or with --before/--after",
