@@ -116,7 +116,7 @@ type Change struct {
 	// the test, about how many runs a side would settle it at the spread
 	// the runs show (pooled with the prior); 0 when that does not apply
 	// or would take more than maxRunsNeeded.
-	RunsNeeded int32
+	RunsNeeded uint8 // at most maxRunsNeeded; a byte keeps Change at 40 bytes (a tree holds two per node)
 	Verdict    Verdict
 }
 

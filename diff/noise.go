@@ -200,7 +200,7 @@ func testRuns(a, b []float64, sa, sb sideStats) float64 {
 // at level alpha: n = (z/d)² (cv2a + cv2b), at least one more than the
 // sides have. 0 when the change is nil or it would take more than
 // maxRunsNeeded.
-func runsNeededFor(a, b sideStats, alpha float64, have int) int32 {
+func runsNeededFor(a, b sideStats, alpha float64, have int) uint8 {
 	d := math.Abs(math.Log(b.mean / a.mean))
 	if !(d > 0) || math.IsNaN(alpha) {
 		return 0
@@ -211,7 +211,7 @@ func runsNeededFor(a, b sideStats, alpha float64, have int) int32 {
 	if n > maxRunsNeeded {
 		return 0
 	}
-	return int32(n)
+	return uint8(n)
 }
 
 // holm adjusts p-values for testing them all at once (Holm-Bonferroni),

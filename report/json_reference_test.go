@@ -236,11 +236,11 @@ func refMeasureJSON(r *diff.Report, m *diff.Measure) refJSONMeasure {
 		j.DeltaNs, j.DeltaPP = refNum(c.Delta), &refJSONNullable{refNum(c.DeltaPP)}
 		j.DeltaPct, j.P = &refJSONNullable{refNum(c.DeltaPct)}, &refJSONNullable{refNum(c.P)}
 		j.Verdict = c.Verdict.String()
-		j.RunsNeeded = c.RunsNeeded
+		j.RunsNeeded = int32(c.RunsNeeded)
 	}
 	for _, c := range m.Changes() {
 		j.VsBase = append(j.VsBase, refJSONChange{Side: r.Sides[c.Side].Name, DeltaNs: refNum(c.Delta), DeltaPP: refJSONNullable{refNum(c.DeltaPP)},
-			DeltaPct: refJSONNullable{refNum(c.DeltaPct)}, Verdict: c.Verdict.String(), P: refJSONNullable{refNum(c.P)}, RunsNeeded: c.RunsNeeded})
+			DeltaPct: refJSONNullable{refNum(c.DeltaPct)}, Verdict: c.Verdict.String(), P: refJSONNullable{refNum(c.P)}, RunsNeeded: int32(c.RunsNeeded)})
 	}
 	return j
 }
