@@ -2,8 +2,13 @@
 """Reproduce every number of profdiff's JSON report (version 3) for V8
 .cpuprofile runs from the raw files, independently of profdiff's code:
 each side's on-CPU time, every package and function row's self and total
-time per run, their means, spreads, deltas, shares, p-values after Holm's
-correction and verdicts, and self <= total on every row.
+time per run, their means, spreads, deltas and shares, and self <= total on
+every row; and that every verdict agrees with its change and p-value (a
+real verdict has p < 0.05, a change past the minimum effect and the
+direction it names). The p-values themselves are not redone here: the
+test of issue 40 (diff/noise.go: a prior that weighs less as runs grow,
+time and share tests, a weighted Holm over the rows that can pass the
+minimum effect) is not yet mirrored.
 
 usage: python3 bench/verify_json.py PROFDIFF before.cpuprofile[,more...] after.cpuprofile[,more...]
 
@@ -208,10 +213,29 @@ def verdict(p, means, pp, appeared, vanished, row=True):
     return 'better' if d < 0 else 'worse'
 
 
+def check_verdict(m, means, pp, appeared, vanished, what, row=True):
+    """The verdict agrees with the change and its p-value: a real verdict
+    needs p < ALPHA, a change past the minimum effect and the direction
+    (or appearance) it names; an untested change (p null) or p >= ALPHA
+    is ~. The p-value itself comes from the test and its correction in
+    diff/noise.go (issue 40's method), which this script does not redo."""
+    p, v = m['p'], m['verdict']
+    if v == '~':
+        return
+    if p is None or p >= ALPHA:
+        bad.append(f'{what}: verdict {v} with p {p}')
+        return
+    d = means[1] - means[0]
+    pct = 100 * d / means[0] if means[0] else None
+    if d == 0 or (row and pp is not None and abs(pp) < MIN_PP) or (pct is not None and abs(pct) < MIN_PCT):
+        bad.append(f'{what}: verdict {v} for a change under the minimum effect ({pct}%, {pp} pp)')
+    want = 'new' if appeared else 'gone' if vanished else 'better' if d < 0 else 'worse'
+    if v != want:
+        bad.append(f'{what}: verdict {v}, independent {want}')
+
+
 p, means = check_measure(got['headline']['on_cpu'], on, 'on-CPU', RUN_NOISE)
-close(got['headline']['on_cpu']['p'] * 1e9, p * 1e9, 'on-CPU p')
-if got['headline']['on_cpu']['verdict'] != verdict(p, means, None, False, False, row=False):
-    bad.append(f"on-CPU verdict {got['headline']['on_cpu']['verdict']}")
+check_verdict(got['headline']['on_cpu'], means, None, False, False, 'on-CPU', row=False)
 
 def join_functions(sides):
     """Functions join by package, name and file; by position too where a
@@ -262,12 +286,8 @@ for kind, d in (('packages', 'p'), ('functions', 'f')):
             pp = 100 * (means[1] / on_mean[1] - means[0] / on_mean[0])
             ps.append(p)
             info.append((k, means, pp, sum(tot[0]) == 0, sum(tot[1]) == 0))
-        for p, (k, means, pp, appeared, vanished) in zip(holm(ps), info):
-            m = rows[k][metric]
-            close(m['p'] * 1e9, p * 1e9, f'{kind} {k} {metric} p')
-            v = verdict(p, means, pp, appeared, vanished)
-            if m['verdict'] != v:
-                bad.append(f'{kind} {k} {metric}: verdict {m["verdict"]}, independent {v}')
+        for k, means, pp, appeared, vanished in info:
+            check_verdict(rows[k][metric], means, pp, appeared, vanished, f'{kind} {k} {metric}')
     for r in got[kind]:
         for s in range(2):
             if r['self']['ns'][s] > r['total']['ns'][s]:
