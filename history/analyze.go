@@ -653,13 +653,7 @@ func segmentWindow(in seriesInput, isMaterial func(before, after float64) bool, 
 // often peaks a commit early or late.
 func snapCuts(in seriesInput, cuts []int, support map[int]int, slack float64, isMaterial func(before, after float64) bool) {
 	for k, at := range cuts {
-		lo, hi := 0, len(in.mid)
-		if k > 0 {
-			lo = cuts[k-1]
-		}
-		if k+1 < len(cuts) {
-			hi = cuts[k+1]
-		}
+		lo, hi := cutStretch(cuts, k, len(in.mid))
 		t2 := splitT2(in.mid, in.half, in.noise, lo, hi, isMaterial)
 		if t2 == nil || t2[at-lo] < 0 {
 			continue
@@ -680,18 +674,25 @@ func snapCuts(in seriesInput, cuts []int, support map[int]int, slack float64, is
 	}
 }
 
+// cutStretch is the stretch of commits around cut k: from the cut before
+// it (or the first commit) to the cut after it (or past the last).
+func cutStretch(cuts []int, k, n int) (lo, hi int) {
+	if k > 0 {
+		lo = cuts[k-1]
+	}
+	hi = n
+	if k+1 < len(cuts) {
+		hi = cuts[k+1]
+	}
+	return lo, hi
+}
+
 // cutChanges are a series' changes at its cuts, with the means of the
 // stretches between them, those no longer material left out.
 func cutChanges(in seriesInput, si int, cuts []int, ps []float64, isMaterial func(before, after float64) bool) []found1 {
 	var out []found1
 	for k, at := range cuts {
-		lo, hi := 0, len(in.mid)
-		if k > 0 {
-			lo = cuts[k-1]
-		}
-		if k+1 < len(cuts) {
-			hi = cuts[k+1]
-		}
+		lo, hi := cutStretch(cuts, k, len(in.mid))
 		b, a, d := narrowestMeans(in.mid, in.half, lo, at, hi)
 		if d == 0 || !isMaterial(b, a) {
 			continue
