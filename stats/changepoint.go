@@ -261,8 +261,8 @@ func cpLocationSlack(m int) float64 {
 // snapToCommonCommits moves each change to the commit where the most
 // series changed, if that commit is in its confidence set for the
 // location (its t² within cpLocationSlack of the best, widened by twice
-// the log of the ratio of the two commits' support, and the change
-// there material). A noisy function that went up with the commit that
+// the log of the ratio of the two commits' support; see locationStats).
+// A change no longer material where it moved is then dropped. A noisy function that went up with the commit that
 // changed everything else often peaks a commit early or late, and would
 // otherwise add a commit to the history where nothing happened.
 func snapToCommonCommits(series []Series, cuts [][]int, pOf map[[2]int]float64, o *ChangePointOptions) {
@@ -290,14 +290,12 @@ func snapToCommonCommits(series []Series, cuts [][]int, pOf map[[2]int]float64, 
 			if t == nil {
 				continue
 			}
-			stats := t.splitStats(o)
-			own := -1
-			for j, p := range t.pts {
-				if p == a {
-					own = j
-				}
+			own := slices.Index(t.pts, a)
+			if own < 0 {
+				continue
 			}
-			if own < 0 || stats[own] < 0 {
+			stats := t.locationStats(o, own)
+			if stats[own] < 0 {
 				continue
 			}
 			best := own
@@ -501,6 +499,32 @@ func (t *cpTest) narrowest(c1, c2, w1, w2 float64) (float64, float64, float64) {
 // splitStats returns the observed t² of each split j (after j points),
 // or −1 where the split is not allowed or not material.
 func (t *cpTest) splitStats(o *ChangePointOptions) []float64 {
+	return t.splitT2(o, -1)
+}
+
+// locationStats returns the t² that place the change split at point
+// index own: those of splitStats, but whether or not a split is material,
+// and all with the within-sides sum of squares of the split at own. Where
+// a change lies is a question of likelihood alone: a small change that
+// peaks a few commits from where the others changed, and is too small
+// to report there, moves there (and is then dropped as not material)
+// rather than staying where noise put it; and with each split's own
+// variance, moving the one point that lies between the two levels
+// changes the variance more than the fit, so a t² of 390 against 370
+// would read as a sure place where the likelihood ratio is 3.
+func (t *cpTest) locationStats(o *ChangePointOptions, own int) []float64 {
+	var sum float64
+	for i := range t.cum[own] {
+		sum += t.vals[i]
+	}
+	sp := &t.splits[own]
+	d := (t.total-sum)*sp.inv2 - sum*sp.inv1
+	return t.splitT2(o, max(t.sst-sp.between*d*d, 0))
+}
+
+// splitT2 is splitStats, or locationStats's t² when ssw, the within-sides
+// sum of squares every split shares, is not negative.
+func (t *cpTest) splitT2(o *ChangePointOptions, ssw float64) []float64 {
 	out := make([]float64, len(t.pts))
 	var sum, sumHalf float64
 	i := 0
@@ -522,11 +546,14 @@ func (t *cpTest) splitStats(o *ChangePointOptions) []float64 {
 		c1, c2 := sum*sp.inv1, (t.total-sum)*sp.inv2
 		d := c2 - c1
 		se2 := max(t.sst-sp.between*d*d, 0) * sp.within
+		if ssw >= 0 {
+			se2 = ssw * sp.within
+		}
 		if t.half != nil {
 			c1, c2, d = t.narrowest(c1, c2, sumHalf*sp.inv1, (t.totalHalf-sumHalf)*sp.inv2)
 		}
 		m1, m2 := c1+t.mean, c2+t.mean
-		if o.Material != nil && !o.Material(t.s, m1, m2) {
+		if ssw < 0 && o.Material != nil && !o.Material(t.s, m1, m2) {
 			continue
 		}
 		if o.Floor != nil {
