@@ -52,9 +52,58 @@ func Sparkline(values []float64) string {
 	return b.String()
 }
 
+// sparkWidth is the most bars a history's sparkline has: a longer
+// series is drawn a bar per sparkCommits(n) commits, so that a store of
+// 2,000 commits still reads on one line.
+const sparkWidth = 60
+
+// sparkCommits is how many commits each bar of a sparkline of n commits
+// stands for.
+func sparkCommits(n int) int {
+	return max(1, (n+sparkWidth-1)/sparkWidth)
+}
+
+// sparkSeries returns the series seriesOf draws: one value per
+// sparkCommits(len(values)) commits, the mean of those measured there,
+// below only where all were below.
+func sparkSeries(values []float64, below []bool) ([]float64, []bool) {
+	per := sparkCommits(len(values))
+	if per == 1 {
+		return values, below
+	}
+	var vs []float64
+	var bs []bool
+	for lo := 0; lo < len(values); lo += per {
+		hi := min(lo+per, len(values))
+		var sum float64
+		n, under := 0, 0
+		for i := lo; i < hi; i++ {
+			switch {
+			case below != nil && below[i]:
+				under++
+			case !math.IsNaN(values[i]):
+				sum += values[i]
+				n++
+			}
+		}
+		v := math.NaN()
+		if n > 0 {
+			v = sum / float64(n)
+		}
+		vs = append(vs, v)
+		bs = append(bs, n == 0 && under > 0)
+	}
+	if below == nil {
+		bs = nil
+	}
+	return vs, bs
+}
+
 // SparklineBelow is Sparkline with the commits marked in below drawn as
-// belowMark and left out of the scale (nil below: none).
+// belowMark and left out of the scale (nil below: none); a series longer
+// than sparkWidth is drawn a bar per sparkCommits commits.
 func SparklineBelow(values []float64, below []bool) string {
+	values, below = sparkSeries(values, below)
 	if below == nil {
 		return Sparkline(values)
 	}
@@ -72,6 +121,15 @@ func SparklineBelow(values []float64, below []bool) string {
 		}
 	}
 	return string(out)
+}
+
+// sparkScale says, for a history drawn a bar per several commits, how
+// many: ", a bar per 34 commits"; "" when a bar is a commit.
+func sparkScale(res *history.Result) string {
+	if n := sparkCommits(len(res.Commits)); n > 1 {
+		return fmt.Sprintf(", a bar per %d commits", n)
+	}
+	return ""
 }
 
 // belowText is how a value below a record's floor reads: "below 0.1%
@@ -202,7 +260,7 @@ func WriteHistoryText(w io.Writer, res *history.Result) error {
 	if len(res.ChangePoints) == 0 {
 		b.WriteString("\nNo change point: every series stayed within its noise.\n")
 	}
-	b.WriteString("\nSeries (oldest → newest)\n")
+	b.WriteString("\nSeries (oldest → newest" + sparkScale(res) + ")\n")
 	all := append(slices.Clone(res.Headlines), res.Changed...)
 	for _, s := range all {
 		fmt.Fprintf(&b, "  %-60s  %s  %s … %s\n", termtext.Fit(termtext.Clean(historyChangeName(s.Kind, s.Name, s.Package, s.File, s.Metric, res.Per)), 60, true),
@@ -232,7 +290,7 @@ func WriteHistoryMarkdown(w io.Writer, res *history.Result) error {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("#### Series (oldest → newest)\n\n| series | trend | first | last |\n|---|---|---:|---:|\n")
+	b.WriteString("#### Series (oldest → newest" + sparkScale(res) + ")\n\n| series | trend | first | last |\n|---|---|---:|---:|\n")
 	for _, s := range append(slices.Clone(res.Headlines), res.Changed...) {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", EscapeMarkdown(termtext.Fit(historyChangeName(s.Kind, s.Name, s.Package, s.File, s.Metric, res.Per), markdownNameWidth, true)),
 			SparklineBelow(s.Means, s.Below), unbroken(seriesValue(res, s, 0)), unbroken(seriesValue(res, s, len(s.Means)-1)))

@@ -141,3 +141,33 @@ func TestHistoryOutputsShowTheFloor(t *testing.T) {
 		}
 	}
 }
+
+// TestSparklineOfALongHistory: a series of 2,000 commits is drawn in at
+// most sparkWidth bars, a bar per 34 commits, with its step where it
+// is; a bar whose commits were all below the floor is marked, and a bar
+// with one measured commit among censored ones shows it.
+func TestSparklineOfALongHistory(t *testing.T) {
+	values := make([]float64, 2000)
+	below := make([]bool, 2000)
+	for i := range values {
+		values[i] = 10
+		if i >= 1000 {
+			values[i] = 20
+		}
+		below[i] = i < 68 && i != 40 // the first two bars, but for commit 40
+	}
+	got := []rune(SparklineBelow(values, below))
+	if len(got) != 59 || sparkCommits(2000) != 34 {
+		t.Fatalf("%d bars, a bar per %d commits", len(got), sparkCommits(2000))
+	}
+	if got[0] != belowMark || got[1] == belowMark {
+		t.Errorf("the censored bars: %q", string(got[:3]))
+	}
+	// commits 986..1019 are the 30th bar: half and half, between the two
+	if got[28] != sparkBars[0] || got[29] == sparkBars[0] || got[29] == sparkBars[len(sparkBars)-1] || got[30] != sparkBars[len(sparkBars)-1] {
+		t.Errorf("the step: %q", string(got[26:32]))
+	}
+	if short := SparklineBelow(values[:60], nil); len([]rune(short)) != 60 {
+		t.Errorf("60 commits drew %d bars", len([]rune(short)))
+	}
+}
