@@ -3,7 +3,9 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,6 +85,10 @@ func TestRoomyGCPercent(t *testing.T) {
 	if got := percentWhile([]sideArg{{name: "before", files: []string{v8}}, {name: "after", files: []string{v8}}}); got != roomyGCPercent {
 		t.Errorf("V8 profiles: GC percent %d, want %d", got, roomyGCPercent)
 	}
+	many := slices.Repeat([]string{v8}, 5)
+	if got, want := percentWhile([]sideArg{{name: "before", files: many}, {name: "after", files: many}}), heldRunsGCPercent(10, runtime.GOMAXPROCS(0)); got != want || (runtime.GOMAXPROCS(0) < 10 && got >= roomyGCPercent) {
+		t.Errorf("five runs a side: GC percent %d, want %d, less than %d", got, want, roomyGCPercent)
+	}
 	if got := percentWhile([]sideArg{{name: "a", files: []string{big}}}); got != 100 {
 		t.Errorf("a large folded file with its calls: GC percent %d, want Go's 100", got)
 	}
@@ -92,5 +98,15 @@ func TestRoomyGCPercent(t *testing.T) {
 	t.Setenv("GOGC", "150")
 	if got := percentWhile([]sideArg{{name: "a", files: []string{v8}}}); got != 100 {
 		t.Errorf("GOGC set: GC percent %d, want it left alone", got)
+	}
+}
+
+// TestHeldRunsGCPercent: the headroom is shared out over the runs held,
+// down to minGCPercent; runs read all at once keep roomyGCPercent.
+func TestHeldRunsGCPercent(t *testing.T) {
+	for _, c := range []struct{ runs, atOnce, want int }{{2, 2, roomyGCPercent}, {1, 4, roomyGCPercent}, {10, 2, 40}, {6, 2, 66}, {100, 2, minGCPercent}} {
+		if got := heldRunsGCPercent(c.runs, c.atOnce); got != c.want {
+			t.Errorf("%d runs, %d at once: %d, want %d", c.runs, c.atOnce, got, c.want)
+		}
 	}
 }
