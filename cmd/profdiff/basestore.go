@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/profdiff/profdiff/side"
 	"slices"
 	"strings"
 
@@ -21,7 +22,7 @@ import (
 // baseStoreSides checks a command line with --base-store and returns its
 // two sides: the base, which has no files (its tables come from the record,
 // see baseFromStore), and the after side.
-func baseStoreSides(args []string, o options) ([]sideArg, error) {
+func baseStoreSides(args []string, o options) ([]side.Side, error) {
 	switch {
 	case o.baseCommit == "":
 		return nil, errors.New("--base-store needs --base-commit SHA: the commit whose record is the base (a pull request's merge base)")
@@ -44,19 +45,19 @@ func baseStoreSides(args []string, o options) ([]sideArg, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("--base-store: give the after runs (profiles, directories of runs or globs)")
 	}
-	after := sideArg{name: "after"}
+	after := side.Side{Name: "after"}
 	for _, p := range paths {
-		files, err := expandPattern(p)
+		files, err := side.ExpandPattern(p)
 		if err != nil {
 			return nil, err
 		}
-		after.files = append(after.files, files...)
+		after.Files = append(after.Files, files...)
 	}
 	// The store is checked before any profile is read.
 	if _, _, err := history.Find(o.baseStore, o.baseCommit); err != nil {
 		return nil, fmt.Errorf("--base-store: %w", err)
 	}
-	return []sideArg{{name: "before"}, after}, nil
+	return []side.Side{{Name: "before"}, after}, nil
 }
 
 // baseFromStore makes the base side (ds[0], read from no file) from the
@@ -74,7 +75,7 @@ func (inv *invocation) baseFromStore(ds []diff.Side) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	work := inv.flags[0].work
+	work := inv.sides[0].Work
 	if w := recordWork(rec); w > 0 {
 		work = w
 	}
@@ -109,7 +110,7 @@ func (inv *invocation) baseFromStore(ds []diff.Side) error {
 			"%s of the after side are not among the record's rows (it kept %s; the heaviest: %s, %s self per run): their base time is unknown, below its floor, so they are counted in %s, not as new",
 			strings.Join(parts, ", "), rec.Kept(), heaviest.Heaviest, units.Duration(float64(heaviest.HeaviestSelf)/n), history.OtherName)})
 	}
-	if rw := recordWork(rec); rw > 0 && inv.flags[1].work <= 0 {
+	if rw := recordWork(rec); rw > 0 && inv.sides[1].Work <= 0 {
 		base.Warnings = append(base.Warnings, analyze.Warning{Kind: analyze.WarnOther, Message: fmt.Sprintf(
 			"the record keeps the work of each run (%g %s), the after runs were given none (--work): compared per run", rw, rec.WorkUnit)})
 	}

@@ -35,6 +35,10 @@ const module = "github.com/profdiff/profdiff"
 // runs) only starts processes and writes files: it reads no profile, and
 // judges the runs' wall times with stats; it waits for a run's exit
 // without reaping it through golang.org/x/sys/unix (Linux's waitid).
+// side (a side as one value, and the stage that reads the sides' runs)
+// reads profiles, maps them and aggregates them; it reads record's
+// names of a recording's files, and never the network (a server query
+// side is fetched by the command, through fleet).
 var allowed = map[string][]string{
 	"internal/jsonscan":  {},
 	"internal/confine":   {},
@@ -55,7 +59,8 @@ var allowed = map[string][]string{
 	"fleet":              {module + "/analyze", "connectrpc.com/connect", "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1", "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect", "google.golang.org/protobuf/proto"},
 	"stats":              {},
 	"record":             {module + "/stats", "golang.org/x/sys/unix"},
-	"cmd/profdiff":       {module + "/analyze", module + "/internal/confine", module + "/diff", module + "/history", module + "/report", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", module + "/record", module + "/fleet", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup", "golang.org/x/sys/unix"},
+	"side":               {module + "/analyze", module + "/diff", module + "/internal/confine", module + "/narrow", module + "/record", module + "/symbolicate", "golang.org/x/sync/errgroup"},
+	"cmd/profdiff":       {module + "/analyze", module + "/internal/confine", module + "/diff", module + "/history", module + "/report", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", module + "/record", module + "/fleet", module + "/side", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup", "golang.org/x/sys/unix"},
 }
 
 // forbiddenStd are standard packages no profdiff package may import:

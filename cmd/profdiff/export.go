@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/profdiff/profdiff/side"
 	"io"
 	"path/filepath"
 
@@ -46,14 +47,14 @@ func writeSpeedscope(w io.Writer, sides []export.Side) error {
 func writeFolded(w io.Writer, sides []export.Side) error { return export.WriteFolded(w, sides) }
 
 // htmlTitle heads the HTML page: the files compared, or the profile.
-func htmlTitle(pair *diff.Report, sides []sideArg) string {
-	name := func(s sideArg) string {
-		if len(s.files) == 1 {
-			return filepath.Base(s.files[0])
+func htmlTitle(pair *diff.Report, sides []side.Side) string {
+	name := func(s side.Side) string {
+		if len(s.Files) == 1 {
+			return filepath.Base(s.Files[0])
 		}
-		return fmt.Sprintf("%s (%d runs)", filepath.Dir(s.files[0]), len(s.files))
+		return fmt.Sprintf("%s (%d runs)", filepath.Dir(s.Files[0]), len(s.Files))
 	}
-	if len(sides) > 2 || (len(pair.Sides) == 2 && pair.Sides[0].Name != sides[0].name) {
+	if len(sides) > 2 || (len(pair.Sides) == 2 && pair.Sides[0].Name != sides[0].Name) {
 		// the pair drawn (the base against --variant), by the sides' names
 		return "profdiff: " + pair.Sides[0].Name + " → " + pair.Sides[1].Name
 	}

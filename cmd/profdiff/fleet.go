@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
+	"github.com/profdiff/profdiff/side"
 	"os"
 	"time"
 
 	"github.com/spf13/pflag"
 
-	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/fleet"
 )
 
@@ -30,23 +28,12 @@ func (f *fleetFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.timeout, "query-timeout", 30*time.Second, "timeout of each request to a profiling server")
 }
 
-// fleetSideName is the name of side i of n given as arguments.
-func fleetSideName(n, i int) string {
-	switch {
-	case n == 1:
-		return "profile"
-	case n == 2:
-		return [...]string{"before", "after"}[i]
-	}
-	return fmt.Sprintf("side%d", i+1)
-}
-
 // fleetSide fetches the runs of a server query side; each file entry names
 // a run and how it was formed (a label value or a sub-window).
-func fleetSide(uri, name string, o options) (sideArg, error) {
+func fleetSide(uri, name string, o options) (side.Side, error) {
 	q, err := fleet.ParseURI(uri, time.Now())
 	if err != nil {
-		return sideArg{}, err
+		return side.Side{}, err
 	}
 	runs, err := fleet.Fetch(context.Background(), q, fleet.Options{
 		Timeout:     o.fleet.timeout,
@@ -55,20 +42,12 @@ func fleetSide(uri, name string, o options) (sideArg, error) {
 		Windows:     o.fleet.windows,
 	})
 	if err != nil {
-		return sideArg{}, err
+		return side.Side{}, err
 	}
-	s := sideArg{name: name}
+	s := side.Side{Name: name}
 	for _, r := range runs {
-		s.files = append(s.files, q.Base+" "+q.Selector+" ["+r.Label+"]")
-		s.fetched = append(s.fetched, r.Profile)
+		s.Files = append(s.Files, q.Base+" "+q.Selector+" ["+r.Label+"]")
+		s.Fetched = append(s.Fetched, r.Profile)
 	}
 	return s, nil
-}
-
-// sideRun is run i of side s: a fetched query run, else read from its file.
-func sideRun(s sideArg, i int, stdin io.Reader, popts analyze.ParseOptions) (*analyze.Profile, error) {
-	if s.fetched != nil {
-		return s.fetched[i], nil
-	}
-	return readRun(s.files[i], stdin, popts)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/profdiff/profdiff/side"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -20,7 +21,7 @@ import (
 // absolute path and which hold nothing but Go's published code.
 // Nothing a profile or a map says adds a folder, and under a ceiling
 // (envConfine) only the folders below it are read.
-func userFolders(o options, flags []sideFlags) *confine.Reader {
+func userFolders(o options, sides []side.Side) *confine.Reader {
 	var dirs []string
 	if wd, err := os.Getwd(); err == nil {
 		dirs = append(dirs, wd)
@@ -28,7 +29,7 @@ func userFolders(o options, flags []sideFlags) *confine.Reader {
 	if d := goSources(os.Getenv); d != "" {
 		dirs = append(dirs, d)
 	}
-	return confine.New(append(dirs, givenFolders(o, flags)...)...).Within(o.ceilings...)
+	return confine.New(append(dirs, givenFolders(o, sides)...)...).Within(o.ceilings...)
 }
 
 // goSources is the src folder of the Go toolchain (GOROOT, else the one
@@ -47,14 +48,14 @@ func goSources(getenv func(string) string) string {
 
 // givenFolders are the folders the flags name for reading what profiles
 // and maps name (see userFolders).
-func givenFolders(o options, flags []sideFlags) []string {
+func givenFolders(o options, sides []side.Side) []string {
 	dirs := slices.Clone(o.sourceRoots)
-	for _, f := range flags {
-		if f.root != "" {
-			dirs = append(dirs, f.root)
+	for _, f := range sides {
+		if f.Root != "" {
+			dirs = append(dirs, f.Root)
 		}
-		dirs = append(dirs, f.dirs...)
-		for _, m := range f.maps {
+		dirs = append(dirs, f.MapDirs...)
+		for _, m := range f.Maps {
 			if _, mp, ok := strings.Cut(m, "="); ok {
 				dirs = append(dirs, filepath.Dir(mp))
 			}
@@ -89,7 +90,7 @@ func ceilingsFromEnv(getenv func(string) string) []string {
 // profile that lies outside it (links followed), and a profile that is
 // not a regular file: a pull request's checkout can hold a link to any
 // file, and a file of "name count" lines reads as folded stacks.
-func checkConfined(o options, flags []sideFlags, sides []sideArg) error {
+func checkConfined(o options, sides []side.Side) error {
 	if len(o.ceilings) == 0 {
 		return nil
 	}
@@ -97,13 +98,13 @@ func checkConfined(o options, flags []sideFlags, sides []sideArg) error {
 	if len(ceiling.Roots()) == 0 {
 		return fmt.Errorf("%s=%s: none of its folders exists", envConfine, strings.Join(o.ceilings, string(filepath.ListSeparator)))
 	}
-	for _, d := range givenFolders(o, flags) {
+	for _, d := range givenFolders(o, sides) {
 		if !ceiling.Holds(d) {
 			return fmt.Errorf("%s is outside the folders this run may read (%s=%s)", d, envConfine, strings.Join(o.ceilings, string(filepath.ListSeparator)))
 		}
 	}
 	for _, s := range sides {
-		for _, f := range s.files {
+		for _, f := range s.Files {
 			if f == "-" {
 				continue
 			}

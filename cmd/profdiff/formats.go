@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"github.com/profdiff/profdiff/side"
 	"io"
 	"strings"
 	"time"
@@ -41,7 +42,7 @@ type writeInput struct {
 	pair     *diff.Report // the pair drawn: the base against --variant
 	ds       []diff.Side
 	profiles [][]*analyze.Profile
-	sides    []sideArg
+	sides    []side.Side
 	color    bool // standard output is a terminal that takes colour
 }
 

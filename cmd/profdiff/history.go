@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/profdiff/profdiff/side"
 	"io"
 	"os"
 	"strconv"
@@ -93,15 +94,15 @@ func historyAdd(o options, h historyFlags, fs *pflag.FlagSet, stdin io.Reader, s
 		}
 		date = d
 	}
-	side := sideArg{name: h.commit}
+	commit := side.Side{Name: h.commit}
 	for _, a := range fs.Args() {
-		files, err := expandSide(a)
+		files, err := side.Expand(a)
 		if err != nil {
 			return failed(stderr, err)
 		}
-		side.files = append(side.files, files...)
+		commit.Files = append(commit.Files, files...)
 	}
-	sides := []sideArg{side}
+	sides := []side.Side{commit}
 	o.workOfOneSide = true
 	popts, err := parseOptions(o, fs.Changed("folded-unit"))
 	if err != nil {
@@ -111,27 +112,27 @@ func historyAdd(o options, h historyFlags, fs *pflag.FlagSet, stdin io.Reader, s
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	flags, err := resolveSideFlags(o, sides)
+	err = resolveSideFlags(o, sides)
 	if err == nil {
 		err = checkSourceRoots(o.sourceRoots)
 	}
 	if err == nil {
-		err = checkConfined(o, flags, sides)
+		err = checkConfined(o, sides)
 	}
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	syms, err := sideSymbolicators(o, flags)
+	syms, err := sideSymbolicators(o, sides)
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
 	adviseHugePages(inputBytes(sides))
-	ds, _, err := readSides(sides, flags, stdin, syms, popts, filters, o, needs{})
+	ds, _, err := readSides(sides, stdin, syms, popts, filters, o, needs{})
 	if err != nil {
 		return failed(stderr, err)
 	}
 	var work []float64
-	if w := flags[0].work; w > 0 {
+	if w := sides[0].Work; w > 0 {
 		for range ds[0].Tables {
 			work = append(work, w)
 		}

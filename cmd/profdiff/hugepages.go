@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/profdiff/profdiff/side"
 	"os"
 	"strings"
 )
@@ -17,10 +18,10 @@ const maxHugeReserve = 1 << 30
 // inputBytes adds up the sizes of the sides' files (standard input and
 // files that cannot be read count nothing: reading them says what is
 // wrong).
-func inputBytes(sides []sideArg) int64 {
+func inputBytes(sides []side.Side) int64 {
 	var n int64
 	for _, s := range sides {
-		for _, f := range s.files {
+		for _, f := range s.Files {
 			if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
 				n += st.Size()
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/profdiff/profdiff/side"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,7 +33,7 @@ func TestInputBytes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sides := []sideArg{{files: []string{a, "-"}}, {files: []string{b, filepath.Join(dir, "missing"), dir}}}
+	sides := []side.Side{{Files: []string{a, "-"}}, {Files: []string{b, filepath.Join(dir, "missing"), dir}}}
 	if got := inputBytes(sides); got != 42 {
 		t.Errorf("inputBytes = %d, want 42 (the regular files' sizes)", got)
 	}

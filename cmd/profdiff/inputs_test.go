@@ -489,17 +489,3 @@ if (isMainThread) { new Worker(__filename); onMain(); } else { inWorker(); }
 		t.Errorf("the report does not name the thread compared: %q", rep.Warnings)
 	}
 }
-
-// A side made from names holds runs of one build only: after and
-// after-pr-4242 are two builds (a base and two variants, as given), while
-// after-r1 and after-r2 are runs of one.
-func TestSidesFromNamesKeepBuildsApart(t *testing.T) {
-	sides, err := sidesFromNames([]string{"after.cpuprofile", "before.cpuprofile", "after-pr-4242.cpuprofile"})
-	if err != nil || sides != nil {
-		t.Errorf("before, after, after-pr-4242 grouped into %v (%v), want them left as given", sides, err)
-	}
-	sides, err = sidesFromNames([]string{"after-r2.cpuprofile", "after-r1.cpuprofile", "before-r1.cpuprofile", "before-r2.cpuprofile"})
-	if err != nil || len(sides) != 2 || sides[0].name != "before" || len(sides[0].files) != 2 || len(sides[1].files) != 2 {
-		t.Errorf("runs named before-rN, after-rN: %v (%v)", sides, err)
-	}
-}

@@ -6,17 +6,19 @@
 //	profdiff before.cpuprofile after.cpuprofile
 //
 // This command is the only place that touches os.Args, os.Exit, the
-// environment and the terminal; the work is done by the analyze,
-// symbolicate, diff and tui packages. main.go holds the run, flags.go the
-// command line, sides.go the reading of each side, roots.go the matching
-// of sides run from different checkouts, output.go the writing
-// of the report, export.go the exports and record.go profdiff record,
-// which makes the runs (package record) and then compares them.
+// environment and the terminal; the work is done by the side, analyze,
+// symbolicate, diff, report and tui packages. main.go holds the run,
+// flags.go the command line, sides.go and perside.go the wiring of the
+// side flags into package side (which makes and reads the sides),
+// output.go the writing of the report, export.go the exports and
+// record.go profdiff record, which makes the runs (package record) and
+// then compares them.
 package main
 
 import (
 	"errors"
 	"fmt"
+	"github.com/profdiff/profdiff/side"
 	"io"
 	"os"
 	"runtime"
@@ -103,11 +105,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer stop()
 	if inv.o.list {
-		if len(inv.sides) != 1 || len(inv.sides[0].files) != 1 {
+		if len(inv.sides) != 1 || len(inv.sides[0].Files) != 1 {
 			return usageError(stderr, "--list takes one file")
 		}
 		return finish(stderr, inv.o.output, stdout, func(out io.Writer) error {
-			return list(out, inv.sides[0].files[0], stdin, inv.popts)
+			return list(out, inv.sides[0].Files[0], stdin, inv.popts)
 		}, false)
 	}
 	return inv.report(stdin, stdout, stderr)
@@ -119,8 +121,7 @@ type invocation struct {
 	o       options
 	popts   analyze.ParseOptions
 	filters *narrow.Filters
-	sides   []sideArg
-	flags   []sideFlags // per side
+	sides   []side.Side
 	dopts   diff.Options
 	variant int                         // the side drawn against the base where one pair is shown
 	phases  []phase                     // --phase: stretches compared on their own
@@ -152,7 +153,7 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 	}
 	sides, byName, err := sidesAndNote(fs.Args(), o)
 	if err == nil {
-		err = checkStdin(sides)
+		err = side.CheckStdin(sides)
 	}
 	if err == nil {
 		err = checkOutputs(o, sides)
@@ -175,24 +176,24 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 	if err != nil {
 		return nil, err
 	}
-	flags, err := resolveSideFlags(o, sides)
+	err = resolveSideFlags(o, sides)
 	if err == nil {
 		err = checkSourceRoots(o.sourceRoots)
 	}
 	if err == nil {
-		err = checkConfined(o, flags, sides)
+		err = checkConfined(o, sides)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if dopts.Base, err = sideIndex(sides, o.base, "--base", 0); err != nil {
+	if dopts.Base, err = side.Index(sides, o.base, "--base", 0); err != nil {
 		return nil, err
 	}
 	firstVariant := 0
 	if dopts.Base == 0 && len(sides) > 1 {
 		firstVariant = 1
 	}
-	variant, err := sideIndex(sides, o.variant, "--variant", firstVariant)
+	variant, err := side.Index(sides, o.variant, "--variant", firstVariant)
 	if err != nil {
 		return nil, err
 	}
@@ -213,15 +214,15 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 		// real ones; only the explorer reads them all.
 		dopts.MaxCalls = report.MaxJSONCalls
 	}
-	syms, err := sideSymbolicators(o, flags)
+	syms, err := sideSymbolicators(o, sides)
 	if err != nil {
 		return nil, err
 	}
-	inv := &invocation{o: o, popts: popts, filters: filters, sides: sides, flags: flags, dopts: dopts, syms: syms, variant: variant, phases: phases}
+	inv := &invocation{o: o, popts: popts, filters: filters, sides: sides, dopts: dopts, syms: syms, variant: variant, phases: phases}
 	if byName != nil {
 		inv.notes = append(inv.notes, *byName)
 	}
-	if threads := threadsNote(sides); threads != nil {
+	if threads := side.ThreadsNote(sides); threads != nil {
 		inv.notes = append(inv.notes, *threads)
 	}
 	return inv, nil
@@ -234,9 +235,9 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	adviseHugePages(inputBytes(inv.sides))
 	need := needsOf(o.format, o.jsonOutput != "").withLineFlags(o)
 	defer limitMemory(inv.sides, need.aggregateOptions(len(inv.sides)))()
-	ds, profiles, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, inv.filters, o, need)
+	ds, profiles, err := readSides(inv.sides, stdin, inv.syms, inv.popts, inv.filters, o, need)
 	if err == nil {
-		err = mapsOfAnotherBuild(ds)
+		err = side.MapsOfAnotherBuild(ds)
 	}
 	if err == nil && o.baseStore != "" {
 		err = inv.baseFromStore(ds) // the base is a history record (basestore.go)
@@ -244,9 +245,9 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failed(stderr, err)
 	}
-	roots, rootWarnings := inv.chooseRoots(ds)
+	roots, rootWarnings := side.ChooseRoots(ds, inv.sides, inv.dopts.Base, !o.noRootMatch)
 	inv.roots = roots
-	relocate(ds, profiles, roots)
+	side.Relocate(ds, profiles, roots)
 	dopts := inv.dopts
 	if inv.filters.WindowMarks != nil { // the window each run's marks gave
 		dopts.Narrowing = append(dopts.Narrowing, inv.filters.WindowMarks.Used()...)
@@ -286,9 +287,9 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 				return r, err
 			}
 		}
-		files := userFolders(o, inv.flags)
+		files := userFolders(o, inv.sides)
 		src := newSourceFiles(files, o)
-		src.relative = relativeTo(roots, inv.variant)
+		src.relative = side.RelativeTo(roots, inv.variant)
 		read := inv.sideSources(files, len(rep.Sides))
 		in.Source = func(side int, file string) (string, bool) {
 			text, why := read(side, file)
@@ -306,17 +307,17 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 // comparePhases compares each --phase: every run read again and narrowed
 // to the phase's window, its rows and headline only.
 func (inv *invocation) comparePhases(stdin io.Reader, dopts diff.Options) ([]diff.Phase, error) {
-	if len(inv.phases) > 0 && slices.ContainsFunc(inv.sides, func(s sideArg) bool { return slices.Contains(s.files, "-") }) {
+	if len(inv.phases) > 0 && slices.ContainsFunc(inv.sides, func(s side.Side) bool { return slices.Contains(s.Files, "-") }) {
 		return nil, errors.New("--phase reads every run again, and standard input (-) can be read once: give the profile as a file")
 	}
 	var out []diff.Phase
 	for _, ph := range inv.phases {
 		f := ph.filters(inv.filters)
-		ds, _, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, f, inv.o, needs{})
+		ds, _, err := readSides(inv.sides, stdin, inv.syms, inv.popts, f, inv.o, needs{})
 		if err != nil {
 			return nil, fmt.Errorf("--phase %s: %w", ph.name, err)
 		}
-		relocate(ds, nil, inv.roots)
+		side.Relocate(ds, nil, inv.roots)
 		opts := dopts
 		opts.Narrowing = f.Describe()
 		if f.WindowMarks != nil {
@@ -363,17 +364,17 @@ func (inv *invocation) renarrow(stdin io.Reader, dopts diff.Options, last *compa
 			return nil, err
 		}
 		for _, s := range inv.sides {
-			if slices.Contains(s.files, "-") {
+			if slices.Contains(s.Files, "-") {
 				return nil, errors.New("standard input cannot be read again")
 			}
 		}
 		f := *inv.filters
 		f.Then = append(slices.Clone(f.Then), extra...)
-		ds, _, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, &f, inv.o, needsOf(inv.o.format, false))
+		ds, _, err := readSides(inv.sides, stdin, inv.syms, inv.popts, &f, inv.o, needsOf(inv.o.format, false))
 		if err != nil {
 			return nil, errors.New(errorText(err))
 		}
-		relocate(ds, nil, inv.roots)
+		side.Relocate(ds, nil, inv.roots)
 		opts := dopts
 		opts.Narrowing, opts.Base = f.Describe(), last.opts.Base
 		rep, err := diff.Compare(ds, opts)

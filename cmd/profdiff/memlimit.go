@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/profdiff/profdiff/side"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -24,10 +25,10 @@ const (
 // from standard input, whose size is not known. It is soft: when more is
 // live, the runtime lets the heap grow and spends at most half the CPU on
 // collecting.
-func memoryLimit(sides []sideArg) (limit int64, ok bool) {
+func memoryLimit(sides []side.Side) (limit int64, ok bool) {
 	var size int64
 	for _, s := range sides {
-		for _, f := range s.files {
+		for _, f := range s.Files {
 			if f == "-" {
 				return 0, false
 			}
@@ -74,7 +75,7 @@ func heldRunsGCPercent(runs, atOnce int) int {
 // GOGC sets one; it returns what restores both as they were. When
 // GOMEMLIMIT sets a limit, or the size of the input is not known, it
 // changes neither.
-func limitMemory(sides []sideArg, aopts analyze.AggregateOptions) (restore func()) {
+func limitMemory(sides []side.Side, aopts analyze.AggregateOptions) (restore func()) {
 	limit, ok := memoryLimit(sides)
 	if !ok || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
@@ -83,11 +84,7 @@ func limitMemory(sides []sideArg, aopts analyze.AggregateOptions) (restore func(
 	if os.Getenv("GOGC") != "" || !roomy(sides, aopts, limit) {
 		return func() { debug.SetMemoryLimit(oldLimit) }
 	}
-	runs := 0
-	for _, s := range sides {
-		runs += len(s.files)
-	}
-	oldPercent := debug.SetGCPercent(heldRunsGCPercent(runs, runtime.GOMAXPROCS(0)))
+	oldPercent := debug.SetGCPercent(heldRunsGCPercent(side.Runs(sides), runtime.GOMAXPROCS(0)))
 	return func() {
 		debug.SetMemoryLimit(oldLimit)
 		debug.SetGCPercent(oldPercent)
@@ -97,10 +94,10 @@ func limitMemory(sides []sideArg, aopts analyze.AggregateOptions) (restore func(
 // roomy reports whether a heap of 1+roomyGCPercent/100 times the memory
 // that reading the sides' runs with aopts is estimated to take fits under
 // limit.
-func roomy(sides []sideArg, aopts analyze.AggregateOptions, limit int64) bool {
+func roomy(sides []side.Side, aopts analyze.AggregateOptions, limit int64) bool {
 	var cost int64
 	for _, s := range sides {
-		for _, f := range s.files {
+		for _, f := range s.Files {
 			cost += analyze.ReadCost(f, aopts)
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/profdiff/profdiff/side"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -26,10 +27,10 @@ func TestMemoryLimit(t *testing.T) {
 	if err := os.WriteFile(small, []byte("main;work 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, ok := memoryLimit([]sideArg{{name: "a", files: []string{small}}}); got != minMemoryLimit || !ok {
+	if got, ok := memoryLimit([]side.Side{{Name: "a", Files: []string{small}}}); got != minMemoryLimit || !ok {
 		t.Errorf("small input: limit %d, want %d", got, minMemoryLimit)
 	}
-	if got, ok := memoryLimit([]sideArg{{name: "a", files: []string{small}}, {name: "b", files: []string{"-"}}}); ok {
+	if got, ok := memoryLimit([]side.Side{{Name: "a", Files: []string{small}}, {Name: "b", Files: []string{"-"}}}); ok {
 		t.Errorf("standard input: limit %d, want none", got)
 	}
 	big := filepath.Join(dir, "big.folded")
@@ -38,7 +39,7 @@ func TestMemoryLimit(t *testing.T) {
 	if err := os.WriteFile(big, []byte(strings.Repeat(line, n)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sides := []sideArg{{name: "before", files: []string{big}}, {name: "after", files: []string{big, small}}}
+	sides := []side.Side{{Name: "before", Files: []string{big}}, {Name: "after", Files: []string{big, small}}}
 	want := int64(memoryPerInputByte * (2*n*len(line) + len("main;work 1\n")))
 	if got, _ := memoryLimit(sides); got != want {
 		t.Errorf("limit %d, want %d", got, want)
@@ -73,7 +74,7 @@ func TestRoomyGCPercent(t *testing.T) {
 		t.Fatal(err)
 	}
 	edges := analyze.AggregateOptions{Edges: true}
-	percentWhile := func(sides []sideArg) int {
+	percentWhile := func(sides []side.Side) int {
 		restore := limitMemory(sides, edges)
 		p := debug.SetGCPercent(100)
 		debug.SetGCPercent(p)
@@ -82,21 +83,21 @@ func TestRoomyGCPercent(t *testing.T) {
 	}
 	before := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(before)
-	if got := percentWhile([]sideArg{{name: "before", files: []string{v8}}, {name: "after", files: []string{v8}}}); got != roomyGCPercent {
+	if got := percentWhile([]side.Side{{Name: "before", Files: []string{v8}}, {Name: "after", Files: []string{v8}}}); got != roomyGCPercent {
 		t.Errorf("V8 profiles: GC percent %d, want %d", got, roomyGCPercent)
 	}
 	many := slices.Repeat([]string{v8}, 5)
-	if got, want := percentWhile([]sideArg{{name: "before", files: many}, {name: "after", files: many}}), heldRunsGCPercent(10, runtime.GOMAXPROCS(0)); got != want || (runtime.GOMAXPROCS(0) < 10 && got >= roomyGCPercent) {
+	if got, want := percentWhile([]side.Side{{Name: "before", Files: many}, {Name: "after", Files: many}}), heldRunsGCPercent(10, runtime.GOMAXPROCS(0)); got != want || (runtime.GOMAXPROCS(0) < 10 && got >= roomyGCPercent) {
 		t.Errorf("five runs a side: GC percent %d, want %d, less than %d", got, want, roomyGCPercent)
 	}
-	if got := percentWhile([]sideArg{{name: "a", files: []string{big}}}); got != 100 {
+	if got := percentWhile([]side.Side{{Name: "a", Files: []string{big}}}); got != 100 {
 		t.Errorf("a large folded file with its calls: GC percent %d, want Go's 100", got)
 	}
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("GC percent %d after, want the 100 before", got)
 	}
 	t.Setenv("GOGC", "150")
-	if got := percentWhile([]sideArg{{name: "a", files: []string{v8}}}); got != 100 {
+	if got := percentWhile([]side.Side{{Name: "a", Files: []string{v8}}}); got != 100 {
 		t.Errorf("GOGC set: GC percent %d, want it left alone", got)
 	}
 }

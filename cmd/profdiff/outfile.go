@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/profdiff/profdiff/side"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -16,7 +17,7 @@ import (
 // the same file as another when both name it once cleaned and made
 // absolute, or when both exist and are one file (a link, a hard link, a
 // path through another directory).
-func checkOutputs(o options, sides []sideArg) error {
+func checkOutputs(o options, sides []side.Side) error {
 	outs := []struct{ flag, path string }{
 		{"-o", o.output}, {"--json-output", o.jsonOutput},
 		{"--cpuprofile", o.cpuProfile}, {"--memprofile", o.memProfile},
@@ -26,7 +27,7 @@ func checkOutputs(o options, sides []sideArg) error {
 			continue
 		}
 		for _, s := range sides {
-			for _, in := range s.files {
+			for _, in := range s.Files {
 				if in != "-" && sameFile(out.path, in) {
 					return fmt.Errorf("%s %s is the input %s: writing it would destroy the profile; write to another file", out.flag, out.path, in)
 				}

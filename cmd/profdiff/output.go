@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/profdiff/profdiff/side"
 	"io"
 	"os"
 	"strings"
@@ -139,7 +140,7 @@ func list(out io.Writer, file string, stdin io.Reader, popts analyze.ParseOption
 
 // writeReport writes the comparison in the chosen format (and as JSON to
 // --json-output) and returns the exit status.
-func writeReport(o options, rep, pair *diff.Report, ds []diff.Side, profiles [][]*analyze.Profile, sides []sideArg, stdout, stderr io.Writer) int {
+func writeReport(o options, rep, pair *diff.Report, ds []diff.Side, profiles [][]*analyze.Profile, sides []side.Side, stdout, stderr io.Writer) int {
 	color := o.output == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
 	// Warnings are said here when the report goes to a file, to nowhere
 	// (> /dev/null, as in CI) or is an export that holds none; a report on

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/profdiff/profdiff/side"
 	"math"
 	"path/filepath"
 	"slices"
@@ -10,46 +11,30 @@ import (
 	"strings"
 )
 
-// sideFlags are the flags of one side, once every form that names a side
-// (--sourcemaps NAME=DIR, --work NAME=N, --sourcemaps-before DIR, ...) is
-// resolved.
-type sideFlags struct {
-	maps []string // SCRIPT=MAP
-	dirs []string
-	work float64 // 0: not given
-	root string  // --root: the side's checkout, with a trailing "/"; "" when not given
-}
-
-// sameMaps reports whether two sides look for source maps the same way, so
-// that they can share one symbolicator.
-func (a sideFlags) sameMaps(b sideFlags) bool {
-	return slices.Equal(a.maps, b.maps) && slices.Equal(a.dirs, b.dirs)
-}
-
 // splitSide splits a flag value NAME=REST when NAME is one of the sides'
 // names; ok is false otherwise, and the value keeps its meaning for every
 // side.
-func splitSide(value string, sides []sideArg) (side int, rest string, ok bool) {
+func splitSide(value string, sides []side.Side) (side int, rest string, ok bool) {
 	name, rest, found := strings.Cut(value, "=")
 	if !found {
 		return 0, value, false
 	}
 	for i, s := range sides {
-		if s.name == name {
+		if s.Name == name {
 			return i, rest, true
 		}
 	}
 	return 0, value, false
 }
 
-// resolveSideFlags gives each side its flags: the values for every side,
-// then those naming it.
-func resolveSideFlags(o options, sides []sideArg) ([]sideFlags, error) {
-	out := make([]sideFlags, len(sides))
+// resolveSideFlags gives each side its flags (source maps, root, work):
+// the values for every side, then those naming it.
+func resolveSideFlags(o options, sides []side.Side) error {
+	out := sides
 	var maps, dirs []string // for every side
 	for _, v := range o.sourceMapDirs {
 		if i, dir, ok := splitSide(v, sides); ok {
-			out[i].dirs = append(out[i].dirs, dir)
+			out[i].MapDirs = append(out[i].MapDirs, dir)
 		} else {
 			dirs = append(dirs, v)
 		}
@@ -58,63 +43,64 @@ func resolveSideFlags(o options, sides []sideArg) ([]sideFlags, error) {
 		// NAME=SCRIPT=MAP names a side; SCRIPT=MAP does not, even when
 		// SCRIPT is a side's name.
 		if i, m, ok := splitSide(v, sides); ok && strings.Contains(m, "=") {
-			out[i].maps = append(out[i].maps, m)
+			out[i].Maps = append(out[i].Maps, m)
 		} else {
 			maps = append(maps, v)
 		}
 	}
 	if o.perSideSourceMaps() {
 		if len(sides) != 2 {
-			return nil, fmt.Errorf("--sourcemaps-before/--sourcemaps-after/--sourcemap-before/--sourcemap-after are for comparing two sides; name the side instead, as --sourcemaps %s=DIR", sides[0].name)
+			return fmt.Errorf("--sourcemaps-before/--sourcemaps-after/--sourcemap-before/--sourcemap-after are for comparing two sides; name the side instead, as --sourcemaps %s=DIR", sides[0].Name)
 		}
-		out[0].maps, out[0].dirs = append(out[0].maps, o.sourceMapsBefore...), append(out[0].dirs, o.sourceDirsBefore...)
-		out[1].maps, out[1].dirs = append(out[1].maps, o.sourceMapsAfter...), append(out[1].dirs, o.sourceDirsAfter...)
+		out[0].Maps, out[0].MapDirs = append(out[0].Maps, o.sourceMapsBefore...), append(out[0].MapDirs, o.sourceDirsBefore...)
+		out[1].Maps, out[1].MapDirs = append(out[1].Maps, o.sourceMapsAfter...), append(out[1].MapDirs, o.sourceDirsAfter...)
 	}
 	for i := range out {
-		out[i].maps = append(slices.Clone(maps), out[i].maps...)
-		out[i].dirs = append(slices.Clone(dirs), out[i].dirs...)
+		out[i].Maps = append(slices.Clone(maps), out[i].Maps...)
+		out[i].MapDirs = append(slices.Clone(dirs), out[i].MapDirs...)
 	}
-	if err := resolveRoots(o, sides, out); err != nil {
-		return nil, err
+	if err := resolveRoots(o, sides); err != nil {
+		return err
 	}
-	return out, resolveWork(o, sides, out)
+	return resolveWork(o, sides)
 }
 
 // resolveRoots sets each side's root from --root NAME=DIR, --root-before
 // and --root-after: every side's, or none (the roots are then guessed). A
 // folder is made absolute; a URL prefix is kept as given.
-func resolveRoots(o options, sides []sideArg, out []sideFlags) error {
+func resolveRoots(o options, sides []side.Side) error {
+	out := sides
 	for _, v := range o.roots {
 		i, dir, ok := splitSide(v, sides)
 		if !ok || dir == "" {
-			return fmt.Errorf("--root %q: give NAME=DIR, NAME a side (%s) and DIR its checkout", v, sideNames(sides))
+			return fmt.Errorf("--root %q: give NAME=DIR, NAME a side (%s) and DIR its checkout", v, side.Names(sides))
 		}
-		out[i].root = dir
+		out[i].Root = dir
 	}
 	if o.rootBefore != "" || o.rootAfter != "" {
 		if len(sides) != 2 {
-			return fmt.Errorf("--root-before and --root-after are for two sides; name the side instead, as --root %s=DIR", sides[0].name)
+			return fmt.Errorf("--root-before and --root-after are for two sides; name the side instead, as --root %s=DIR", sides[0].Name)
 		}
 		if o.rootBefore == "" || o.rootAfter == "" {
 			return fmt.Errorf("--root-before and --root-after go together: give each side's checkout")
 		}
-		out[0].root, out[1].root = o.rootBefore, o.rootAfter
+		out[0].Root, out[1].Root = o.rootBefore, o.rootAfter
 	}
 	var missing []string
 	for i, s := range sides {
-		if out[i].root == "" {
-			missing = append(missing, s.name)
+		if out[i].Root == "" {
+			missing = append(missing, s.Name)
 			continue
 		}
-		root := out[i].root
+		root := out[i].Root
 		if !strings.Contains(root, "://") { // a URL prefix (http://localhost:3000/) is taken as it is
 			abs, err := filepath.Abs(root)
 			if err != nil {
-				return fmt.Errorf("--root %s=%s: %v", s.name, root, err)
+				return fmt.Errorf("--root %s=%s: %v", s.Name, root, err)
 			}
 			root = filepath.ToSlash(abs)
 		}
-		out[i].root = strings.TrimSuffix(root, "/") + "/"
+		out[i].Root = strings.TrimSuffix(root, "/") + "/"
 	}
 	switch given := len(sides) - len(missing); {
 	case given == 0:
@@ -128,20 +114,12 @@ func resolveRoots(o options, sides []sideArg, out []sideFlags) error {
 	return nil
 }
 
-// sideNames lists the sides' names, for messages.
-func sideNames(sides []sideArg) string {
-	var names []string
-	for _, s := range sides {
-		names = append(names, s.name)
-	}
-	return strings.Join(names, ", ")
-}
-
 // resolveWork sets each side's work per run from --work N, --work NAME=N,
 // --work-before and --work-after; each value given must be a usable
 // amount of work (checkWork), 0 included: it is never taken as "not
 // given".
-func resolveWork(o options, sides []sideArg, out []sideFlags) error {
+func resolveWork(o options, sides []side.Side) error {
+	out := sides
 	var all float64
 	named := make([]bool, len(sides))
 	for _, v := range o.works {
@@ -154,7 +132,7 @@ func resolveWork(o options, sides []sideArg, out []sideFlags) error {
 			return fmt.Errorf("--work %q: give the work each run did as a positive number, or NAME=N for the side NAME (%v)", v, workReason(err))
 		}
 		if ok {
-			out[i].work, named[i] = w, true
+			out[i].Work, named[i] = w, true
 		} else {
 			all = w
 		}
@@ -178,17 +156,17 @@ func resolveWork(o options, sides []sideArg, out []sideFlags) error {
 	}
 	if beforeSet {
 		if len(sides) != 2 {
-			return fmt.Errorf("--work-before and --work-after are for two sides; name the side instead, as --work %s=N", sides[0].name)
+			return fmt.Errorf("--work-before and --work-after are for two sides; name the side instead, as --work %s=N", sides[0].Name)
 		}
-		out[0].work, out[1].work = o.workBefore, o.workAfter
+		out[0].Work, out[1].Work = o.workBefore, o.workAfter
 		named[0], named[1] = true, true
 	}
 	given := 0
 	for i := range out {
 		if !named[i] && all > 0 {
-			out[i].work = all
+			out[i].Work = all
 		}
-		if out[i].work > 0 {
+		if out[i].Work > 0 {
 			given++
 		}
 	}
@@ -198,8 +176,8 @@ func resolveWork(o options, sides []sideArg, out []sideFlags) error {
 	if given > 0 && given < len(sides) {
 		var missing []string
 		for i, s := range sides {
-			if out[i].work == 0 {
-				missing = append(missing, s.name)
+			if out[i].Work == 0 {
+				missing = append(missing, s.Name)
 			}
 		}
 		return fmt.Errorf("--work is given for some sides but not for %s: give it for every side (--work N for all, --work NAME=N for one)", strings.Join(missing, ", "))
@@ -232,21 +210,4 @@ func workReason(err error) string {
 		return "not a number"
 	}
 	return err.Error()
-}
-
-// sideIndex finds the side a flag names, or returns def when it names none.
-func sideIndex(sides []sideArg, name, flag string, def int) (int, error) {
-	if name == "" {
-		return def, nil
-	}
-	for i, s := range sides {
-		if s.name == name {
-			return i, nil
-		}
-	}
-	var names []string
-	for _, s := range sides {
-		names = append(names, s.name)
-	}
-	return 0, fmt.Errorf("%s %q: no side has that name (the sides are %s)", flag, name, strings.Join(names, ", "))
 }

@@ -1,43 +1,13 @@
 package main
 
 import (
+	"github.com/profdiff/profdiff/side"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 )
-
-func TestSideNames(t *testing.T) {
-	dir := t.TempDir()
-	fast := filepath.Join(dir, "fast")
-	if err := os.Mkdir(fast, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for path, want := range map[string]string{
-		fast + "/":                      "fast",
-		"runs/base-r1.cpuprofile":       "base",
-		"worker-pool_run12.pb.gz":       "worker-pool",
-		"full-stack.3.json":             "full-stack",
-		"7.cpuprofile":                  "7",
-		"-":                             "stdin",
-		"trace.json.gz":                 "trace",
-		"/tmp/x/after-r2.cpuprofile.gz": "after",
-	} {
-		if got := sideName(path); got != want {
-			t.Errorf("sideName(%q) = %q, want %q", path, got, want)
-		}
-	}
-	sides := []sideArg{{name: "a"}, {name: "b"}, {name: "a"}, {name: "a"}}
-	uniqueNames(sides)
-	var names []string
-	for _, s := range sides {
-		names = append(names, s.name)
-	}
-	if !slices.Equal(names, []string{"a", "b", "a#2", "a#3"}) {
-		t.Errorf("unique names: %v", names)
-	}
-}
 
 func TestSidesFromArguments(t *testing.T) {
 	dir := t.TempDir()
@@ -50,15 +20,15 @@ func TestSidesFromArguments(t *testing.T) {
 		files = append(files, f)
 	}
 	sides, err := sidesFromArgs(files[1:], options{})
-	if err != nil || len(sides) != 3 || sides[0].name != "base" || sides[1].name != "x" || sides[2].name != "y" {
+	if err != nil || len(sides) != 3 || sides[0].Name != "base" || sides[1].Name != "x" || sides[2].Name != "y" {
 		t.Fatalf("three arguments: %+v %v", sides, err)
 	}
 	sides, err = sidesFromArgs(files[:2], options{})
-	if err != nil || sides[0].name != "before" || sides[1].name != "after" {
+	if err != nil || sides[0].Name != "before" || sides[1].Name != "after" {
 		t.Fatalf("two arguments keep before and after: %+v %v", sides, err)
 	}
 	sides, err = sidesFromArgs(nil, options{named: []string{"old=" + filepath.Join(dir, "base-*"), "new=" + files[2], "new=" + files[3]}})
-	if err != nil || len(sides) != 2 || sides[0].name != "old" || len(sides[0].files) != 2 || len(sides[1].files) != 2 {
+	if err != nil || len(sides) != 2 || sides[0].Name != "old" || len(sides[0].Files) != 2 || len(sides[1].Files) != 2 {
 		t.Fatalf("--side: %+v %v", sides, err)
 	}
 	for _, bad := range [][]string{{"=x"}, {"old"}, {"old=" + filepath.Join(dir, "nothing-*")}, {"old=" + filepath.Join(dir, "missing")}} {
@@ -95,35 +65,35 @@ func TestRunsGroupIntoSides(t *testing.T) {
 	}
 	path("runs/base-r9.cpuprofile")
 	path("runs/base-r8.cpuprofile")
-	type side struct {
+	type named struct {
 		name  string
 		files int
 	}
 	for _, c := range []struct {
 		args []string
-		want []side
+		want []named
 	}{
 		{[]string{"before-r1.cpuprofile", "before-r2.cpuprofile", "before-r3.cpuprofile", "after-r1.cpuprofile", "after-r2.cpuprofile"},
-			[]side{{"before", 3}, {"after", 2}}},
+			[]named{{"before", 3}, {"after", 2}}},
 		// interleaved as a shell would not, in the order the names first appear
 		{[]string{"x-r1.pb.gz", "y-r1.pb.gz", "x-r2.pb.gz", "y_run2.pb.gz", "c.pb.gz"},
-			[]side{{"x", 2}, {"y", 2}, {"c", 1}}},
+			[]named{{"x", 2}, {"y", 2}, {"c", 1}}},
 		// names that say which side: in that order, whatever the order given
 		{[]string{"b-r1.pb.gz", "a-r1.pb.gz", "b-r2.pb.gz", "a_run2.pb.gz"},
-			[]side{{"a", 2}, {"b", 2}}},
+			[]named{{"a", 2}, {"b", 2}}},
 		{[]string{"base.cpuprofile", "v1-r1.cpuprofile", "v1-r2.cpuprofile"},
-			[]side{{"base", 1}, {"v1", 2}}},
+			[]named{{"base", 1}, {"v1", 2}}},
 		// runs of one build alone stay a side each
 		{[]string{"base-r1.cpuprofile", "base-r2.cpuprofile", "base-r3.cpuprofile"},
-			[]side{{"base", 1}, {"base#2", 1}, {"base#3", 1}}},
+			[]named{{"base", 1}, {"base#2", 1}, {"base#3", 1}}},
 		// a file without a run number, and a directory, are never grouped
 		{[]string{"x.cpuprofile", "x.pb.gz", "y-r1.cpuprofile"},
-			[]side{{"x", 1}, {"x#2", 1}, {"y", 1}}},
+			[]named{{"x", 1}, {"x#2", 1}, {"y", 1}}},
 		{[]string{"runs", "base-r1.cpuprofile", "base-r2.cpuprofile"},
-			[]side{{"runs", 2}, {"base", 2}}},
+			[]named{{"runs", 2}, {"base", 2}}},
 		// runs of one name in two folders are two builds
 		{[]string{"base-r1.cpuprofile", "base-r2.cpuprofile", "runs/base-r9.cpuprofile", "runs/base-r8.cpuprofile"},
-			[]side{{"base", 2}, {"base#2", 2}}},
+			[]named{{"base", 2}, {"base#2", 2}}},
 	} {
 		var args []string
 		for _, a := range c.args {
@@ -137,9 +107,9 @@ func TestRunsGroupIntoSides(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", c.args, err)
 		}
-		var got []side
+		var got []named
 		for _, s := range sides {
-			got = append(got, side{s.name, len(s.files)})
+			got = append(got, named{s.Name, len(s.Files)})
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%v: sides %v, want %v", c.args, got, c.want)
@@ -147,34 +117,34 @@ func TestRunsGroupIntoSides(t *testing.T) {
 	}
 	// two arguments stay before and after, run numbers or not
 	sides, err := sidesFromArgs([]string{path("base-r1.cpuprofile"), path("base-r2.cpuprofile")}, options{})
-	if err != nil || len(sides) != 2 || sides[0].name != "before" || sides[1].name != "after" {
+	if err != nil || len(sides) != 2 || sides[0].Name != "before" || sides[1].Name != "after" {
 		t.Errorf("two runs of one build: %+v %v", sides, err)
 	}
 }
 
 func TestSideFlags(t *testing.T) {
-	sides := []sideArg{{name: "base"}, {name: "fast"}, {name: "slow"}}
+	three := func() []side.Side { return []side.Side{{Name: "base"}, {Name: "fast"}, {Name: "slow"}} }
 	o := options{
 		sourceMapDirs: []string{"shared", "fast=dist-fast", "nosuch=dir"},
 		sourceMaps:    []string{"app.js=app.js.map", "slow=app.js=slow.map", "base=b.map"},
 		works:         []string{"1000", "slow=500"},
 	}
-	f, err := resolveSideFlags(o, sides)
-	if err != nil {
+	f := three()
+	if err := resolveSideFlags(o, f); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(f[1].dirs, []string{"shared", "nosuch=dir", "dist-fast"}) || !slices.Equal(f[0].dirs, []string{"shared", "nosuch=dir"}) {
-		t.Errorf("dirs: %q %q", f[0].dirs, f[1].dirs)
+	if !slices.Equal(f[1].MapDirs, []string{"shared", "nosuch=dir", "dist-fast"}) || !slices.Equal(f[0].MapDirs, []string{"shared", "nosuch=dir"}) {
+		t.Errorf("dirs: %q %q", f[0].MapDirs, f[1].MapDirs)
 	}
 	// base=b.map is SCRIPT=MAP for a script named base: every side's.
-	if !slices.Equal(f[2].maps, []string{"app.js=app.js.map", "base=b.map", "app.js=slow.map"}) || !slices.Equal(f[0].maps, []string{"app.js=app.js.map", "base=b.map"}) {
-		t.Errorf("maps: %q %q", f[0].maps, f[2].maps)
+	if !slices.Equal(f[2].Maps, []string{"app.js=app.js.map", "base=b.map", "app.js=slow.map"}) || !slices.Equal(f[0].Maps, []string{"app.js=app.js.map", "base=b.map"}) {
+		t.Errorf("maps: %q %q", f[0].Maps, f[2].Maps)
 	}
-	if f[0].work != 1000 || f[1].work != 1000 || f[2].work != 500 {
-		t.Errorf("work: %v %v %v", f[0].work, f[1].work, f[2].work)
+	if f[0].Work != 1000 || f[1].Work != 1000 || f[2].Work != 500 {
+		t.Errorf("work: %v %v %v", f[0].Work, f[1].Work, f[2].Work)
 	}
-	if f[0].sameMaps(f[1]) || !f[0].sameMaps(sideFlags{maps: f[0].maps, dirs: f[0].dirs, work: 3}) {
-		t.Errorf("sameMaps: base and fast differ in folders, not in work")
+	if f[0].SameMaps(f[1]) || !f[0].SameMaps(side.Side{Maps: f[0].Maps, MapDirs: f[0].MapDirs, Work: 3}) {
+		t.Errorf("SameMaps: base and fast differ in folders, not in work")
 	}
 	for _, bad := range []options{
 		{works: []string{"fast=10"}},      // not every side
@@ -183,19 +153,13 @@ func TestSideFlags(t *testing.T) {
 		{sourceDirsBefore: []string{"d"}}, // likewise
 		{works: []string{"fast=x"}},       // not a number
 	} {
-		if _, err := resolveSideFlags(bad, sides); err == nil {
+		if err := resolveSideFlags(bad, three()); err == nil {
 			t.Errorf("%+v: no error", bad)
 		}
 	}
-	two := []sideArg{{name: "before"}, {name: "after"}}
-	f, err = resolveSideFlags(options{workBefore: 10, workAfter: 20, sourceDirsAfter: []string{"new"}}, two)
-	if err != nil || f[0].work != 10 || f[1].work != 20 || !slices.Equal(f[1].dirs, []string{"new"}) || len(f[0].dirs) != 0 {
-		t.Errorf("before/after forms: %+v %v", f, err)
-	}
-	if i, err := sideIndex(sides, "slow", "--base", 0); i != 2 || err != nil {
-		t.Errorf("sideIndex: %d %v", i, err)
-	}
-	if _, err := sideIndex(sides, "nope", "--base", 0); err == nil || !strings.Contains(err.Error(), "base, fast, slow") {
-		t.Errorf("sideIndex of no side: %v", err)
+	two := []side.Side{{Name: "before"}, {Name: "after"}}
+	err := resolveSideFlags(options{workBefore: 10, workAfter: 20, sourceDirsAfter: []string{"new"}}, two)
+	if err != nil || two[0].Work != 10 || two[1].Work != 20 || !slices.Equal(two[1].MapDirs, []string{"new"}) || len(two[0].MapDirs) != 0 {
+		t.Errorf("before/after forms: %+v %v", two, err)
 	}
 }

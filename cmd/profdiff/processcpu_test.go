@@ -109,18 +109,3 @@ func TestRecordedWithoutRecordJSON(t *testing.T) {
 		t.Errorf("worse %v without process CPU times", w)
 	}
 }
-
-// TestProcessCPUNeedsEveryRun: a side whose runs record.json does not all
-// list carries no process CPU times.
-func TestProcessCPUNeedsEveryRun(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(powerQuiet, "before", "*.cpuprofile"))
-	if got := processCPU(files); len(got) != len(files) || got[0] <= 0 {
-		t.Fatalf("processCPU = %v", got)
-	}
-	if got := processCPU(append(files, filepath.Join(powerQuiet, "before", "run-99.cpuprofile"))); got != nil {
-		t.Errorf("a run record.json does not list: %v", got)
-	}
-	if got := processCPU([]string{filepath.Join(powerQuiet, "before", files[0][len(powerQuiet)+8:]), "../../testdata/node-router-unbundled-before.cpuprofile"}); got != nil {
-		t.Errorf("runs of two folders: %v", got)
-	}
-}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/profdiff/profdiff/side"
 	"io"
 	"os"
 	"os/signal"
@@ -587,13 +588,13 @@ func wallLine(ws []record.Wall) string {
 // compared without the flags record compared them with (profdiff
 // DIR/before DIR/after, which loses the checkouts' roots), what those
 // flags were and that profdiff DIR compares as record did; nil otherwise.
-func recordingNote(args []string, sides []sideArg) *analyze.Warning {
+func recordingNote(args []string, sides []side.Side) *analyze.Warning {
 	dir := ""
 	for _, s := range sides {
-		if len(s.files) == 0 || s.files[0] == "-" {
+		if len(s.Files) == 0 || s.Files[0] == "-" {
 			return nil
 		}
-		d := filepath.Dir(filepath.Dir(s.files[0]))
+		d := filepath.Dir(filepath.Dir(s.Files[0]))
 		if dir != "" && d != dir {
 			return nil
 		}

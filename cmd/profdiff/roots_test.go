@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/profdiff/profdiff/internal/confine"
+	"github.com/profdiff/profdiff/side"
 
 	"encoding/json"
 	"os"
@@ -182,20 +183,19 @@ func TestSourceBelowASidesRoot(t *testing.T) {
 	if text, _ := s.read("src/router.js"); text != "" {
 		t.Fatalf("read a relative file without roots: %q", text)
 	}
-	s.relative = relativeTo([]string{filepath.Join(dir, "old") + "/", root + "/"}, 1)
+	s.relative = side.RelativeTo([]string{filepath.Join(dir, "old") + "/", root + "/"}, 1)
 	if text, why := s.read("src/router.js"); text != "function match() {}\n" {
 		t.Errorf("a file keyed below the after side's root: %q (%s)", text, why)
 	}
 }
 
 func TestRootsAreAbsoluteOrURLs(t *testing.T) {
-	sides := []sideArg{{name: "before"}, {name: "after"}}
-	out := make([]sideFlags, 2)
-	if err := resolveRoots(options{rootBefore: "http://localhost:3000", rootAfter: "old"}, sides, out); err != nil {
+	out := []side.Side{{Name: "before"}, {Name: "after"}}
+	if err := resolveRoots(options{rootBefore: "http://localhost:3000", rootAfter: "old"}, out); err != nil {
 		t.Fatal(err)
 	}
 	wd, _ := os.Getwd()
-	if out[0].root != "http://localhost:3000/" || out[1].root != filepath.ToSlash(filepath.Join(wd, "old"))+"/" {
-		t.Errorf("roots %q, %q", out[0].root, out[1].root)
+	if out[0].Root != "http://localhost:3000/" || out[1].Root != filepath.ToSlash(filepath.Join(wd, "old"))+"/" {
+		t.Errorf("roots %q, %q", out[0].Root, out[1].Root)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/profdiff/profdiff/side"
 	"io"
 	"regexp"
 
@@ -63,7 +64,7 @@ func (inv *invocation) sideSources(files *confine.Reader, sides int) func(side i
 	disk := make([]*sourceFiles, sides)
 	for i := range disk {
 		disk[i] = newSourceFiles(files, inv.o)
-		disk[i].relative = relativeTo(inv.roots, i)
+		disk[i].relative = side.RelativeTo(inv.roots, i)
 	}
 	return func(side int, file string) (string, string) {
 		if side < 0 || side >= len(disk) {
@@ -96,7 +97,7 @@ func (inv *invocation) pairSide(rep *diff.Report) func(si int) int {
 // sourceOf returns what reads each side's source file for the HTML page
 // of the pair drawn from rep (see sideSources).
 func (inv *invocation) sourceOf(rep *diff.Report) func(int, string) (string, bool) {
-	read, side := inv.sideSources(userFolders(inv.o, inv.flags), len(rep.Sides)), inv.pairSide(rep)
+	read, side := inv.sideSources(userFolders(inv.o, inv.sides), len(rep.Sides)), inv.pairSide(rep)
 	return func(si int, file string) (string, bool) {
 		text, why := read(side(si), file)
 		return text, why == "" && text != ""
@@ -109,7 +110,7 @@ func (inv *invocation) sourceOf(rep *diff.Report) func(int, string) (string, boo
 // status.
 func (inv *invocation) writeSource(rep *diff.Report, stdout, stderr io.Writer) int {
 	o := inv.o
-	source := inv.sideSources(userFolders(o, inv.flags), len(rep.Sides))
+	source := inv.sideSources(userFolders(o, inv.sides), len(rep.Sides))
 	// The listing holds no warnings, and a map not used (refused, of
 	// another build, broken) changes every line of it: all are said.
 	for _, w := range rep.Warnings {

@@ -1,4 +1,4 @@
-package main
+package side
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ var rolePairs = [...][2]string{{"before", "after"}, {"base", "head"}, {"old", "n
 // nameWord splits a profile's name into its words: before-r1 is before, r1.
 var nameWord = regexp.MustCompile(`[-_.]+`)
 
-// roleOf finds the role word in a profile file's name: the pair and its
+// roleOf finds the role word in a profile file's Name: the pair and its
 // side (0 the earlier); ok is false for a name with none, or with words of
 // two roles.
 func roleOf(path string) (pair, side int, ok bool) {
@@ -53,14 +53,14 @@ func roleAndRest(path string) (pair, side int, rest string, ok bool) {
 	return pair, side, strings.Join(others, "-"), found == 1
 }
 
-// sidesFromNames groups profile files into the two sides their names say
+// fromNames groups profile files into the two sides their names say
 // (before/after, base/head, old/new, a/b), the earlier side first, however
 // the shell ordered them: dir/*.cpuprofile lists after-r1 before
 // before-r1. files are the files given, or those of the one folder given.
 // It returns no sides when the names do not hold both words of one pair (a
 // base and its variants, runs of one build), and an error naming the files
 // that fit neither side when they do: a mix that cannot be grouped.
-func sidesFromNames(files []string) ([]sideArg, error) {
+func fromNames(files []string) ([]Side, error) {
 	type role struct {
 		pair, side int
 		ok         bool
@@ -86,7 +86,7 @@ func sidesFromNames(files []string) ([]sideArg, error) {
 	if pair < 0 {
 		return nil, nil
 	}
-	sides := []sideArg{{name: rolePairs[pair][0]}, {name: rolePairs[pair][1]}}
+	sides := []Side{{Name: rolePairs[pair][0]}, {Name: rolePairs[pair][1]}}
 	var odd []string
 	for i, f := range files {
 		r := roles[i]
@@ -94,13 +94,13 @@ func sidesFromNames(files []string) ([]sideArg, error) {
 			odd = append(odd, f)
 			continue
 		}
-		sides[r.side].files = append(sides[r.side].files, f)
+		sides[r.side].Files = append(sides[r.side].Files, f)
 	}
 	// A side's files must be runs of one build: after and after-pr-4242
 	// are two builds, given in the order the user meant.
 	for _, side := range sides {
-		_, _, first, _ := roleAndRest(side.files[0])
-		for _, f := range side.files[1:] {
+		_, _, first, _ := roleAndRest(side.Files[0])
+		for _, f := range side.Files[1:] {
 			if _, _, rest, _ := roleAndRest(f); rest != first {
 				return nil, nil
 			}
@@ -123,15 +123,15 @@ func plural(n int, one, many string) string {
 
 // groupedByName is the note that says how sides were formed from the
 // files' names, when that is not the order they were given in.
-func groupedByName(sides []sideArg, from string) analyze.Warning {
+func groupedByName(sides []Side, from string) analyze.Warning {
 	var parts []string
 	for _, s := range sides {
-		first, last := filepath.Base(s.files[0]), filepath.Base(s.files[len(s.files)-1])
+		first, last := filepath.Base(s.Files[0]), filepath.Base(s.Files[len(s.Files)-1])
 		names := first
-		if len(s.files) > 1 {
-			names = fmt.Sprintf("%s … %s, %d runs", first, last, len(s.files))
+		if len(s.Files) > 1 {
+			names = fmt.Sprintf("%s … %s, %d runs", first, last, len(s.Files))
 		}
-		parts = append(parts, fmt.Sprintf("%s = %s", s.name, names))
+		parts = append(parts, fmt.Sprintf("%s = %s", s.Name, names))
 	}
 	return analyze.Warning{Kind: analyze.WarnSidesFromNames,
 		Message: fmt.Sprintf("%s grouped into sides by the word in their names, in that order: %s", from, strings.Join(parts, "; "))}

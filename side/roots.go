@@ -1,4 +1,4 @@
-package main
+package side
 
 import (
 	"fmt"
@@ -8,21 +8,22 @@ import (
 	"github.com/profdiff/profdiff/diff"
 )
 
-// chooseRoots returns the directory each side's files are matched below:
-// the --root flags' when given, else the guess from the sides' files
-// (nil for none, or with --no-root-match), with a warning for each root
-// given that holds none of its side's files.
-func (inv *invocation) chooseRoots(ds []diff.Side) ([]string, []analyze.Warning) {
-	if inv.o.noRootMatch || len(ds) < 2 {
+// ChooseRoots returns the directory each side's files are matched below:
+// the sides' own roots when given (every side has one, or none), else the
+// guess from the sides' files against the base's (nil for none, or when
+// match is false), with a warning for each root given that holds none of
+// its side's files.
+func ChooseRoots(ds []diff.Side, sides []Side, base int, match bool) ([]string, []analyze.Warning) {
+	if !match || len(ds) < 2 {
 		return nil, nil
 	}
-	if inv.flags[0].root == "" {
-		return diff.GuessRoots(ds, inv.dopts.Base), nil
+	if sides[0].Root == "" {
+		return diff.GuessRoots(ds, base), nil
 	}
 	roots := make([]string, len(ds))
 	var ws []analyze.Warning
 	for i, d := range ds {
-		roots[i] = inv.flags[i].root
+		roots[i] = sides[i].Root
 		if !holdsFile(d, roots[i]) {
 			ws = append(ws, analyze.Warning{Kind: analyze.WarnRootUnused,
 				Message: fmt.Sprintf("no file of the side %s lies below %s, its root (--root)", d.Name, roots[i])})
@@ -43,9 +44,10 @@ func holdsFile(d diff.Side, root string) bool {
 	return false
 }
 
-// relocate keys the sides' files below their roots (see diff.Relocate),
-// and the frames of the runs kept for the exports alike.
-func relocate(ds []diff.Side, profiles [][]*analyze.Profile, roots []string) {
+// Relocate keys the sides' files below their roots (see diff.Relocate),
+// and the frames of the runs kept for the exports alike; nil roots leave
+// them as they are.
+func Relocate(ds []diff.Side, profiles [][]*analyze.Profile, roots []string) {
 	if roots == nil {
 		return
 	}
@@ -59,10 +61,10 @@ func relocate(ds []diff.Side, profiles [][]*analyze.Profile, roots []string) {
 	}
 }
 
-// relativeTo returns, for the explorer's source pane, the roots a file
+// RelativeTo returns, for the explorer's source pane, the roots a file
 // keyed relative to its side's root may lie below: the variant's first,
 // the code a reader looks at, then the others'. nil when no side has one.
-func relativeTo(roots []string, first int) []string {
+func RelativeTo(roots []string, first int) []string {
 	var out []string
 	if first >= 0 && first < len(roots) && roots[first] != "" {
 		out = append(out, roots[first])
