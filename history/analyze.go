@@ -435,30 +435,14 @@ func allBelow(s *Series, at, dir int) bool {
 // in the one window where it lies furthest from an edge.
 func analyzeWindows(res *Result, b *builder, src reader) error {
 	n := src.Len()
-	opts := res.Options
 	wl := min(WindowCommits, n) // a history shorter than a window is one
-	var starts []int
-	for s := 0; s+wl < n; s += wl / 2 {
-		starts = append(starts, s)
-	}
-	starts = append(starts, n-wl)
-	type kept struct {
-		s     Series
-		means []float32 // NaN: the record has no row of it
-	}
-	all := map[string]*kept{}
-	floors := make([]float64, n) // each commit's mean floor, NaN without one
-	var heads []Series
-	var changes []struct {
-		key string
-		f   found1
-	}
+	starts := windowStarts(n, wl)
+	acc := newWindowed(n)
 	done := make(chan struct{})
 	defer close(done)
 	read := prefetch(src, done)
 	var win []*Record
 	next := 0
-	tested := 0
 	for k, start := range starts {
 		for len(win) > 0 && next-len(win) < start {
 			win = win[1:]
@@ -476,6 +460,7 @@ func analyzeWindows(res *Result, b *builder, src reader) error {
 			win = append(win, r)
 			next++
 		}
+		// The window's middle: the halves of the overlaps nearest it.
 		coreLo, coreHi := 0, n
 		if k > 0 {
 			coreLo = (starts[k-1] + wl + start) / 2
@@ -484,110 +469,164 @@ func analyzeWindows(res *Result, b *builder, src reader) error {
 			coreHi = (start + wl + starts[k+1]) / 2
 		}
 		w := b.build(win)
-		tested = max(tested, len(w.series))
-		isMaterial := material(opts, w.onCPU)
-		// Weighted Bonferroni: half of alpha for the headlines, few and
-		// the first question, half for the rows.
-		factor := func(si int) float64 {
-			if si < w.heads {
-				return float64(2 * w.heads * len(starts))
+		acc.tested = max(acc.tested, len(w.series))
+		acc.keep(w, k, start, coreLo, coreHi)
+		acc.segment(w, res.Options, len(starts), start, coreLo, coreHi)
+	}
+	res.Tested = acc.tested
+	series, found := acc.changedSeries()
+	res.finish(series, len(acc.heads), found)
+	return nil
+}
+
+// windowStarts are the first commits of the windows of wl commits over n,
+// each overlapping the one before by half; the last ends at the last
+// commit.
+func windowStarts(n, wl int) []int {
+	var starts []int
+	for s := 0; s+wl < n; s += wl / 2 {
+		starts = append(starts, s)
+	}
+	return append(starts, n-wl)
+}
+
+// windowed gathers, window by window, what a long history's analysis
+// keeps of every commit: the headlines whole, each row's mean (4 bytes a
+// commit, for the charts of the series that changed), each commit's
+// floor, and the changes found in each window's middle.
+type windowed struct {
+	n      int
+	heads  []Series
+	all    map[string]*keptSeries
+	floors []float64 // each commit's mean floor, NaN without one
+	found  []keyedChange
+	tested int
+}
+
+// keptSeries is a row's series as windowed keeps it: its names, and its
+// means (NaN where the record has no row of it).
+type keptSeries struct {
+	s     Series
+	means []float32
+}
+
+// keyedChange is a change found in a window, with its series' key.
+type keyedChange struct {
+	key string
+	f   found1
+}
+
+func newWindowed(n int) *windowed {
+	return &windowed{n: n, all: map[string]*keptSeries{}, floors: make([]float64, n)}
+}
+
+// keep records window k's (from commit start) headlines, rows' means and
+// floors over the commits of its middle [coreLo, coreHi).
+func (acc *windowed) keep(w *window, k, start, coreLo, coreHi int) {
+	for si := range w.series {
+		s := &w.series[si]
+		if si < w.heads {
+			if k == 0 {
+				acc.heads = append(acc.heads, Series{Kind: s.Kind, Name: s.Name, Metric: s.Metric, Means: make([]float64, acc.n), Runs: make([][]float64, acc.n)})
 			}
-			return float64(2 * (len(w.series) - w.heads) * len(starts))
+			for ci := coreLo - start; ci < coreHi-start; ci++ {
+				acc.heads[si].Means[start+ci] = s.Means[ci]
+				acc.heads[si].Runs[start+ci] = s.Runs[ci]
+			}
+			continue
 		}
-		for si := range w.series {
-			s := &w.series[si]
-			key := seriesKey(*s)
-			if si < w.heads {
-				if k == 0 {
-					heads = append(heads, Series{Kind: s.Kind, Name: s.Name, Metric: s.Metric, Means: make([]float64, n), Runs: make([][]float64, n)})
-				}
-				for ci := coreLo - start; ci < coreHi-start; ci++ {
-					heads[si].Means[start+ci] = s.Means[ci]
-					heads[si].Runs[start+ci] = s.Runs[ci]
-				}
-			} else {
-				kp := all[key]
-				if kp == nil {
-					kp = &kept{s: Series{Kind: s.Kind, Name: s.Name, Package: s.Package, File: s.File, Metric: s.Metric}, means: make([]float32, n)}
-					for i := range kp.means {
-						kp.means[i] = float32(math.NaN())
-					}
-					all[key] = kp
-				}
-				for ci := coreLo - start; ci < coreHi-start; ci++ {
-					if !w.absent[si][ci] {
-						kp.means[start+ci] = float32(s.Means[ci])
-					}
-				}
+		key := seriesKey(*s)
+		kp := acc.all[key]
+		if kp == nil {
+			kp = &keptSeries{s: Series{Kind: s.Kind, Name: s.Name, Package: s.Package, File: s.File, Metric: s.Metric}, means: make([]float32, acc.n)}
+			for i := range kp.means {
+				kp.means[i] = float32(math.NaN())
 			}
-		}
-		// Segment every series, move each change to the commit of the
-		// window where most changed when its location allows, then keep
-		// the changes in the window's middle.
-		inputs := make([]seriesInput, len(w.series))
-		cuts := make([][]int, len(w.series))
-		ps := make([][]float64, len(w.series))
-		support := map[int]int{}
-		for si := range w.series {
-			inputs[si] = windowInput(&w.series[si], w)
-			cuts[si], ps[si] = segmentWindow(inputs[si], isMaterial, factor(si), opts.Alpha)
-			for _, c := range cuts[si] {
-				support[c]++
-			}
-		}
-		changed := 0
-		for si := range w.series {
-			if len(cuts[si]) > 0 {
-				changed++
-			}
-		}
-		slack := locationSlack(changed)
-		for si := range w.series {
-			if len(cuts[si]) == 0 {
-				continue
-			}
-			snapCuts(inputs[si], cuts[si], support, slack)
-			for _, f := range cutChanges(inputs[si], si, cuts[si], ps[si], isMaterial) {
-				if f.at >= coreLo-start && f.at < coreHi-start {
-					f.at += start
-					changes = append(changes, struct {
-						key string
-						f   found1
-					}{seriesKey(w.series[si]), f})
-				}
-			}
+			acc.all[key] = kp
 		}
 		for ci := coreLo - start; ci < coreHi-start; ci++ {
-			floors[start+ci] = math.NaN()
-			if w.below[ci] != nil {
-				floors[start+ci] = mean(w.below[ci])
+			if !w.absent[si][ci] {
+				kp.means[start+ci] = float32(s.Means[ci])
 			}
 		}
 	}
-	res.Tested = tested
-	// The series: the headlines, then those that changed, each over every
-	// commit.
-	series := heads
+	for ci := coreLo - start; ci < coreHi-start; ci++ {
+		acc.floors[start+ci] = math.NaN()
+		if w.below[ci] != nil {
+			acc.floors[start+ci] = mean(w.below[ci])
+		}
+	}
+}
+
+// segment segments every series of a window (one of windows, from commit
+// start), moves each change to the commit of the window where most
+// changed when its location allows (snapCuts), and keeps the changes in
+// the window's middle [coreLo, coreHi).
+func (acc *windowed) segment(w *window, opts Options, windows, start, coreLo, coreHi int) {
+	isMaterial := material(opts, w.onCPU)
+	// Weighted Bonferroni: half of alpha for the headlines, few and the
+	// first question, half for the rows.
+	factor := func(si int) float64 {
+		if si < w.heads {
+			return float64(2 * w.heads * windows)
+		}
+		return float64(2 * (len(w.series) - w.heads) * windows)
+	}
+	inputs := make([]seriesInput, len(w.series))
+	cuts := make([][]int, len(w.series))
+	ps := make([][]float64, len(w.series))
+	support := map[int]int{}
+	changed := 0
+	for si := range w.series {
+		inputs[si] = windowInput(&w.series[si], w)
+		cuts[si], ps[si] = segmentWindow(inputs[si], isMaterial, factor(si), opts.Alpha)
+		for _, c := range cuts[si] {
+			support[c]++
+		}
+		if len(cuts[si]) > 0 {
+			changed++
+		}
+	}
+	slack := locationSlack(changed)
+	for si := range w.series {
+		if len(cuts[si]) == 0 {
+			continue
+		}
+		snapCuts(inputs[si], cuts[si], support, slack)
+		for _, f := range cutChanges(inputs[si], si, cuts[si], ps[si], isMaterial) {
+			if f.at >= coreLo-start && f.at < coreHi-start {
+				f.at += start
+				acc.found = append(acc.found, keyedChange{seriesKey(w.series[si]), f})
+			}
+		}
+	}
+}
+
+// changedSeries returns the series to report, each over every commit (the
+// headlines, then those that changed, with their censored commits at the
+// floor and marked), and the changes indexed into them.
+func (acc *windowed) changedSeries() ([]Series, []found1) {
+	series := acc.heads
 	index := map[string]int{}
-	for i, h := range heads {
+	for i, h := range acc.heads {
 		index[seriesKey(h)] = i
 	}
 	var found []found1
-	for _, c := range changes {
+	for _, c := range acc.found {
 		i, ok := index[c.key]
 		if !ok {
-			kp := all[c.key]
+			kp := acc.all[c.key]
 			s := kp.s
-			s.Means = make([]float64, n)
+			s.Means = make([]float64, acc.n)
 			for ci, v := range kp.means {
 				switch {
 				case !math.IsNaN(float64(v)):
 					s.Means[ci] = float64(v)
-				case !math.IsNaN(floors[ci]):
+				case !math.IsNaN(acc.floors[ci]):
 					if s.Below == nil {
-						s.Below = make([]bool, n)
+						s.Below = make([]bool, acc.n)
 					}
-					s.Below[ci], s.Means[ci] = true, floors[ci]
+					s.Below[ci], s.Means[ci] = true, acc.floors[ci]
 				}
 			}
 			i = len(series)
@@ -597,8 +636,7 @@ func analyzeWindows(res *Result, b *builder, src reader) error {
 		c.f.series = i
 		found = append(found, c.f)
 	}
-	res.finish(series, len(heads), found)
-	return nil
+	return series, found
 }
 
 // seriesInput is a window's series as segmentation reads it: each
