@@ -4,364 +4,307 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/profdiff/profdiff/internal/jsonscan"
 )
 
-// This file reads a record in the layout Marshal writes without
-// encoding/json's reflection for its rows, which is most of a long
-// history's time. It is only a fast path: it accepts only a strict
-// subset of JSON (each line as Marshal writes it, strings without escapes
-// in valid UTF-8, plain integers, the commas between lines), and anything
-// it does not expect (another layout, an escaped or odd string, a number
-// that is not an integer where one is due, an unknown or repeated key)
-// sends the line, or the whole record, to encoding/json, so the result
-// and the errors are those of encoding/json's strict decoding.
+// This file reads a record without encoding/json's reflection for its
+// runs and rows, which is most of a long history's time. It is only a fast
+// path, built on internal/jsonscan's readers: it accepts JSON with its
+// strings in valid UTF-8, integers where Record has integers (as JSON
+// writes them, of at most 18 digits), each key once and spelled as Record
+// spells it, in any order and any layout, and anything else sends the
+// whole record to
+// encoding/json, so the result and the errors are those of encoding/json's
+// strict decoding (unknown fields refused).
 
-// decodeFast decodes data into r if it is laid out as Marshal writes it;
-// false when it is not (r is then to be decoded again from scratch).
+// decodeFast decodes data into r when it is plain as above; false when it
+// is not (r is then to be decoded again from scratch).
 func decodeFast(data []byte, r *Record) bool {
-	lines := bytes.Split(data, []byte("\n"))
-	if len(lines) < 4 || string(lines[0]) != "{" || len(lines[len(lines)-1]) != 0 || string(lines[len(lines)-2]) != "}" {
-		return false
-	}
-	lines = lines[1 : len(lines)-2]
-	seen := map[string]bool{}
-	i := 0
-	for ; i < len(lines); i++ {
-		l := lines[i]
-		if bytes.HasPrefix(l, []byte(`"runs": [`)) {
-			break
-		}
-		key, rest, ok := fastString(l)
-		if !ok || !bytes.HasPrefix(rest, []byte(": ")) || !bytes.HasSuffix(rest, []byte(",")) || seen[key] {
-			return false
-		}
-		seen[key] = true
-		v := rest[2 : len(rest)-1]
-		var dst any
+	end := plainObject(data, jsonscan.SkipSpace(data, 0), func(key string, i int) int {
 		switch key {
 		case "profdiff_history":
-			dst = &r.Version
+			return plainIntField(data, i, &r.Version)
 		case "commit":
-			dst = &r.Commit
+			return plainStringField(data, i, &r.Commit)
 		case "date":
-			dst = &r.Date
+			return plainStringField(data, i, &r.Date)
 		case "branch":
-			dst = &r.Branch
+			return plainStringField(data, i, &r.Branch)
 		case "message":
-			dst = &r.Message
+			return plainStringField(data, i, &r.Message)
 		case "format":
-			dst = &r.Format
+			return plainStringField(data, i, &r.Format)
 		case "work_unit":
-			dst = &r.WorkUnit
+			return plainStringField(data, i, &r.WorkUnit)
 		case "top":
-			dst = &r.Top
+			return plainIntField(data, i, &r.Top)
 		case "floor":
-			dst = &r.Floor
-		default:
-			return false
+			return strictValue(data, i, &r.Floor)
+		case "runs":
+			r.Runs = []Run{}
+			return plainArray(data, i, func(i int) int {
+				var run Run
+				i = plainRun(data, i, &run)
+				r.Runs = append(r.Runs, run)
+				return i
+			})
+		case "rows":
+			r.Rows = []Row{}
+			return plainArray(data, i, func(i int) int {
+				var row Row
+				i = plainRow(data, i, &row)
+				r.Rows = append(r.Rows, row)
+				return i
+			})
 		}
-		if !strictLine(v, dst) {
-			return false
+		return -1
+	})
+	return end >= 0 && jsonscan.SkipSpace(data, end) == len(data)
+}
+
+// plainRun reads a run's object at data[i] into run; its end, or -1.
+func plainRun(data []byte, i int, run *Run) int {
+	return plainObject(data, i, func(key string, i int) int {
+		switch key {
+		case "file":
+			return plainStringField(data, i, &run.File)
+		case "wall_us":
+			return plainInt64(data, i, &run.WallUs)
+		case "on_cpu_us":
+			return plainInt64(data, i, &run.OnCPUUs)
+		case "gc_us":
+			return plainInt64(data, i, &run.GCUs)
+		case "sampled_us":
+			return plainInt64(data, i, &run.SampledUs)
+		case "narrowed_from_us":
+			return plainInt64(data, i, &run.NarrowedFromUs)
+		case "samples":
+			return plainInt64(data, i, &run.Samples)
+		case "interval_us":
+			return plainFloat(data, i, &run.IntervalUs)
+		case "work":
+			return plainFloat(data, i, &run.Work)
+		case "process_cpu_us":
+			return plainInt64(data, i, &run.ProcessCPUUs)
 		}
-	}
-	if i >= len(lines) || string(lines[i]) != `"runs": [` {
-		return false
-	}
-	i++
-	r.Runs = []Run{}
-	for ; i < len(lines) && string(lines[i]) != "],"; i++ {
-		l := lines[i]
-		if i+1 < len(lines) && string(lines[i+1]) != "]," {
-			// every run line but the last ends with a comma
-			if !bytes.HasSuffix(l, []byte(",")) {
-				return false
+		return -1
+	})
+}
+
+// plainRow reads a row's object at data[i] into row; its end, or -1.
+func plainRow(data []byte, i int, row *Row) int {
+	return plainObject(data, i, func(key string, i int) int {
+		switch key {
+		case "kind":
+			return plainStringField(data, i, &row.Kind)
+		case "name":
+			return plainStringField(data, i, &row.Name)
+		case "package":
+			return plainStringField(data, i, &row.Package)
+		case "file":
+			return plainStringField(data, i, &row.File)
+		case "line":
+			var n int64
+			j := plainInt64(data, i, &n)
+			if j < 0 || n < math.MinInt32 || n > math.MaxInt32 {
+				return -1
 			}
-			l = l[:len(l)-1]
+			row.Line = int32(n)
+			return j
+		case "self_us":
+			return plainInts(data, i, &row.SelfUs)
+		case "total_us":
+			return plainInts(data, i, &row.TotalUs)
 		}
-		run, ok := fastRun(l)
-		if !ok && !strictLine(l, &run) {
-			return false
+		return -1
+	})
+}
+
+// plainObject walks the object at data[i], calling field with each key
+// and the index of its value, which returns the value's end or -1; it
+// returns the object's end, or -1 when it is not a plain object, a key
+// repeats or field refuses one.
+func plainObject(data []byte, i int, field func(key string, i int) int) int {
+	if i >= len(data) || data[i] != '{' {
+		return -1
+	}
+	i = jsonscan.SkipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return i + 1
+	}
+	var keys [12]string // few keys: an array beats a map
+	seen := keys[:0]
+	for {
+		key, j := jsonscan.PlainKey(data, i)
+		if j < 0 {
+			return -1
 		}
-		r.Runs = append(r.Runs, run)
-	}
-	if i+1 >= len(lines) || string(lines[i+1]) != `"rows": [` {
-		return false
-	}
-	rows := lines[i+2:]
-	if len(rows) == 0 || string(rows[len(rows)-1]) != "]" {
-		return false
-	}
-	rows = rows[:len(rows)-1]
-	r.Rows = make([]Row, 0, len(rows))
-	for k, l := range rows {
-		if k < len(rows)-1 {
-			if !bytes.HasSuffix(l, []byte(",")) {
-				return false
+		k := string(key)
+		for _, s := range seen {
+			if s == k {
+				return -1
 			}
-			l = l[:len(l)-1]
 		}
-		row, ok := fastRow(l)
-		if !ok && !strictLine(l, &row) {
-			return false
+		seen = append(seen, k)
+		if j = field(k, j); j < 0 {
+			return -1
 		}
-		r.Rows = append(r.Rows, row)
-	}
-	return true
-}
-
-// strictLine decodes one value with encoding/json, unknown fields
-// refused: false when it does not decode or more follows it.
-func strictLine(v []byte, dst any) bool {
-	dec := json.NewDecoder(bytes.NewReader(v))
-	dec.DisallowUnknownFields()
-	if dec.Decode(dst) != nil {
-		return false
-	}
-	_, err := dec.Token()
-	return err == io.EOF // nothing after the value
-}
-
-// fastRow reads a row line as Marshal writes it:
-// {"kind":…,"name":…[,"package":…][,"file":…][,"line":N],"self_us":[…][,"total_us":[…]]}.
-func fastRow(l []byte) (Row, bool) {
-	var row Row
-	var ok bool
-	if l, ok = cut(l, `{"kind":`); !ok {
-		return row, false
-	}
-	if row.Kind, l, ok = fastString(l); !ok {
-		return row, false
-	}
-	if l, ok = cut(l, `,"name":`); !ok {
-		return row, false
-	}
-	if row.Name, l, ok = fastString(l); !ok {
-		return row, false
-	}
-	if rest, has := cut(l, `,"package":`); has {
-		if row.Package, l, ok = fastString(rest); !ok {
-			return row, false
+		var more bool
+		if i, more = jsonscan.NextMember(data, j, '}'); i < 0 {
+			return -1
 		}
-	}
-	if rest, has := cut(l, `,"file":`); has {
-		if row.File, l, ok = fastString(rest); !ok {
-			return row, false
-		}
-	}
-	if rest, has := cut(l, `,"line":`); has {
-		end := bytes.IndexByte(rest, ',')
-		if end < 0 {
-			return row, false
-		}
-		n, err := strconv.ParseInt(string(rest[:end]), 10, 32)
-		if err != nil || !plainInt(rest[:end]) {
-			return row, false
-		}
-		row.Line, l = int32(n), rest[end:]
-	}
-	if l, ok = cut(l, `,"self_us":`); !ok {
-		return row, false
-	}
-	if row.SelfUs, l, ok = fastInts(l); !ok {
-		return row, false
-	}
-	if rest, has := cut(l, `,"total_us":`); has {
-		if row.TotalUs, l, ok = fastInts(rest); !ok {
-			return row, false
-		}
-	}
-	return row, string(l) == "}"
-}
-
-// fastRun reads a run line as Marshal writes it: its keys in Run's order,
-// the optional ones where they are.
-func fastRun(l []byte) (Run, bool) {
-	var run Run
-	var ok bool
-	if l, ok = cut(l, `{"file":`); !ok {
-		return run, false
-	}
-	if run.File, l, ok = fastString(l); !ok {
-		return run, false
-	}
-	ints := []struct {
-		key      string
-		v        *int64
-		optional bool
-	}{{`,"wall_us":`, &run.WallUs, false}, {`,"on_cpu_us":`, &run.OnCPUUs, false}, {`,"gc_us":`, &run.GCUs, false},
-		{`,"sampled_us":`, &run.SampledUs, true}, {`,"narrowed_from_us":`, &run.NarrowedFromUs, true}, {`,"samples":`, &run.Samples, false}}
-	for _, f := range ints {
-		rest, has := cut(l, f.key)
-		if !has {
-			if f.optional {
-				continue
-			}
-			return run, false
-		}
-		if *f.v, l, ok = fastInt(rest); !ok {
-			return run, false
-		}
-	}
-	rest, has := cut(l, `,"interval_us":`)
-	if !has {
-		return run, false
-	}
-	if run.IntervalUs, l, ok = fastFloat(rest); !ok {
-		return run, false
-	}
-	if rest, has := cut(l, `,"work":`); has {
-		if run.Work, l, ok = fastFloat(rest); !ok {
-			return run, false
-		}
-	}
-	if rest, has := cut(l, `,"process_cpu_us":`); has {
-		if run.ProcessCPUUs, l, ok = fastInt(rest); !ok {
-			return run, false
-		}
-	}
-	return run, string(l) == "}"
-}
-
-// numberEnd is where the number at the start of l ends.
-func numberEnd(l []byte) int {
-	for i, c := range l {
-		if c == ',' || c == '}' || c == ']' {
+		if !more {
 			return i
 		}
 	}
-	return len(l)
 }
 
-// fastInt reads a plain integer from the start of l.
-func fastInt(l []byte) (int64, []byte, bool) {
-	end := numberEnd(l)
-	if !plainInt(l[:end]) {
-		return 0, l, false
+// plainArray walks the array at data[i], calling elem with the index of
+// each element, which returns the element's end or -1; it returns the
+// array's end, or -1.
+func plainArray(data []byte, i int, elem func(i int) int) int {
+	i, empty := jsonscan.OpenArray(data, i)
+	if i < 0 || empty {
+		return i
 	}
-	n, err := strconv.ParseInt(string(l[:end]), 10, 64)
-	return n, l[end:], err == nil
+	for {
+		j := elem(jsonscan.SkipSpace(data, i))
+		if j < 0 {
+			return -1
+		}
+		var more bool
+		if i, more = jsonscan.NextMember(data, j, ']'); i < 0 {
+			return -1
+		}
+		if !more {
+			return i
+		}
+	}
 }
 
-// fastFloat reads a JSON number from the start of l: an integer part as
-// plainInt has it, then an optional fraction and exponent.
-func fastFloat(l []byte) (float64, []byte, bool) {
-	end := numberEnd(l)
-	tok := l[:end]
-	intEnd := 0
-	for intEnd < len(tok) && (tok[intEnd] == '-' || tok[intEnd] >= '0' && tok[intEnd] <= '9') {
-		intEnd++
-	}
-	if !plainInt(tok[:intEnd]) {
-		return 0, l, false
-	}
-	rest := tok[intEnd:]
-	if len(rest) > 0 && rest[0] == '.' {
-		k := 1
-		for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
-			k++
+// plainStringField reads a string of valid UTF-8 (as encoding/json gives
+// it unchanged) at data[i]; one with escapes (a RegExp's name) is
+// unescaped as encoding/json unescapes it.
+func plainStringField(data []byte, i int, dst *string) int {
+	j := jsonscan.PlainString(data, i)
+	if j >= 0 {
+		if !utf8.Valid(data[i+1 : j-1]) {
+			return -1
 		}
-		if k == 1 {
-			return 0, l, false
-		}
-		rest = rest[k:]
+		*dst = string(data[i+1 : j-1])
+		return j
 	}
-	if len(rest) > 0 && (rest[0] == 'e' || rest[0] == 'E') {
-		k := 1
-		if k < len(rest) && (rest[k] == '+' || rest[k] == '-') {
-			k++
-		}
-		d := k
-		for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
-			k++
-		}
-		if k == d {
-			return 0, l, false
-		}
-		rest = rest[k:]
+	if j = valueEnd(data, i); j < 0 || data[i] != '"' || !utf8.Valid(data[i+1:j-1]) {
+		return -1
 	}
-	if len(rest) != 0 {
-		return 0, l, false
+	text, err := jsonscan.Unescape(nil, data[i+1:j-1])
+	if err != nil {
+		return -1
 	}
-	f, err := strconv.ParseFloat(string(tok), 64)
-	return f, l[end:], err == nil
+	*dst = string(text)
+	return j
 }
 
-func cut(l []byte, prefix string) ([]byte, bool) {
-	if len(l) < len(prefix) || string(l[:len(prefix)]) != prefix {
-		return l, false
+// valueEnd is the end of the JSON value at data[i] (jsonscan's Walker
+// checks its grammar), or -1.
+func valueEnd(data []byte, i int) int {
+	w := jsonscan.NewWalker(data, i)
+	if w.Skip() != nil {
+		return -1
 	}
-	return l[len(prefix):], true
+	j := w.Pos()
+	for j > i && jsonscan.SkipSpace(data[j-1:j], 0) == 1 {
+		j-- // Pos is past the white space after the value
+	}
+	return j
 }
 
-// fastString reads a JSON string that needs no unescaping and is valid
-// UTF-8 (as encoding/json would give it unchanged) from the start of l.
-func fastString(l []byte) (string, []byte, bool) {
-	if len(l) < 2 || l[0] != '"' {
-		return "", l, false
+// plainInt64 reads an integer as JSON writes one (no leading zero, no
+// fraction or exponent) at data[i].
+func plainInt64(data []byte, i int, dst *int64) int {
+	v, j := jsonscan.PlainInt(data, i)
+	if j < 0 || !plainDigits(data[i:j]) {
+		return -1
 	}
-	for i := 1; i < len(l); i++ {
-		switch c := l[i]; {
-		case c == '"':
-			s := l[1:i]
-			if !utf8.Valid(s) {
-				return "", l, false
-			}
-			return string(s), l[i+1:], true
-		case c == '\\' || c < 0x20:
-			return "", l, false
-		}
-	}
-	return "", l, false
+	*dst = v
+	return j
 }
 
-// fastInts reads a JSON array of integers ([1,2,3]) from the start of l.
-func fastInts(l []byte) ([]int64, []byte, bool) {
-	if len(l) < 2 || l[0] != '[' {
-		return nil, l, false
+// plainIntField is plainInt64 into an int.
+func plainIntField(data []byte, i int, dst *int) int {
+	var v int64
+	j := plainInt64(data, i, &v)
+	if j >= 0 {
+		*dst = int(v)
 	}
-	end := bytes.IndexByte(l, ']')
-	if end < 0 {
-		return nil, l, false
-	}
-	body := l[1:end]
-	out := make([]int64, 0, bytes.Count(body, []byte(","))+1)
-	if len(body) > 0 {
-		for len(body) > 0 {
-			k := bytes.IndexByte(body, ',')
-			tok := body
-			if k >= 0 {
-				tok, body = body[:k], body[k+1:]
-				if len(body) == 0 {
-					return nil, l, false
-				}
-			} else {
-				body = nil
-			}
-			n, err := strconv.ParseInt(string(tok), 10, 64)
-			if err != nil || !plainInt(tok) {
-				return nil, l, false
-			}
-			out = append(out, n)
-		}
-	}
-	return out, l[end+1:], true
+	return j
 }
 
-// plainInt reports whether tok is an integer as JSON writes one: an
+// plainInts reads an array of integers at data[i].
+func plainInts(data []byte, i int, dst *[]int64) int {
+	n := 0 // the elements, to size the slice once: a comma more than the commas
+	if end := bytes.IndexByte(data[i:], ']'); end > 0 {
+		n = bytes.Count(data[i:i+end], []byte(",")) + 1
+	}
+	out := make([]int64, 0, n)
+	j := plainArray(data, i, func(i int) int {
+		var v int64
+		j := plainInt64(data, i, &v)
+		out = append(out, v)
+		return j
+	})
+	if j >= 0 {
+		*dst = out
+	}
+	return j
+}
+
+// plainFloat reads a JSON number at data[i] (jsonscan's Walker checks its
+// grammar) as a float64; -1 for one out of range, which encoding/json
+// refuses.
+func plainFloat(data []byte, i int, dst *float64) int {
+	if i >= len(data) || (data[i] != '-' && data[i]-'0' > 9) {
+		return -1
+	}
+	j := valueEnd(data, i)
+	if j < 0 {
+		return -1
+	}
+	f, err := strconv.ParseFloat(string(data[i:j]), 64)
+	if err != nil {
+		return -1
+	}
+	*dst = f
+	return j
+}
+
+// strictValue decodes the value at data[i] with encoding/json, unknown
+// fields refused; its end, or -1.
+func strictValue(data []byte, i int, dst any) int {
+	j := valueEnd(data, i)
+	if j < 0 {
+		return -1
+	}
+	dec := json.NewDecoder(bytes.NewReader(data[i:j]))
+	dec.DisallowUnknownFields()
+	if dec.Decode(dst) != nil {
+		return -1
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return -1
+	}
+	return j
+}
+
+// plainDigits reports whether tok is an integer as JSON writes one: an
 // optional minus, then digits without a leading zero.
-func plainInt(tok []byte) bool {
+func plainDigits(tok []byte) bool {
 	if len(tok) > 0 && tok[0] == '-' {
 		tok = tok[1:]
 	}
-	if len(tok) == 0 || len(tok) > 1 && tok[0] == '0' {
-		return false
-	}
-	for _, c := range tok {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
+	return len(tok) > 0 && (len(tok) == 1 || tok[0] != '0')
 }
