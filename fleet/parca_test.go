@@ -96,29 +96,37 @@ func TestServerEqualsFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ft := analyze.Aggregate(fp, analyze.AggregateOptions{})
-			st := analyze.Aggregate(run.Profile, analyze.AggregateOptions{})
-			if st.Summary.OnCPUNs != ft.Summary.OnCPUNs {
-				t.Errorf("%s: on-CPU %d from the server, %d from the file", name, st.Summary.OnCPUNs, ft.Summary.OnCPUNs)
-			}
-			if run.Profile.SampleCount != fp.SampleCount || run.Profile.IntervalNs != fp.IntervalNs {
-				t.Errorf("%s: %d samples of %d ns from the server, %d of %d from the file", name, run.Profile.SampleCount, run.Profile.IntervalNs, fp.SampleCount, fp.IntervalNs)
-			}
-			if run.Profile.WallNs != int64(window1.Sub(window0)) {
-				t.Errorf("%s: wall %d, want the window", name, run.Profile.WallNs)
-			}
-			want := map[analyze.Key][2]int64{}
-			for _, r := range ft.Functions {
-				want[r.Key] = [2]int64{r.Self, r.Total}
-			}
-			if len(st.Functions) != len(ft.Functions) {
-				t.Errorf("%s: %d functions from the server, %d from the file", name, len(st.Functions), len(ft.Functions))
-			}
-			for _, r := range st.Functions {
-				if w, ok := want[r.Key]; !ok || w != [2]int64{r.Self, r.Total} {
-					t.Errorf("%s: %v self/total %d/%d from the server, %v from the file", name, r.Key, r.Self, r.Total, w)
-				}
-			}
+			sameAsFile(t, name, fp, run.Profile)
+		}
+	}
+}
+
+// sameAsFile checks that a profile read from a server has the on-CPU time,
+// sample count, interval and per-function self and total times of
+// profdiff's reading of the file pushed as it, and the window's duration.
+func sameAsFile(t *testing.T, name string, fp, sp *analyze.Profile) {
+	t.Helper()
+	ft := analyze.Aggregate(fp, analyze.AggregateOptions{})
+	st := analyze.Aggregate(sp, analyze.AggregateOptions{})
+	if st.Summary.OnCPUNs != ft.Summary.OnCPUNs {
+		t.Errorf("%s: on-CPU %d from the server, %d from the file", name, st.Summary.OnCPUNs, ft.Summary.OnCPUNs)
+	}
+	if sp.SampleCount != fp.SampleCount || sp.IntervalNs != fp.IntervalNs {
+		t.Errorf("%s: %d samples of %d ns from the server, %d of %d from the file", name, sp.SampleCount, sp.IntervalNs, fp.SampleCount, fp.IntervalNs)
+	}
+	if sp.WallNs != int64(window1.Sub(window0)) {
+		t.Errorf("%s: wall %d, want the window", name, sp.WallNs)
+	}
+	want := map[analyze.Key][2]int64{}
+	for _, r := range ft.Functions {
+		want[r.Key] = [2]int64{r.Self, r.Total}
+	}
+	if len(st.Functions) != len(ft.Functions) {
+		t.Errorf("%s: %d functions from the server, %d from the file", name, len(st.Functions), len(ft.Functions))
+	}
+	for _, r := range st.Functions {
+		if w, ok := want[r.Key]; !ok || w != [2]int64{r.Self, r.Total} {
+			t.Errorf("%s: %v self/total %d/%d from the server, %v from the file", name, r.Key, r.Self, r.Total, w)
 		}
 	}
 }
