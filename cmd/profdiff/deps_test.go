@@ -52,7 +52,7 @@ var allowed = map[string][]string{
 	"flamegraph":         {module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/jsonwrite"},
 	"history":            {module + "/analyze", module + "/diff", module + "/internal/confine", module + "/stats"},
 	"narrow":             {module + "/analyze"},
-	"fleet":              {module + "/analyze", "connectrpc.com/connect", "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1", "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect", "google.golang.org/protobuf/proto"},
+	"fleet":              {module + "/analyze", "google.golang.org/protobuf/encoding/protowire"},
 	"stats":              {},
 	"record":             {module + "/stats", "golang.org/x/sys/unix"},
 	"cmd/profdiff":       {module + "/analyze", module + "/internal/confine", module + "/diff", module + "/history", module + "/report", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", module + "/record", module + "/fleet", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup", "golang.org/x/sys/unix"},
@@ -93,6 +93,23 @@ func TestImportDirections(t *testing.T) {
 			if strings.Trim(imp.Path.Value, `"`) == "github.com/google/pprof/profile" && filepath.Base(path) != "pprof.go" && !strings.HasSuffix(path, "_test.go") {
 				t.Errorf("%s imports the pprof package; only analyze/pprof.go may", path)
 			}
+		}
+	}
+}
+
+// TestNoRPCLibraryInTheBinary: the binary speaks Connect's JSON protocol
+// to Pyroscope over net/http; the api module's Connect client, gRPC and
+// the protobuf runtime (14 MB of binary and 6 MiB of every run's memory,
+// issue 46) are linked into fleet's tests only.
+func TestNoRPCLibraryInTheBinary(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	heavy := regexp.MustCompile(`^(connectrpc\.com/|google\.golang\.org/grpc|github\.com/grafana/pyroscope|google\.golang\.org/protobuf/(proto|reflect/protoreflect|encoding/protojson)$)`)
+	for _, p := range strings.Fields(string(out)) {
+		if heavy.MatchString(p) {
+			t.Errorf("profdiff links %s", p)
 		}
 	}
 }
