@@ -230,3 +230,43 @@ func fillCounts(p *analyze.Profile, window time.Duration) {
 	}
 	p.SampleCount = (total + period/2) / period
 }
+
+// Formation says, for the report, how a side's runs were formed: "3 runs,
+// one per instance, each over 15m", "6 windows of 10m", "1 run, merged
+// over 15m". runs is how many Fetch returned and run the wall time of one
+// (Run.Profile.WallNs: the window, or with Windows the shortest
+// sub-window); windows without samples are left out, and counted.
+func Formation(o Options, runs int, run time.Duration) string {
+	d := shortDuration(run)
+	switch {
+	case o.ReplicateBy != "":
+		return fmt.Sprintf("%d %s, one per %s, each over %s", runs, plural(runs, "run"), o.ReplicateBy, d)
+	case o.Windows > 1:
+		s := fmt.Sprintf("%d %s of %s", runs, plural(runs, "window"), d)
+		if runs < o.Windows {
+			s += fmt.Sprintf(" (%d of %d had no samples)", o.Windows-runs, o.Windows)
+		}
+		return s
+	}
+	return fmt.Sprintf("%d %s, merged over %s", runs, plural(runs, "run"), d)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// shortDuration writes d to the second without zero units: 10m, 1h30m,
+// 3m45s.
+func shortDuration(d time.Duration) string {
+	s := d.Round(time.Second).String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}

@@ -205,6 +205,25 @@ func TestRetryAndToken(t *testing.T) {
 	}
 }
 
+func TestFormation(t *testing.T) {
+	for _, c := range []struct {
+		o    Options
+		runs int
+		run  time.Duration
+		want string
+	}{
+		{Options{ReplicateBy: "instance"}, 3, 15 * time.Minute, "3 runs, one per instance, each over 15m"},
+		{Options{ReplicateBy: "pod"}, 1, 90 * time.Minute, "1 run, one per pod, each over 1h30m"},
+		{Options{Windows: 6}, 6, 10 * time.Minute, "6 windows of 10m"},
+		{Options{Windows: 4}, 3, 225 * time.Second, "3 windows of 3m45s (1 of 4 had no samples)"},
+		{Options{}, 1, 2 * time.Hour, "1 run, merged over 2h"},
+	} {
+		if got := Formation(c.o, c.runs, c.run); got != c.want {
+			t.Errorf("%+v %d %v: %q, want %q", c.o, c.runs, c.run, got, c.want)
+		}
+	}
+}
+
 func TestParseURI(t *testing.T) {
 	now := time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC)
 	q, err := ParseURI(`parca+http://h:7070/?query=`+goType+`{job="api"}&from=-1h&to=2026-12-07T00:00:00Z`, now)

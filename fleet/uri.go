@@ -77,7 +77,7 @@ func ParseURI(raw string, now time.Time) (Query, error) {
 		return Query{}, fmt.Errorf("side %q: want parca+http://HOST:PORT/ or parca+https://", raw)
 	}
 	if u.User != nil {
-		return Query{}, fmt.Errorf("side %q: no credentials in the URI; set PROFDIFF_PARCA_TOKEN instead", redact(u))
+		return Query{}, fmt.Errorf("side %q: no credentials in the URI; set PROFDIFF_FLEET_TOKEN instead", redact(u))
 	}
 	v := u.Query()
 	q := Query{Kind: kind, Base: u.Scheme + "://" + u.Host + strings.TrimSuffix(u.Path, "/"), Selector: v.Get("query")}

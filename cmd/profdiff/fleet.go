@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/fleet"
 )
 
@@ -63,6 +64,22 @@ func fleetSide(uri, name string, o options) (sideArg, error) {
 		s.fetched = append(s.fetched, r.Profile)
 	}
 	return s, nil
+}
+
+// fleetFormed says how the runs of each query side were formed, for the
+// report (diff.Side.Formed); sides of files are left as they are. ds are
+// the sides readSides made of sides, in their order.
+func fleetFormed(ds []diff.Side, sides []sideArg, f fleetFlags) {
+	for i, s := range sides {
+		if s.fetched == nil || i >= len(ds) {
+			continue
+		}
+		run := s.fetched[0].WallNs
+		for _, p := range s.fetched {
+			run = min(run, p.WallNs) // with --windows the last absorbs the rounding
+		}
+		ds[i].Formed = fleet.Formation(fleet.Options{ReplicateBy: f.replicateBy, Windows: f.windows}, len(s.fetched), time.Duration(run))
+	}
 }
 
 // sideRun is run i of side s: a fetched query run, else read from its file.

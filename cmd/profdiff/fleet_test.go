@@ -47,8 +47,9 @@ func TestQuerySides(t *testing.T) {
 	}
 	var doc struct {
 		Sides []struct {
-			Name string `json:"name"`
-			Runs int    `json:"runs"`
+			Name   string `json:"name"`
+			Runs   int    `json:"runs"`
+			Formed string `json:"formed"`
 		} `json:"sides"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
@@ -59,6 +60,27 @@ func TestQuerySides(t *testing.T) {
 	}
 	if len(doc.Sides) != 2 || doc.Sides[0].Runs != 3 || doc.Sides[1].Runs != 3 {
 		t.Errorf("sides: %+v", doc.Sides)
+	}
+	for _, s := range doc.Sides {
+		if s.Formed != "3 runs, one per instance, each over 15m" {
+			t.Errorf("side %s: formed %q", s.Name, s.Formed)
+		}
+	}
+	// The report says how the runs were formed, in every format.
+	code, out, errs = runCLI("--format", "text", "--windows", "3", side("before"), side("after"))
+	if code != 0 || !strings.Contains(out, "(pprof, 3 windows of 5m)") {
+		t.Errorf("text: exit %d, %s\n%s", code, errs, out)
+	}
+	code, out, errs = runCLI("--format", "markdown", "--replicate-by", "instance", side("before"), side("after"))
+	if code != 0 || !strings.Contains(out, "before (3 runs, one per instance, each over 15m) → after (3 runs, one per instance, each over 15m)") {
+		t.Errorf("markdown: exit %d, %s\n%s", code, errs, out)
+	}
+	code, out, errs = runCLI("--format", "text", side("after"))
+	if code != 0 || !strings.Contains(out, "\n1 run, merged over 15m\n") {
+		t.Errorf("one side: exit %d, %s\n%s", code, errs, out)
+	}
+	if code, out, _ := runCLI("--format", "json", fixture("fleet/files/before-r1.pprof"), fixture("fleet/files/after-r1.pprof")); code != 0 || strings.Contains(out, `"formed"`) {
+		t.Errorf("files: exit %d, a formed field for sides of files", code)
 	}
 	code, _, errs = runCLI("--format", "text", side("nosuch"), side("after"))
 	if code != 2 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "matched no samples") {

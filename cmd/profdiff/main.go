@@ -236,6 +236,7 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	defer limitMemory(inv.sides, need.aggregateOptions(len(inv.sides)))()
 	ds, profiles, err := readSides(inv.sides, inv.flags, stdin, inv.syms, inv.popts, inv.filters, o, need)
 	if err == nil {
+		fleetFormed(ds, inv.sides, o.fleet) // how a query side's runs were formed (fleet.go)
 		err = mapsOfAnotherBuild(ds)
 	}
 	if err == nil && o.baseStore != "" {
