@@ -59,8 +59,9 @@ type request struct {
 }
 
 // do sends r until it is answered, retrying a transport error or a 5xx,
-// and returns the body of a 200 answer. Another status is a bad query,
-// with the server's message (a gRPC-gateway or Connect error).
+// and returns the body of a 200 answer. 401 and 403 are a token refused
+// (or missing); another status is a bad query; both with the server's
+// message (a gRPC-gateway or Connect error).
 func (c *caller) do(ctx context.Context, r request) ([]byte, error) {
 	var last error
 	for attempt := 0; attempt <= c.retries; attempt++ {
@@ -84,6 +85,8 @@ func (c *caller) do(ctx context.Context, r request) ([]byte, error) {
 			last = fmt.Errorf("%s: server unreachable: %v", c.base, err)
 		case status >= 500:
 			last = fmt.Errorf("%s: server error %d: %s", c.base, status, oneLine(body))
+		case status == http.StatusUnauthorized || status == http.StatusForbidden:
+			return nil, fmt.Errorf("%s: not authorized (%s): %s", c.base, errorCode(body, status), oneLine(body))
 		case status != http.StatusOK:
 			return nil, fmt.Errorf("%s: bad query (%s): %s", c.base, errorCode(body, status), oneLine(body))
 		default:

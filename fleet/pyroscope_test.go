@@ -198,7 +198,7 @@ func TestPyroscopeRetryTokenWindows(t *testing.T) {
 	}
 	f.unavailable.Store(0)
 	_, err = Fetch(context.Background(), pyroQuery(t, srv.URL, "before"), Options{Token: "wrong"})
-	if err == nil || strings.Contains(err.Error(), "wrong") || !strings.Contains(err.Error(), "bad query (unauthenticated): no valid token") {
+	if err == nil || strings.Contains(err.Error(), "wrong") || !strings.Contains(err.Error(), "not authorized (unauthenticated): no valid token") {
 		t.Errorf("bad token: %v", err)
 	}
 	_, err = Fetch(context.Background(), pyroQuery(t, "http://127.0.0.1:1", "before"), Options{Retries: -1, Timeout: time.Second})

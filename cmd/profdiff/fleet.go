@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -64,6 +66,52 @@ func fleetSide(uri, name string, o options) (sideArg, error) {
 		s.fetched = append(s.fetched, r.Profile)
 	}
 	return s, nil
+}
+
+// sidesWithQueries is sidesAndNote, but --side NAME=URI values that are
+// server queries are fetched as sides of their own (a query side is given
+// once: its runs come from --replicate-by or --windows); the other --side
+// values are read as namedSides reads them.
+func sidesWithQueries(args []string, o options) ([]sideArg, *analyze.Warning, error) {
+	if o.baseStore != "" || !slices.ContainsFunc(o.named, func(v string) bool {
+		_, uri, _ := strings.Cut(v, "=")
+		return fleet.IsURI(uri)
+	}) {
+		return sidesAndNote(args, o)
+	}
+	if len(args)+len(o.before)+len(o.after) > 0 {
+		return nil, nil, fmt.Errorf("give the sides either as arguments, with --before/--after, or with --side NAME=PATH, not two of these")
+	}
+	var sides []sideArg
+	for _, v := range o.named {
+		name, uri, _ := strings.Cut(v, "=")
+		i := slices.IndexFunc(sides, func(s sideArg) bool { return s.name == name })
+		var s sideArg
+		var err error
+		if fleet.IsURI(uri) {
+			if name == "" {
+				return nil, nil, fmt.Errorf("--side %q: give NAME=URI", v)
+			}
+			s, err = fleetSide(uri, name, o)
+		} else {
+			var ss []sideArg
+			if ss, err = namedSides([]string{v}); err == nil {
+				s = ss[0]
+			}
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		switch {
+		case i < 0:
+			sides = append(sides, s)
+		case sides[i].fetched != nil || s.fetched != nil:
+			return nil, nil, fmt.Errorf("--side %s is given twice and one is a server query: a query side is given once (its runs come from --replicate-by or --windows)", name)
+		default:
+			sides[i].files = append(sides[i].files, s.files...)
+		}
+	}
+	return sides, nil, nil
 }
 
 // fleetFormed says how the runs of each query side were formed, for the

@@ -150,7 +150,7 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 	if err != nil {
 		return nil, err
 	}
-	sides, byName, err := sidesAndNote(fs.Args(), o)
+	sides, byName, err := sidesWithQueries(fs.Args(), o) // --side NAME=URI (fleet.go), else sidesAndNote
 	if err == nil {
 		err = checkStdin(sides)
 	}
