@@ -172,15 +172,31 @@ func oneLine(body []byte) string {
 	if json.Unmarshal(body, &e) == nil && e.Message != "" {
 		s = e.Message
 	}
-	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "?")), " ")
-	s = strings.Map(func(r rune) rune {
-		if !unicode.IsPrint(r) {
-			return '?'
-		}
-		return r
-	}, s)
+	s = printable(s)
 	if r := []rune(s); len(r) > 200 {
 		s = string(r[:200]) + "..."
 	}
 	return s
 }
+
+// printable makes s one line of printable characters: runs of white
+// space are one space, other control characters and invalid UTF-8 "?".
+func printable(s string) string {
+	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "?")), " ")
+	return strings.Map(func(r rune) rune {
+		if !unicode.IsPrint(r) {
+			return '?'
+		}
+		return r
+	}, s)
+}
+
+// lineError is err said in one printable line (a profile's own strings
+// reach the readers' errors), still err to errors.Is and errors.As.
+type lineError struct {
+	msg string
+	err error
+}
+
+func (e *lineError) Error() string { return e.msg }
+func (e *lineError) Unwrap() error { return e.err }

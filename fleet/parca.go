@@ -172,13 +172,16 @@ func (c *client) merge(ctx context.Context, selector string, from, to time.Time,
 		"merge.end":   {to.UTC().Format(time.RFC3339Nano)},
 	}
 	q := c.q
-	var out struct {
-		Pprof []byte `json:"pprof"` // base64 in JSON
-	}
+	var out queryResponse
 	if err := c.get(ctx, q.Base, "/api/profiles/query", v, &out); err != nil {
 		return nil, err
 	}
 	return readMerged(out.Pprof, q.Base, "parca:"+selector, to.Sub(from), c.max, po)
+}
+
+// queryResponse is the part of Parca's QueryResponse a merge reads.
+type queryResponse struct {
+	Pprof []byte `json:"pprof"` // base64 in JSON
 }
 
 // readMerged reads a merged pprof answer as a run of a window's length.
@@ -195,7 +198,7 @@ func readMerged(b []byte, base, name string, window time.Duration, max int64, po
 		if strings.Contains(err.Error(), "has no samples") { // Parca's answer to a selector that matched nothing
 			return nil, fmt.Errorf("%s: %s: %w", base, selector, ErrEmpty)
 		}
-		return nil, fmt.Errorf("%s: %s: %w", base, selector, err)
+		return nil, &lineError{printable(base + ": " + selector + ": " + err.Error()), err}
 	}
 	if len(p.Samples) == 0 || p.OnCPUNs() == 0 {
 		return nil, fmt.Errorf("%s: %s: %w", base, selector, ErrEmpty)

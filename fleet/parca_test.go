@@ -235,6 +235,14 @@ func TestParseURI(t *testing.T) {
 			t.Errorf("%s: %v", bad, err)
 		}
 	}
+	for raw, base := range map[string]string{"pyroscope+https://h:4040//?query=p": "https://h:4040", "parca+http://h/a%20b/?query=p": "http://h/a%20b"} {
+		if q, err := ParseURI(raw, now); err != nil || q.Base != base {
+			t.Errorf("%s: base %q, want %q (%v)", raw, q.Base, base, err)
+		}
+	}
+	if _, err := ParseURI("parca+http://me:pw-5a4b@h:bad/?query=x", now); err == nil || strings.Contains(err.Error(), "pw-5a4b") {
+		t.Errorf("a bad port with credentials: %v", err)
+	}
 	if s, _ := withLabel(`t{a="b"}`, "instance", `x"y`); s != `t{a="b",instance="x\"y"}` {
 		t.Errorf("withLabel: %s", s)
 	}

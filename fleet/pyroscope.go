@@ -86,6 +86,20 @@ type selectSeriesResponse struct {
 	} `json:"series"`
 }
 
+// values are the label's values in the series, sorted, each once.
+func (r *selectSeriesResponse) values(label string) []string {
+	var values []string
+	for _, s := range r.Series {
+		for _, l := range s.Labels {
+			if l.Name == label {
+				values = append(values, l.Value)
+			}
+		}
+	}
+	slices.Sort(values)
+	return slices.Compact(values)
+}
+
 // selectMergeStacktracesRequest is querier.v1.SelectMergeStacktracesRequest.
 type selectMergeStacktracesRequest struct {
 	ProfileTypeID string `json:"profileTypeID"`
@@ -115,16 +129,7 @@ func (p *pyroscope) labelValues(ctx context.Context, label string) ([]string, er
 	if err != nil {
 		return nil, err
 	}
-	var values []string
-	for _, s := range resp.Series {
-		for _, l := range s.Labels {
-			if l.Name == label {
-				values = append(values, l.Value)
-			}
-		}
-	}
-	slices.Sort(values)
-	values = slices.Compact(values)
+	values := resp.values(label)
 	if len(values) == 0 {
 		return nil, fmt.Errorf("%s: label %q has no values in the window: %w", p.q.Base, label, ErrEmpty)
 	}
@@ -139,9 +144,14 @@ func (p *pyroscope) merge(ctx context.Context, selector string, from, to time.Ti
 	if err != nil {
 		return nil, err
 	}
-	var b []byte
-	if resp.Pprof != nil && resp.Pprof.Profile != nil && len(resp.Pprof.Profile.Sample) > 0 {
-		b = resp.Pprof.Profile.marshal()
+	return readMerged(resp.pprof(), p.q.Base, "pyroscope:"+selector, to.Sub(from), p.max, po)
+}
+
+// pprof is the answer's profile as pprof protobuf, nil when it has no
+// samples.
+func (r *selectMergeStacktracesResponse) pprof() []byte {
+	if r.Pprof == nil || r.Pprof.Profile == nil || len(r.Pprof.Profile.Sample) == 0 {
+		return nil
 	}
-	return readMerged(b, p.q.Base, "pyroscope:"+selector, to.Sub(from), p.max, po)
+	return r.Pprof.Profile.marshal()
 }
