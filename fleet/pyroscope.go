@@ -19,7 +19,7 @@ import (
 // non-200 answer of {"code", "message"}): SelectMergeStacktraces with
 // PROFILE_FORMAT_PPROF for the profile and SelectSeries grouped by the
 // replicate label for its values. The api module's Connect client would
-// do the same and weighs 14 MB of binary and 6 MiB of every run's memory;
+// do the same and weighs 13 MB of binary and 5-6 MiB of every run's peak memory;
 // the tests check these requests against its handler.
 type pyroscope struct {
 	q Query

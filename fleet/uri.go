@@ -1,7 +1,8 @@
-// Package fleet reads profiles from continuous-profiling servers (Parca)
-// as sides: a side URI names the server, a selector and a time window, and
-// Fetch returns one analyze.Profile per replicate (a label value or a
-// sub-window), so the noise model sees runs as it does for files.
+// Package fleet reads profiles from continuous-profiling servers (Parca,
+// Grafana Pyroscope) as sides: a side URI names the server, a selector and
+// a time window, and Fetch returns one analyze.Profile per replicate (a
+// label value or a sub-window), so the noise model sees runs as it does
+// for files. It speaks to both servers with the standard library only.
 package fleet
 
 import (

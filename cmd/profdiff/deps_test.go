@@ -99,7 +99,7 @@ func TestImportDirections(t *testing.T) {
 
 // TestNoRPCLibraryInTheBinary: the binary speaks Connect's JSON protocol
 // to Pyroscope over net/http; the api module's Connect client, gRPC and
-// the protobuf runtime (14 MB of binary and 6 MiB of every run's memory,
+// the protobuf runtime (13 MB of binary and 5-6 MiB of every run's peak memory,
 // issue 46) are linked into fleet's tests only.
 func TestNoRPCLibraryInTheBinary(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
