@@ -40,6 +40,10 @@ type Side struct {
 	Source string
 	// Warnings are about the side as a whole; the report carries them.
 	Warnings []analyze.Warning
+	// Formed says how the runs were formed when that is not one file each
+	// ("3 runs, one per instance", "6 windows of 10m" of a server query);
+	// "" for runs read from files.
+	Formed string
 	// ProcessCPUNs is, per run (in the order of Tables), the user and
 	// system CPU time the operating system charged the run's processes
 	// (profdiff record measures it); nil when not known for every run.
@@ -65,6 +69,8 @@ type SideSummary struct {
 	// Root is the directory the side's files are shown and matched
 	// below, with its trailing "/"; "" when they keep their paths.
 	Root string
+	// Formed is Side.Formed: how the runs were formed, "" for files.
+	Formed string
 	analyze.Summary
 }
 
@@ -485,7 +491,7 @@ func summarize(s Side) (SideSummary, error) {
 	if len(s.Tables) == 0 {
 		return SideSummary{}, fmt.Errorf("side %s has no profiles", s.Name)
 	}
-	sum := SideSummary{Name: s.Name, Runs: len(s.Tables), Format: s.Tables[0].Format, SampleType: s.Tables[0].SampleType, Work: s.Work, Root: s.Root}
+	sum := SideSummary{Name: s.Name, Runs: len(s.Tables), Format: s.Tables[0].Format, SampleType: s.Tables[0].SampleType, Work: s.Work, Root: s.Root, Formed: s.Formed}
 	for _, t := range s.Tables {
 		if t.Format != sum.Format {
 			return sum, fmt.Errorf("side %s mixes formats: %s is %s, %s is %s", s.Name, s.Tables[0].File, sum.Format.Describe(), t.File, t.Format.Describe())

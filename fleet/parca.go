@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -122,105 +121,24 @@ type source interface {
 
 // client reads a Parca server through its JSON gateway.
 type client struct {
-	q       Query
-	http    *http.Client
-	retries int
-	token   string
-	max     int64
+	q Query
+	*caller
 }
 
 func newClient(o Options, q Query) *client {
-	c := &client{q: q, http: o.Client, retries: o.Retries, token: o.Token, max: o.MaxResponse}
-	if c.http == nil {
-		t := o.Timeout
-		if t == 0 {
-			t = 30 * time.Second
-		}
-		c.http = &http.Client{Timeout: t}
-	}
-	if c.retries == 0 {
-		c.retries = 2
-	} else if c.retries < 0 {
-		c.retries = 0
-	}
-	if c.max <= 0 {
-		c.max = DefaultMaxResponse
-	}
-	return c
+	return &client{q: q, caller: newCaller(o, q.Base)}
 }
 
 // get fetches base+path?v and decodes the JSON answer into out.
 func (c *client) get(ctx context.Context, base, path string, v url.Values, out any) error {
-	u := base + path + "?" + v.Encode()
-	var last error
-	for attempt := 0; attempt <= c.retries; attempt++ {
-		if attempt > 0 {
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(time.Duration(attempt) * 200 * time.Millisecond):
-			}
-		}
-		body, status, err := c.once(ctx, u)
-		if err != nil {
-			last = fmt.Errorf("%s: server unreachable: %v", base, errors.Unwrap(err))
-			if errors.Unwrap(err) == nil {
-				last = fmt.Errorf("%s: server unreachable: %v", base, err)
-			}
-			continue
-		}
-		if status >= 500 {
-			last = fmt.Errorf("%s: server error %d: %s", base, status, oneLine(body))
-			continue
-		}
-		if status != http.StatusOK {
-			return fmt.Errorf("%s: bad query (HTTP %d): %s", base, status, oneLine(body))
-		}
-		if err := json.Unmarshal(body, out); err != nil {
-			return fmt.Errorf("%s: answer is not the expected JSON: %v", base, err)
-		}
-		return nil
-	}
-	return last
-}
-
-func (c *client) once(ctx context.Context, u string) ([]byte, int, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	body, err := c.do(ctx, request{method: http.MethodGet, url: base + path + "?" + v.Encode()})
 	if err != nil {
-		return nil, 0, err
+		return err
 	}
-	req.Header.Set("Accept", "application/json")
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
+	if err := json.Unmarshal(body, out); err != nil {
+		return fmt.Errorf("%s: answer is not the expected JSON: %v", base, err)
 	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, c.max+1))
-	if err != nil {
-		return nil, 0, err
-	}
-	if int64(len(body)) > c.max {
-		return nil, 0, fmt.Errorf("answer larger than %d bytes", c.max)
-	}
-	return body, resp.StatusCode, nil
-}
-
-// oneLine shortens a server's error body to one line: the gRPC-gateway
-// message when there is one.
-func oneLine(body []byte) string {
-	var e struct{ Message string }
-	s := string(body)
-	if json.Unmarshal(body, &e) == nil && e.Message != "" {
-		s = e.Message
-	}
-	s = string(bytes.Join(bytes.Fields([]byte(s)), []byte(" ")))
-	if len(s) > 200 {
-		s = s[:200] + "..."
-	}
-	return s
+	return nil
 }
 
 func (c *client) labelValues(ctx context.Context, label string) ([]string, error) {
@@ -254,13 +172,16 @@ func (c *client) merge(ctx context.Context, selector string, from, to time.Time,
 		"merge.end":   {to.UTC().Format(time.RFC3339Nano)},
 	}
 	q := c.q
-	var out struct {
-		Pprof []byte `json:"pprof"` // base64 in JSON
-	}
+	var out queryResponse
 	if err := c.get(ctx, q.Base, "/api/profiles/query", v, &out); err != nil {
 		return nil, err
 	}
 	return readMerged(out.Pprof, q.Base, "parca:"+selector, to.Sub(from), c.max, po)
+}
+
+// queryResponse is the part of Parca's QueryResponse a merge reads.
+type queryResponse struct {
+	Pprof []byte `json:"pprof"` // base64 in JSON
 }
 
 // readMerged reads a merged pprof answer as a run of a window's length.
@@ -277,7 +198,7 @@ func readMerged(b []byte, base, name string, window time.Duration, max int64, po
 		if strings.Contains(err.Error(), "has no samples") { // Parca's answer to a selector that matched nothing
 			return nil, fmt.Errorf("%s: %s: %w", base, selector, ErrEmpty)
 		}
-		return nil, fmt.Errorf("%s: %s: %w", base, selector, err)
+		return nil, &lineError{printable(base + ": " + selector + ": " + err.Error()), err}
 	}
 	if len(p.Samples) == 0 || p.OnCPUNs() == 0 {
 		return nil, fmt.Errorf("%s: %s: %w", base, selector, ErrEmpty)
@@ -311,4 +232,44 @@ func fillCounts(p *analyze.Profile, window time.Duration) {
 		total += s.Weight
 	}
 	p.SampleCount = (total + period/2) / period
+}
+
+// Formation says, for the report, how a side's runs were formed: "3 runs,
+// one per instance, each over 15m", "6 windows of 10m", "1 run, merged
+// over 15m". runs is how many Fetch returned and run the wall time of one
+// (Run.Profile.WallNs: the window, or with Windows the shortest
+// sub-window); windows without samples are left out, and counted.
+func Formation(o Options, runs int, run time.Duration) string {
+	d := shortDuration(run)
+	switch {
+	case o.ReplicateBy != "":
+		return fmt.Sprintf("%d %s, one per %s, each over %s", runs, plural(runs, "run"), o.ReplicateBy, d)
+	case o.Windows > 1:
+		s := fmt.Sprintf("%d %s of %s", runs, plural(runs, "window"), d)
+		if runs < o.Windows {
+			s += fmt.Sprintf(" (%d of %d had no samples)", o.Windows-runs, o.Windows)
+		}
+		return s
+	}
+	return fmt.Sprintf("%d %s, merged over %s", runs, plural(runs, "run"), d)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// shortDuration writes d to the second without zero units: 10m, 1h30m,
+// 3m45s.
+func shortDuration(d time.Duration) string {
+	s := d.Round(time.Second).String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

@@ -96,29 +96,37 @@ func TestServerEqualsFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ft := analyze.Aggregate(fp, analyze.AggregateOptions{})
-			st := analyze.Aggregate(run.Profile, analyze.AggregateOptions{})
-			if st.Summary.OnCPUNs != ft.Summary.OnCPUNs {
-				t.Errorf("%s: on-CPU %d from the server, %d from the file", name, st.Summary.OnCPUNs, ft.Summary.OnCPUNs)
-			}
-			if run.Profile.SampleCount != fp.SampleCount || run.Profile.IntervalNs != fp.IntervalNs {
-				t.Errorf("%s: %d samples of %d ns from the server, %d of %d from the file", name, run.Profile.SampleCount, run.Profile.IntervalNs, fp.SampleCount, fp.IntervalNs)
-			}
-			if run.Profile.WallNs != int64(window1.Sub(window0)) {
-				t.Errorf("%s: wall %d, want the window", name, run.Profile.WallNs)
-			}
-			want := map[analyze.Key][2]int64{}
-			for _, r := range ft.Functions {
-				want[r.Key] = [2]int64{r.Self, r.Total}
-			}
-			if len(st.Functions) != len(ft.Functions) {
-				t.Errorf("%s: %d functions from the server, %d from the file", name, len(st.Functions), len(ft.Functions))
-			}
-			for _, r := range st.Functions {
-				if w, ok := want[r.Key]; !ok || w != [2]int64{r.Self, r.Total} {
-					t.Errorf("%s: %v self/total %d/%d from the server, %v from the file", name, r.Key, r.Self, r.Total, w)
-				}
-			}
+			sameAsFile(t, name, fp, run.Profile)
+		}
+	}
+}
+
+// sameAsFile checks that a profile read from a server has the on-CPU time,
+// sample count, interval and per-function self and total times of
+// profdiff's reading of the file pushed as it, and the window's duration.
+func sameAsFile(t *testing.T, name string, fp, sp *analyze.Profile) {
+	t.Helper()
+	ft := analyze.Aggregate(fp, analyze.AggregateOptions{})
+	st := analyze.Aggregate(sp, analyze.AggregateOptions{})
+	if st.Summary.OnCPUNs != ft.Summary.OnCPUNs {
+		t.Errorf("%s: on-CPU %d from the server, %d from the file", name, st.Summary.OnCPUNs, ft.Summary.OnCPUNs)
+	}
+	if sp.SampleCount != fp.SampleCount || sp.IntervalNs != fp.IntervalNs {
+		t.Errorf("%s: %d samples of %d ns from the server, %d of %d from the file", name, sp.SampleCount, sp.IntervalNs, fp.SampleCount, fp.IntervalNs)
+	}
+	if sp.WallNs != int64(window1.Sub(window0)) {
+		t.Errorf("%s: wall %d, want the window", name, sp.WallNs)
+	}
+	want := map[analyze.Key][2]int64{}
+	for _, r := range ft.Functions {
+		want[r.Key] = [2]int64{r.Self, r.Total}
+	}
+	if len(st.Functions) != len(ft.Functions) {
+		t.Errorf("%s: %d functions from the server, %d from the file", name, len(st.Functions), len(ft.Functions))
+	}
+	for _, r := range st.Functions {
+		if w, ok := want[r.Key]; !ok || w != [2]int64{r.Self, r.Total} {
+			t.Errorf("%s: %v self/total %d/%d from the server, %v from the file", name, r.Key, r.Self, r.Total, w)
 		}
 	}
 }
@@ -197,6 +205,25 @@ func TestRetryAndToken(t *testing.T) {
 	}
 }
 
+func TestFormation(t *testing.T) {
+	for _, c := range []struct {
+		o    Options
+		runs int
+		run  time.Duration
+		want string
+	}{
+		{Options{ReplicateBy: "instance"}, 3, 15 * time.Minute, "3 runs, one per instance, each over 15m"},
+		{Options{ReplicateBy: "pod"}, 1, 90 * time.Minute, "1 run, one per pod, each over 1h30m"},
+		{Options{Windows: 6}, 6, 10 * time.Minute, "6 windows of 10m"},
+		{Options{Windows: 4}, 3, 225 * time.Second, "3 windows of 3m45s (1 of 4 had no samples)"},
+		{Options{}, 1, 2 * time.Hour, "1 run, merged over 2h"},
+	} {
+		if got := Formation(c.o, c.runs, c.run); got != c.want {
+			t.Errorf("%+v %d %v: %q, want %q", c.o, c.runs, c.run, got, c.want)
+		}
+	}
+}
+
 func TestParseURI(t *testing.T) {
 	now := time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC)
 	q, err := ParseURI(`parca+http://h:7070/?query=`+goType+`{job="api"}&from=-1h&to=2026-12-07T00:00:00Z`, now)
@@ -207,6 +234,14 @@ func TestParseURI(t *testing.T) {
 		if _, err := ParseURI(bad, now); err == nil || strings.Contains(err.Error(), "u:p") {
 			t.Errorf("%s: %v", bad, err)
 		}
+	}
+	for raw, base := range map[string]string{"pyroscope+https://h:4040//?query=p": "https://h:4040", "parca+http://h/a%20b/?query=p": "http://h/a%20b"} {
+		if q, err := ParseURI(raw, now); err != nil || q.Base != base {
+			t.Errorf("%s: base %q, want %q (%v)", raw, q.Base, base, err)
+		}
+	}
+	if _, err := ParseURI("parca+http://me:pw-5a4b@h:bad/?query=x", now); err == nil || strings.Contains(err.Error(), "pw-5a4b") {
+		t.Errorf("a bad port with credentials: %v", err)
 	}
 	if s, _ := withLabel(`t{a="b"}`, "instance", `x"y`); s != `t{a="b",instance="x\"y"}` {
 		t.Errorf("withLabel: %s", s)

@@ -2,35 +2,54 @@ package fleet
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
-
-	"connectrpc.com/connect"
-	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
-	"github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/profdiff/profdiff/analyze"
 )
 
-// pyroscope reads a Grafana Pyroscope server through its Connect API:
-// SelectMergeStacktraces with PROFILE_FORMAT_PPROF for the profile and
-// SelectSeries grouped by the replicate label for its values.
+// pyroscope reads a Grafana Pyroscope server through its Connect API, in
+// Connect's JSON protocol over net/http (a POST of the request message as
+// protobuf JSON to /querier.v1.QuerierService/METHOD; an error is a
+// non-200 answer of {"code", "message"}): SelectMergeStacktraces with
+// PROFILE_FORMAT_PPROF for the profile and SelectSeries grouped by the
+// replicate label for its values. The api module's Connect client would
+// do the same and weighs 13 MB of binary and 5-6 MiB of every run's peak memory;
+// the tests check these requests against its handler.
 type pyroscope struct {
-	q       Query
-	c       querierv1connect.QuerierServiceClient
-	retries int
-	token   string
-	max     int64
+	q Query
+	*caller
 }
 
 func newPyroscope(o Options, q Query) *pyroscope {
-	base := newClient(o, q) // the same timeout, retries, cap
-	return &pyroscope{q: q, retries: base.retries, token: base.token, max: base.max,
-		c: querierv1connect.NewQuerierServiceClient(base.http, q.Base, connect.WithReadMaxBytes(int(min(base.max, 1<<31-1))))}
+	return &pyroscope{q: q, caller: newCaller(o, q.Base)}
+}
+
+// querierService is the path of Pyroscope's querier service.
+const querierService = "/querier.v1.QuerierService/"
+
+// connectHeader marks a request as Connect's protocol, version 1.
+var connectHeader = http.Header{"Connect-Protocol-Version": {"1"}}
+
+// call posts req as JSON to method and decodes the answer into resp.
+func (p *pyroscope) call(ctx context.Context, method string, req, resp any) error {
+	b, err := json.Marshal(req)
+	if err != nil {
+		return fmt.Errorf("%s: %w", p.q.Base, err)
+	}
+	body, err := p.do(ctx, request{method: http.MethodPost, url: p.q.Base + querierService + method, body: b, contentType: "application/json", header: connectHeader})
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(body, resp); err != nil {
+		return fmt.Errorf("%s: %s answer is not the expected JSON: %v", p.q.Base, method, err)
+	}
+	return nil
 }
 
 // splitSelector cuts TYPE{matchers} into the profile type ID and selector.
@@ -42,57 +61,35 @@ func splitSelector(sel string) (typ, labels string) {
 	return sel[:i], sel[i:]
 }
 
-// call runs one request with the token and retries a server-side failure.
-func call[Req, Resp any](ctx context.Context, p *pyroscope, msg *Req, do func(context.Context, *connect.Request[Req]) (*connect.Response[Resp], error)) (*Resp, error) {
-	var last error
-	for attempt := 0; attempt <= p.retries; attempt++ {
-		if attempt > 0 {
-			select {
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			case <-time.After(time.Duration(attempt) * 200 * time.Millisecond):
-			}
-		}
-		req := connect.NewRequest(msg)
-		if p.token != "" {
-			req.Header().Set("Authorization", "Bearer "+p.token)
-		}
-		resp, err := do(ctx, req)
-		if err == nil {
-			return resp.Msg, nil
-		}
-		var ce *connect.Error
-		if !errors.As(err, &ce) {
-			return nil, fmt.Errorf("%s: %v", p.q.Base, err)
-		}
-		switch ce.Code() {
-		case connect.CodeUnavailable:
-			last = fmt.Errorf("%s: server unreachable: %s", p.q.Base, oneLine([]byte(ce.Message())))
-			continue
-		case connect.CodeInternal, connect.CodeUnknown:
-			last = fmt.Errorf("%s: server error: %s", p.q.Base, oneLine([]byte(ce.Message())))
-			continue
-		case connect.CodeResourceExhausted:
-			return nil, fmt.Errorf("%s: answer larger than %d bytes", p.q.Base, p.max)
-		}
-		return nil, fmt.Errorf("%s: bad query (%s): %s", p.q.Base, ce.Code(), oneLine([]byte(ce.Message())))
-	}
-	return nil, last
+// millis is a time as protobuf JSON writes an int64: milliseconds since
+// the epoch, in a string.
+func millis(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
+
+// selectSeriesRequest is querier.v1.SelectSeriesRequest in protobuf JSON.
+type selectSeriesRequest struct {
+	ProfileTypeID string   `json:"profileTypeID"`
+	LabelSelector string   `json:"labelSelector"`
+	Start         string   `json:"start"`
+	End           string   `json:"end"`
+	GroupBy       []string `json:"groupBy"`
+	Step          float64  `json:"step"`
 }
 
-func (p *pyroscope) labelValues(ctx context.Context, label string) ([]string, error) {
-	if !validLabel(label) {
-		return nil, fmt.Errorf("--replicate-by %q is not a valid label name", label)
-	}
-	typ, sel := splitSelector(p.q.Selector)
-	resp, err := call(ctx, p, &querierv1.SelectSeriesRequest{ProfileTypeID: typ, LabelSelector: sel,
-		Start: p.q.From.UnixMilli(), End: p.q.To.UnixMilli(), GroupBy: []string{label},
-		Step: p.q.To.Sub(p.q.From).Seconds()}, p.c.SelectSeries)
-	if err != nil {
-		return nil, err
-	}
+// selectSeriesResponse is querier.v1.SelectSeriesResponse: the series'
+// labels (their points are not read).
+type selectSeriesResponse struct {
+	Series []struct {
+		Labels []struct {
+			Name  string `json:"name"`
+			Value string `json:"value"`
+		} `json:"labels"`
+	} `json:"series"`
+}
+
+// values are the label's values in the series, sorted, each once.
+func (r *selectSeriesResponse) values(label string) []string {
 	var values []string
-	for _, s := range resp.Series {
+	for _, s := range r.Series {
 		for _, l := range s.Labels {
 			if l.Name == label {
 				values = append(values, l.Value)
@@ -100,7 +97,39 @@ func (p *pyroscope) labelValues(ctx context.Context, label string) ([]string, er
 		}
 	}
 	slices.Sort(values)
-	values = slices.Compact(values)
+	return slices.Compact(values)
+}
+
+// selectMergeStacktracesRequest is querier.v1.SelectMergeStacktracesRequest.
+type selectMergeStacktracesRequest struct {
+	ProfileTypeID string `json:"profileTypeID"`
+	LabelSelector string `json:"labelSelector"`
+	Start         string `json:"start"`
+	End           string `json:"end"`
+	Format        string `json:"format"`
+}
+
+// selectMergeStacktracesResponse is the answer's pprof (the other formats
+// are not asked for).
+type selectMergeStacktracesResponse struct {
+	Pprof *struct {
+		Profile *jsonProfile `json:"profile"`
+	} `json:"pprof"`
+}
+
+func (p *pyroscope) labelValues(ctx context.Context, label string) ([]string, error) {
+	if !validLabel(label) {
+		return nil, fmt.Errorf("--replicate-by %q is not a valid label name", label)
+	}
+	typ, sel := splitSelector(p.q.Selector)
+	var resp selectSeriesResponse
+	err := p.call(ctx, "SelectSeries", selectSeriesRequest{ProfileTypeID: typ, LabelSelector: sel,
+		Start: millis(p.q.From), End: millis(p.q.To), GroupBy: []string{label},
+		Step: p.q.To.Sub(p.q.From).Seconds()}, &resp)
+	if err != nil {
+		return nil, err
+	}
+	values := resp.values(label)
 	if len(values) == 0 {
 		return nil, fmt.Errorf("%s: label %q has no values in the window: %w", p.q.Base, label, ErrEmpty)
 	}
@@ -109,16 +138,20 @@ func (p *pyroscope) labelValues(ctx context.Context, label string) ([]string, er
 
 func (p *pyroscope) merge(ctx context.Context, selector string, from, to time.Time, po analyze.ParseOptions) (*analyze.Profile, error) {
 	typ, sel := splitSelector(selector)
-	resp, err := call(ctx, p, &querierv1.SelectMergeStacktracesRequest{ProfileTypeID: typ, LabelSelector: sel,
-		Start: from.UnixMilli(), End: to.UnixMilli(), Format: querierv1.ProfileFormat_PROFILE_FORMAT_PPROF}, p.c.SelectMergeStacktraces)
+	var resp selectMergeStacktracesResponse
+	err := p.call(ctx, "SelectMergeStacktraces", selectMergeStacktracesRequest{ProfileTypeID: typ, LabelSelector: sel,
+		Start: millis(from), End: millis(to), Format: "PROFILE_FORMAT_PPROF"}, &resp)
 	if err != nil {
 		return nil, err
 	}
-	var b []byte
-	if resp.Pprof != nil && resp.Pprof.Profile != nil && len(resp.Pprof.Profile.Sample) > 0 {
-		if b, err = proto.Marshal(resp.Pprof.Profile); err != nil {
-			return nil, fmt.Errorf("%s: %w", p.q.Base, err)
-		}
+	return readMerged(resp.pprof(), p.q.Base, "pyroscope:"+selector, to.Sub(from), p.max, po)
+}
+
+// pprof is the answer's profile as pprof protobuf, nil when it has no
+// samples.
+func (r *selectMergeStacktracesResponse) pprof() []byte {
+	if r.Pprof == nil || r.Pprof.Profile == nil || len(r.Pprof.Profile.Sample) == 0 {
+		return nil
 	}
-	return readMerged(b, p.q.Base, "pyroscope:"+selector, to.Sub(from), p.max, po)
+	return r.Pprof.Profile.marshal()
 }

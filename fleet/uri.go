@@ -1,7 +1,8 @@
-// Package fleet reads profiles from continuous-profiling servers (Parca)
-// as sides: a side URI names the server, a selector and a time window, and
-// Fetch returns one analyze.Profile per replicate (a label value or a
-// sub-window), so the noise model sees runs as it does for files.
+// Package fleet reads profiles from continuous-profiling servers (Parca,
+// Grafana Pyroscope) as sides: a side URI names the server, a selector and
+// a time window, and Fetch returns one analyze.Profile per replicate (a
+// label value or a sub-window), so the noise model sees runs as it does
+// for files. It speaks to both servers with the standard library only.
 package fleet
 
 import (
@@ -62,44 +63,62 @@ func IsURI(arg string) bool {
 	return false
 }
 
-// ParseURI parses a side URI, resolving relative times against now.
+// ParseURI parses a side URI, resolving relative times against now. Its
+// errors quote the URI without any user:password@ in it.
 func ParseURI(raw string, now time.Time) (Query, error) {
+	shown := withoutUserinfo(raw)
 	scheme, rest, ok := strings.Cut(raw, "+")
 	kind := map[string]Kind{"parca": Parca, "pyroscope": Pyroscope}[scheme]
 	if !ok || kind == 0 {
-		return Query{}, fmt.Errorf("side %q: not a server query (want parca+http://HOST:PORT/?query=... or pyroscope+http://)", raw)
+		return Query{}, fmt.Errorf("side %q: not a server query (want parca+http://HOST:PORT/?query=... or pyroscope+http://)", shown)
 	}
 	u, err := url.Parse(rest)
 	if err != nil {
-		return Query{}, fmt.Errorf("side %q: %w", raw, err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // the *url.Error quotes the URI as given
+		}
+		return Query{}, fmt.Errorf("side %q: %v", shown, err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return Query{}, fmt.Errorf("side %q: want parca+http://HOST:PORT/ or parca+https://", raw)
+		return Query{}, fmt.Errorf("side %q: want %s+http://HOST:PORT/ or %s+https://", shown, kind, kind)
 	}
 	if u.User != nil {
-		return Query{}, fmt.Errorf("side %q: no credentials in the URI; set PROFDIFF_PARCA_TOKEN instead", redact(u))
+		return Query{}, fmt.Errorf("side %q: no credentials in the URI; set PROFDIFF_FLEET_TOKEN instead", shown)
 	}
 	v := u.Query()
-	q := Query{Kind: kind, Base: u.Scheme + "://" + u.Host + strings.TrimSuffix(u.Path, "/"), Selector: v.Get("query")}
+	q := Query{Kind: kind, Base: u.Scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/"), Selector: v.Get("query")}
 	if q.Selector == "" {
-		return Query{}, fmt.Errorf("side %q: no query= selector", raw)
+		return Query{}, fmt.Errorf("side %q: no query= selector", shown)
 	}
 	if q.From, err = parseTime(v.Get("from"), "-1h", now); err != nil {
-		return Query{}, fmt.Errorf("side %q: from: %w", raw, err)
+		return Query{}, fmt.Errorf("side %q: from: %w", shown, err)
 	}
 	if q.To, err = parseTime(v.Get("to"), "now", now); err != nil {
-		return Query{}, fmt.Errorf("side %q: to: %w", raw, err)
+		return Query{}, fmt.Errorf("side %q: to: %w", shown, err)
 	}
 	if !q.From.Before(q.To) {
-		return Query{}, fmt.Errorf("side %q: from (%s) is not before to (%s)", raw, q.From.Format(time.RFC3339), q.To.Format(time.RFC3339))
+		return Query{}, fmt.Errorf("side %q: from (%s) is not before to (%s)", shown, q.From.Format(time.RFC3339), q.To.Format(time.RFC3339))
 	}
 	return q, nil
 }
 
-func redact(u *url.URL) string {
-	c := *u
-	c.User = nil
-	return c.String()
+// withoutUserinfo cuts a user:password@ from the authority of a URI
+// (after "://", before the first "/", "?" or "#"), for errors.
+func withoutUserinfo(raw string) string {
+	i := strings.Index(raw, "://")
+	if i < 0 {
+		return raw
+	}
+	auth := raw[i+3:]
+	if j := strings.IndexAny(auth, "/?#"); j >= 0 {
+		auth = auth[:j]
+	}
+	at := strings.LastIndex(auth, "@")
+	if at < 0 {
+		return raw
+	}
+	return raw[:i+3] + raw[i+3+at+1:]
 }
 
 // parseTime reads RFC 3339, "now", or a negative duration from now.

@@ -172,6 +172,12 @@ func (j *jsonReport) side(s *diff.SideSummary) {
 	j.Strings(s.Files) // null when none
 	j.Key("runs")
 	j.Int(int64(s.Runs))
+	// formed: how the runs were formed ("3 runs, one per instance" of a
+	// server query); absent for runs read from files.
+	if s.Formed != "" {
+		j.Key("formed")
+		j.String(s.Formed)
+	}
 	// work: the work per run; absent when not given.
 	if s.Work != 0 {
 		j.Key("work")

@@ -313,6 +313,9 @@ func unbroken(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") }
 // sideName names a side in a title: its one file's name, or its name and
 // runs.
 func sideName(s diff.SideSummary) string {
+	if s.Formed != "" {
+		return fmt.Sprintf("%s (%s)", s.Name, s.Formed) // a server query's runs: how they were formed
+	}
 	if len(s.Files) == 1 {
 		return filepath.Base(s.Files[0])
 	}

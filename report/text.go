@@ -63,6 +63,9 @@ func writeTextOne(tw *textWriter, v *View, opts TextOptions) {
 	r := v.r
 	s := r.Sides[0]
 	tw.printf("%s (%s)\n", termtext.Clean(strings.Join(s.Files, ", ")), s.Format.Describe())
+	if s.Formed != "" {
+		tw.printf("%s\n", termtext.Clean(s.Formed))
+	}
 	if s.Runs > 1 {
 		tw.printf("%d runs: every figure is the mean per run\n", s.Runs)
 	}

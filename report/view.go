@@ -826,7 +826,10 @@ func SideLine(s diff.SideSummary) string {
 		files = append(files[:2:2], fmt.Sprintf("… %d more", len(s.Files)-2))
 	}
 	d := fmt.Sprintf("%s (%s", strings.Join(files, ", "), s.Format.Describe())
-	if s.Runs > 1 {
+	switch {
+	case s.Formed != "":
+		d += ", " + s.Formed
+	case s.Runs > 1:
 		d += fmt.Sprintf(", %d runs", s.Runs)
 	}
 	if len(s.Threads) > 0 {

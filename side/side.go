@@ -32,6 +32,9 @@ type Side struct {
 	Work float64
 	// Root is the side's checkout, ending in "/" ("" when not given).
 	Root string
+	// Formed says how a server query side's runs were formed ("3 runs,
+	// one per instance, each over 15m"); "" for a side of files.
+	Formed string
 }
 
 // SameMaps reports whether two sides look for source maps the same way, so

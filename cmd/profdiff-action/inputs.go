@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/profdiff/profdiff/record"
@@ -168,13 +169,29 @@ func boolInput(name, v string, def bool) (bool, error) {
 	return false, fmt.Errorf("%s %q: give true or false", name, v)
 }
 
+// queryPrefixes begin a side that is a profiling server's query, as
+// profdiff's fleet.IsURI knows them.
+var queryPrefixes = []string{"parca+http://", "parca+https://", "pyroscope+http://", "pyroscope+https://"}
+
+// isQuery reports whether a side's line is a server query.
+func isQuery(l string) bool {
+	return slices.ContainsFunc(queryPrefixes, func(p string) bool { return strings.HasPrefix(l, p) })
+}
+
 // side expands one side's input: lines of files, directories or globs. A
 // single directory or file is passed as is (profdiff lists a directory's
 // runs); several entries must be files, and a directory among them is
-// expanded to its files.
+// expanded to its files. A profiling server's query (parca+http://...,
+// pyroscope+http://...) is passed as is, and alone: its "?" is no glob.
 func side(name, in string) ([]string, error) {
 	var out []string
 	for _, l := range lines(in) {
+		if isQuery(l) {
+			if len(lines(in)) != 1 {
+				return nil, fmt.Errorf("%s: a server query is the side's one line (its runs come from --replicate-by or --windows in args)", name)
+			}
+			return []string{l}, nil
+		}
 		if !strings.ContainsAny(l, "*?[") {
 			out = append(out, l)
 			continue

@@ -30,7 +30,8 @@ const module = "github.com/profdiff/profdiff"
 // use too; it, internal/units and stats (the statistics) import no
 // profdiff package.
 // history (the store of commits' records and their change points) reads
-// analyze, diff's names and stats' change points; report renders it.
+// analyze, diff's names and stats' change points, and decodes records
+// with internal/jsonscan; report renders it.
 // internal/difftest builds tables for tests only. record (profdiff record's
 // runs) only starts processes and writes files: it reads no profile, and
 // judges the runs' wall times with stats; it waits for a run's exit
@@ -54,9 +55,9 @@ var allowed = map[string][]string{
 	"tui":                {module + "/analyze", module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/units", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
 	"export":             {module + "/analyze", module + "/diff", module + "/internal/termtext", "github.com/google/pprof/profile"},
 	"flamegraph":         {module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/jsonwrite"},
-	"history":            {module + "/analyze", module + "/diff", module + "/internal/confine", module + "/stats"},
+	"history":            {module + "/analyze", module + "/diff", module + "/internal/confine", module + "/internal/jsonscan", module + "/stats"},
 	"narrow":             {module + "/analyze"},
-	"fleet":              {module + "/analyze", "connectrpc.com/connect", "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1", "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1/querierv1connect", "google.golang.org/protobuf/proto"},
+	"fleet":              {module + "/analyze", "google.golang.org/protobuf/encoding/protowire"},
 	"stats":              {},
 	"record":             {module + "/stats", "golang.org/x/sys/unix"},
 	"side":               {module + "/analyze", module + "/diff", module + "/internal/confine", module + "/narrow", module + "/record", module + "/symbolicate", "golang.org/x/sync/errgroup"},
@@ -98,6 +99,23 @@ func TestImportDirections(t *testing.T) {
 			if strings.Trim(imp.Path.Value, `"`) == "github.com/google/pprof/profile" && filepath.Base(path) != "pprof.go" && !strings.HasSuffix(path, "_test.go") {
 				t.Errorf("%s imports the pprof package; only analyze/pprof.go may", path)
 			}
+		}
+	}
+}
+
+// TestNoRPCLibraryInTheBinary: the binary speaks Connect's JSON protocol
+// to Pyroscope over net/http; the api module's Connect client, gRPC and
+// the protobuf runtime (13 MB of binary and 5-6 MiB of every run's peak memory,
+// issue 46) are linked into fleet's tests only.
+func TestNoRPCLibraryInTheBinary(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	heavy := regexp.MustCompile(`^(connectrpc\.com/|google\.golang\.org/grpc|github\.com/grafana/pyroscope|google\.golang\.org/protobuf/(proto|reflect/protoreflect|encoding/protojson)$)`)
+	for _, p := range strings.Fields(string(out)) {
+		if heavy.MatchString(p) {
+			t.Errorf("profdiff links %s", p)
 		}
 	}
 }

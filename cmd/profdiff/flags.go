@@ -201,7 +201,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.IntVarP(&o.top, "top", "n", 20, "rows per table (0 for all); without it text shows 20, markdown's top changes 10 and the HTML page 50; JSON always has every row")
 	fs.StringArrayVar(&o.before, "before", nil, "a profile of the BEFORE side (repeatable: repeated runs); with --after, instead of BEFORE AFTER")
 	fs.StringArrayVar(&o.after, "after", nil, "a profile of the AFTER side (repeatable)")
-	fs.StringArrayVar(&o.named, "side", nil, "a side named NAME, given as `NAME=PATH` (repeatable; PATH a profile, a directory of runs or a glob, and a NAME given again adds runs): instead of BEFORE AFTER, for a base and several variants")
+	fs.StringArrayVar(&o.named, "side", nil, "a side named NAME, given as `NAME=PATH` (repeatable; PATH a profile, a directory of runs, a glob or a server query parca+http://... or pyroscope+http://..., and a NAME given again adds runs): instead of BEFORE AFTER, for a base and several variants")
 	fs.StringVar(&o.base, "base", "", "judge every other side against the side `NAME` (default: the first)")
 	fs.StringVar(&o.variant, "variant", "", "with three sides or more, the side `NAME` drawn against the base by --format html, tui and the exports (default: the first after the base)")
 	fs.StringArrayVar(&o.works, "work", nil, "work each run did (requests, iterations), `N` for every side or NAME=N for one (repeatable): adds values per unit of work")

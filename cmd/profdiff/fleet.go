@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"github.com/profdiff/profdiff/side"
 	"os"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/profdiff/profdiff/fleet"
+	"github.com/profdiff/profdiff/side"
 )
 
 // fleetTokenEnv names the environment variable holding the bearer token
@@ -45,9 +45,12 @@ func fleetSide(uri, name string, o options) (side.Side, error) {
 		return side.Side{}, err
 	}
 	s := side.Side{Name: name}
+	run := runs[0].Profile.WallNs
 	for _, r := range runs {
 		s.Files = append(s.Files, q.Base+" "+q.Selector+" ["+r.Label+"]")
 		s.Fetched = append(s.Fetched, r.Profile)
+		run = min(run, r.Profile.WallNs) // with --windows the last absorbs the rounding
 	}
+	s.Formed = fleet.Formation(fleet.Options{ReplicateBy: o.fleet.replicateBy, Windows: o.fleet.windows}, len(runs), time.Duration(run))
 	return s, nil
 }

@@ -11,12 +11,14 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/profdiff/profdiff/fleet"
 	"github.com/profdiff/profdiff/history"
 )
 
 const historyUsage = `usage:
   profdiff history add --store DIR --commit SHA [--date RFC3339] [--branch NAME] [--message TEXT] [flags] PROFILE...
-      record a commit's runs (PROFILE: files, directories of runs or globs; the
+      record a commit's runs (PROFILE: files, directories of runs or globs, or
+      one server query, parca+http://... or pyroscope+http://...; the
       usual reading, source-map, narrowing and --work flags apply). A record
       keeps every row above its floor (--floor 0.1% of on-CPU, --floor-samples
       3, at most --keep 1000 of a kind) and says so: a row it left out is
@@ -96,6 +98,17 @@ func historyAdd(o options, h historyFlags, fs *pflag.FlagSet, stdin io.Reader, s
 	}
 	commit := side.Side{Name: h.commit}
 	for _, a := range fs.Args() {
+		if fleet.IsURI(a) { // the commit's runs from a profiling server (fleet.go)
+			if fs.NArg() != 1 {
+				return usageError(stderr, "history add: a server query is the commit's one side; give it alone (its runs come from --replicate-by or --windows)")
+			}
+			s, err := fleetSide(a, h.commit, o)
+			if err != nil {
+				return failed(stderr, err)
+			}
+			commit = s
+			break
+		}
 		files, err := side.Expand(a)
 		if err != nil {
 			return failed(stderr, err)
