@@ -181,8 +181,8 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for _, w := range rec.Warnings {
 			fmt.Fprintf(stderr, "profdiff record: warning: %s\n", w)
 		}
-		if line := wallLine(rec.Wall); line != "" {
-			fmt.Fprintf(stderr, "profdiff record: wall time: %s\n", line)
+		for _, line := range recordSummary(rec, rec.Wall, profiledOnCPU(plan.opts.Out)) {
+			fmt.Fprintf(stderr, "profdiff record: %s\n", termtext.Clean(line))
 		}
 	}
 	return run(compare, stdin, stdout, stderr)
@@ -565,23 +565,6 @@ func everySideRan(rec *record.Recording) bool {
 
 // seconds formats nanoseconds as seconds with three decimals.
 func seconds(ns int64) string { return fmt.Sprintf("%.3fs", float64(ns)/1e9) }
-
-// wallLine says each side's wall time as mean ± σ, and each later side's
-// ratio to the first with Welch's p-value.
-func wallLine(ws []record.Wall) string {
-	var parts []string
-	for _, w := range ws {
-		s := fmt.Sprintf("%s %s ± %s (%d runs)", w.Side, seconds(int64(w.MeanNs)), seconds(int64(w.StdDevNs)), w.Runs)
-		if w.Ratio != 0 {
-			s += fmt.Sprintf(", %.2fx", w.Ratio)
-			if w.P != nil {
-				s += fmt.Sprintf(" p=%.3f", *w.P)
-			}
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, "; ")
-}
 
 // recordingNote says, when the sides are the folders of one recording
 // compared without the flags record compared them with (profdiff
