@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/profdiff/profdiff/history"
+	"github.com/profdiff/profdiff/internal/units"
 )
 
 const historyUsage = `usage:
@@ -161,7 +162,7 @@ func historyAdd(o options, h historyFlags, fs *pflag.FlagSet, stdin io.Reader, s
 		return failed(stderr, err)
 	}
 	if !o.quiet {
-		fmt.Fprintf(stderr, "profdiff: recorded %s (%d runs) in %s\n", h.commit, len(rec.Runs), path)
+		fmt.Fprintf(stderr, "profdiff: recorded %s (%s) in %s\n", h.commit, units.Plural(len(rec.Runs), "run", "runs"), path)
 	}
 	return exitOK
 }
