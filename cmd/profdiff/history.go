@@ -15,14 +15,16 @@ import (
 )
 
 const historyUsage = `usage:
-  profdiff history add --store DIR --commit SHA [--date RFC3339] [--branch NAME] [--message TEXT] [flags] PROFILE...
+  profdiff history add --store DIR --commit SHA [--date RFC3339]
+      [--branch NAME] [--message TEXT] [flags] PROFILE...
       record a commit's runs (PROFILE: files, directories of runs or globs; the
       usual reading, source-map, narrowing and --work flags apply). A record
       keeps every row above its floor (--floor 0.1% of on-CPU, --floor-samples
       3, at most --keep 1000 of a kind) and says so: a row it left out is
       below the floor there, not 0. --process-cpu 8.4s,7.4s,... adds each
       run's process CPU time, a headline series of its own.
-  profdiff history [--order FILE] [--last N] [--format text|markdown|json|html] [-o FILE] DIR
+  profdiff history [--order FILE] [--last N]
+      [--format text|markdown|json|html] [-o FILE] DIR
       the commits where the headline, a package, a function or a file changed
       for real, and the series of each (--order lists commits oldest first, as
       git rev-list --reverse prints them; without it records are in date order;
