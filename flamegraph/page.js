@@ -110,7 +110,11 @@
     const measureOf = (r) => {
       const m = measureSel.value;
       if (m !== "deciding") return m;
-      return t.rows[r][8].endsWith("*") ? "total" : "self";
+      // the measure marked * decides; with neither real, self, unless
+      // the row has no self time at all (a caller: its total says more)
+      if (t.rows[r][8].endsWith("*")) return "total";
+      if (t.rows[r][4].endsWith("*")) return "self";
+      return t.keys[r][1] === 0 && t.keys[r][2] === 0 ? "total" : "self";
     };
     // The columns shown: [header, cell text of row r, sort key of row r].
     const columns = () => {
