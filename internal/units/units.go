@@ -70,14 +70,14 @@ func CountMean(x float64) string {
 	return strconv.FormatFloat(x, 'f', 1, 64)
 }
 
-// CountSpread writes a mean of counts with its standard deviation, one
-// decimal at most: "151.8 ±3.9", "1" (no spread, or none at all).
+// CountSpread writes a mean of counts with its standard deviation to one
+// decimal: "151.8 ±3.9", "146.4 ±5.0"; "1" when there is no spread.
 func CountSpread(mean, sd float64) string {
 	s := CountMean(mean)
 	if math.IsNaN(sd) || sd == 0 {
 		return s
 	}
-	return s + " ±" + CountMean(math.Round(sd*10)/10)
+	return s + " ±" + strconv.FormatFloat(sd, 'f', 1, 64)
 }
 
 // SignedCount writes a change of a mean of counts: "+2", "-0.3".

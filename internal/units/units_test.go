@@ -36,6 +36,7 @@ func TestSpreadsAndCounts(t *testing.T) {
 		{CountSpread(151.8, 3.9), "151.8 ±3.9"},
 		{CountSpread(151.8000001, 3.9000001), "151.8 ±3.9"},
 		{CountSpread(1, 0), "1"},
+		{CountSpread(146.4, 4.98), "146.4 ±5.0"},
 		{CountSpread(1.3333333, 0.5773), "1.3 ±0.6"},
 		{CountMean(14305), "14,305"},
 		{SignedCount(0.3333), "+0.3"},
