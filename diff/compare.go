@@ -971,11 +971,63 @@ func sideWarnings(s []SideSummary, sides []Side) []analyze.Warning {
 	}
 	if sides[0].Work == 0 && sides[1].Work == 0 && a.WallNs > 0 && b.WallNs > 0 {
 		wa, wb := float64(a.WallNs), float64(b.WallNs)
-		if wa/wb > 2 || wb/wa > 2 {
+		if (wa/wb > 2 || wb/wa > 2) && !sameWorkFaster(sides[0], sides[1]) {
 			add(analyze.WarnDurationsDiffer, "the runs differ in duration by more than 2x (%s before, %s after)", units.Duration(wa), units.Duration(wb))
 		}
 	}
 	return w
+}
+
+// sameWorkFaster reports whether two sides whose runs differ in duration
+// look like the same work done at another speed, so that the runs' lengths
+// need no --work: the time of most functions stayed what it was (a change
+// makes some code faster or slower and leaves the rest alone), rather
+// than moving with the whole run (a run that did more or less work makes
+// every function take longer or shorter alike). It compares the mean self
+// time per function (by package, name and file): the before time of those
+// that kept their time within 25% against those that changed within 25%
+// of the runs' ratio of on-CPU time. It says yes only when the first is
+// at least twice the second and at least a quarter of the shorter side's
+// on-CPU time; a change that sped up everything alike keeps the warning,
+// since it cannot be told from less work, and so do runs of the same
+// on-CPU time (waiting, not speed, differs).
+func sameWorkFaster(a, b Side) bool {
+	type fn struct{ pkg, name, file string }
+	mean := func(s Side) (map[fn]float64, float64) {
+		m := map[fn]float64{}
+		var on float64
+		for _, t := range s.Tables {
+			for _, r := range t.Functions {
+				m[fn{r.Key.Package, r.Key.Function, r.Key.File}] += float64(r.Self) / float64(len(s.Tables))
+			}
+			on += float64(t.Summary.OnCPUNs) / float64(len(s.Tables))
+		}
+		return m, on
+	}
+	ma, ona := mean(a)
+	mb, onb := mean(b)
+	if ona <= 0 || onb <= 0 || len(a.Tables) == 0 || len(b.Tables) == 0 {
+		return false
+	}
+	k := onb / ona
+	within := func(x, y float64) bool { return x >= y/1.25 && x <= y*1.25 }
+	if within(k, 1) {
+		return false
+	}
+	var kept, scaled float64
+	for f, x := range ma {
+		y, ok := mb[f]
+		if !ok || x <= 0 || y <= 0 {
+			continue
+		}
+		switch {
+		case within(y/x, 1):
+			kept += x
+		case within(y/x, k):
+			scaled += x
+		}
+	}
+	return kept >= 2*scaled && kept >= 0.25*math.Min(ona, onb)
 }
 
 // loadWarnings warns of each side whose sampled on-CPU time exceeds its

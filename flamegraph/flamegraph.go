@@ -69,7 +69,8 @@ type Options struct {
 //	other: per side, the time of the nodes left out of the tree (under
 //	    Options.TreeMinShare of the comparison); minShare: that share.
 //	paths: {nodes, text} of each path; pathsNote: what they explain.
-//	packages, functionTable: the tables (see table).
+//	packages, functionTable: the tables (see table); the page shows
+//	    at most six columns of them at a time.
 //	stalls: the responsiveness strip (see stallsData), null without
 //	    stall figures.
 //
@@ -389,6 +390,10 @@ type table struct {
 	Total   int
 	// Names are the columns of names (sorted as text).
 	Names []int
+	// Fn is, per row of a functions table, the function's index in the
+	// page's functions (-1 when no node of the tree names it); nil for
+	// packages. A click on the row selects that function's frames.
+	Fn []int32
 }
 
 // write writes the table as the page's script reads it: {title, headers,
@@ -415,6 +420,16 @@ func (t table) write(j *jsonwrite.Writer) {
 	j.Int(int64(t.Total))
 	j.Key("names")
 	jsonwrite.Ints(j, t.Names)
+	j.Key("fn")
+	if t.Fn == nil {
+		j.Null()
+	} else {
+		j.BeginArray()
+		for _, f := range t.Fn {
+			j.Int(int64(f))
+		}
+		j.EndArray()
+	}
 	j.EndObject()
 }
 
@@ -425,7 +440,9 @@ func rowsTable(v *report.View, r *diff.Report, rows []diff.Row, title string, fu
 	var shown []diff.Row
 	if r.Compared() {
 		shown = v.TopChanges(rows, top)
-		t.Headers = []string{"self before", "after", "Δ%", "self", "total before", "after", "Δ%", "total", "Δshare", "p"}
+		// The text report's cells, then each measure's p: the page shows
+		// one measure at a time (see page.js).
+		t.Headers = []string{"self before", "after", "Δ%", "self", "total before", "after", "Δ%", "total", "Δshare", "p", "self p", "total p"}
 	} else {
 		shown = v.Sorted(rows, diff.MetricSelf)
 		if len(shown) > top {
@@ -435,7 +452,16 @@ func rowsTable(v *report.View, r *diff.Report, rows []diff.Row, title string, fu
 	}
 	// Names come first and last, numbers between: the function's name,
 	// its numbers, then its package and location.
+	var fnOfKey map[any]int32 // by the row's key
 	if functions {
+		fnIndex, _ := treeFunctions(r)
+		fnOfKey = make(map[any]int32, len(r.Functions))
+		for i := range r.Functions {
+			if fnIndex[i] >= 0 {
+				fnOfKey[r.Functions[i].Key] = fnIndex[i]
+			}
+		}
+		t.Fn = []int32{}
 		t.Headers = append(append([]string{"function"}, t.Headers...), "package", "location")
 		t.Names = []int{0, len(t.Headers) - 2, len(t.Headers) - 1}
 	} else {
@@ -447,8 +473,8 @@ func rowsTable(v *report.View, r *diff.Report, rows []diff.Row, title string, fu
 		var cells []string
 		var keys []float64
 		if r.Compared() {
-			cells = report.Texts(report.TopCells(row))
-			keys = []float64{row.Self.Mean[0], row.Self.Mean[1], key(row.Self.Change.DeltaPct), 0, row.Total.Mean[0], row.Total.Mean[1], key(row.Total.Change.DeltaPct), 0, 0, 0}
+			cells = append(report.Texts(report.TopCells(row)), pText(&row.Self), pText(&row.Total))
+			keys = []float64{row.Self.Mean[0], row.Self.Mean[1], key(row.Self.Change.DeltaPct), 0, row.Total.Mean[0], row.Total.Mean[1], key(row.Total.Change.DeltaPct), 0, 0, 0, key(row.Self.Change.P), key(row.Total.Change.P)}
 			by, _ := report.Deciding(row)
 			keys[8], keys[9] = key(by.Of(row).Change.DeltaPP), key(by.Of(row).Change.P)
 		} else {
@@ -458,6 +484,11 @@ func rowsTable(v *report.View, r *diff.Report, rows []diff.Row, title string, fu
 		if functions {
 			cells = append(append([]string{v.RowName(row)}, cells...), termtext.Clean(row.Key.Package), v.Location(row.Key))
 			keys = append(append([]float64{0}, keys...), 0, 0)
+			f, ok := fnOfKey[row.Key]
+			if !ok {
+				f = -1
+			}
+			t.Fn = append(t.Fn, f)
 		} else {
 			cells = append([]string{termtext.Clean(row.Key.Package)}, cells...)
 			keys = append([]float64{0}, keys...)
@@ -469,6 +500,12 @@ func rowsTable(v *report.View, r *diff.Report, rows []diff.Row, title string, fu
 		t.Rows, t.Keys = [][]string{}, [][]float64{}
 	}
 	return t
+}
+
+// pText is a measure's p as the text report writes it.
+func pText(m *diff.Measure) string {
+	c := report.ChangeCells(m)
+	return c[len(c)-1].Text
 }
 
 // key is a sort key: NaN sorts as 0.
@@ -506,8 +543,8 @@ const pageHTML = `<header>
 <aside>
 <section><h2>Headline</h2><table id="headline"></table></section>
 <section id="paths-section"><h2>Where it changed</h2><p id="paths-note"></p><ol id="paths"></ol></section>
-<section><h2 id="packages-title">Packages</h2><table id="packages" class="rows"></table></section>
-<section><h2 id="functions-title">Functions</h2><table id="functions" class="rows"></table></section>
+<section><div class="table-head"><h2 id="packages-title">Packages</h2><label>time <select id="packages-measure"><option value="deciding">deciding: self or total</option><option value="self">self</option><option value="total">total</option></select></label></div><table id="packages" class="rows"></table></section>
+<section><div class="table-head"><h2 id="functions-title">Functions</h2><label>time <select id="functions-measure"><option value="deciding">deciding: self or total</option><option value="self">self</option><option value="total">total</option></select></label></div><table id="functions" class="rows"></table></section>
 <section id="warnings-section"><h2>Warnings</h2><ul id="warnings"></ul></section>
 </aside>
 </main>

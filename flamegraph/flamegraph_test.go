@@ -95,6 +95,12 @@ func chromium(t *testing.T) string {
 // record, its DOM, the browser's log and its network log.
 func load(t *testing.T, browser string, html []byte, hash ...string) (map[string]any, string, string, string) {
 	t.Helper()
+	return loadWith(t, browser, html, nil, hash...)
+}
+
+// loadWith is load with more flags for the browser (a window size).
+func loadWith(t *testing.T, browser string, html []byte, flags []string, hash ...string) (map[string]any, string, string, string) {
+	t.Helper()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "page.html")
 	os.WriteFile(file, html, 0o644)
@@ -104,7 +110,8 @@ func load(t *testing.T, browser string, html []byte, hash ...string) (map[string
 	cmd := exec.Command(browser, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir="+filepath.Join(dir, "profile"),
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps",
 		"--no-first-run", "--disable-domain-reliability", "--disable-features=Translate,OptimizationHints,MediaRouter,SpellcheckService",
-		"--enable-logging=stderr", "--v=0", "--log-net-log="+netlog, "--virtual-time-budget=5000", "--dump-dom", "file://"+file+strings.Join(hash, ""))
+		"--enable-logging=stderr", "--v=0", "--log-net-log="+netlog, "--virtual-time-budget=5000")
+	cmd.Args = append(append(cmd.Args, flags...), "--dump-dom", "file://"+file+strings.Join(hash, ""))
 	var out, errs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errs
 	if err := cmd.Run(); err != nil {
@@ -208,5 +215,42 @@ func TestPageInChromium(t *testing.T) {
 	st, _, _, _ = load(t, browser, page(t, same))
 	if st["coloured"].(float64) != 0 || st["notFinite"].(bool) || st["drawn"].(float64) < 10 {
 		t.Errorf("a profile against itself: %v", st)
+	}
+}
+
+// TestTablesFitAndSelect: at 1280x800 nothing scrolls sideways and the
+// tables have at most six columns within their panel; a click on a
+// function's row outlines its frames in the graph and marks the row, and
+// a click on another function's frame marks that function's row.
+func TestTablesFitAndSelect(t *testing.T) {
+	browser := chromium(t)
+	r := compare(t, aggregate(t, "node-router-unbundled-before.cpuprofile", nil), aggregate(t, "node-router-unbundled-after.cpuprofile", nil))
+	one := compare(t, aggregate(t, "node-router-unbundled-before.cpuprofile", nil))
+	for name, rep := range map[string]*diff.Report{"two sides": r, "one profile": one} {
+		st, _, log, _ := loadWith(t, browser, page(t, rep), []string{"--window-size=1280,800"}, "#clicktest")
+		if strings.Contains(log, "Uncaught") {
+			t.Fatalf("%s: browser log: %s", name, log)
+		}
+		l := st["layout"].(map[string]any)
+		if l["scrollWidth"].(float64) > l["viewport"].(float64) || l["asideScrollWidth"].(float64) > l["asideWidth"].(float64) {
+			t.Errorf("%s: scrolls sideways: %v", name, l)
+		}
+		for id, tab := range l["tables"].(map[string]any) {
+			tb := tab.(map[string]any)
+			if tb["columns"].(float64) > 6 || tb["width"].(float64) > l["asideWidth"].(float64) {
+				t.Errorf("%s: table %s: %v columns, %v px in a %v px panel", name, id, tb["columns"], tb["width"], l["asideWidth"])
+			}
+		}
+		c, _ := st["clicks"].(map[string]any)
+		if c == nil || c["row"].(float64) < 0 {
+			t.Fatalf("%s: no click test: %v", name, st["clicks"])
+		}
+		if c["rowMarked"] != true || c["selectedDrawn"].(float64) < 1 {
+			t.Errorf("%s: a click on the row of %v: marked %v, %v frames outlined", name, c["rowFunction"], c["rowMarked"], c["selectedDrawn"])
+		}
+		marked, _ := c["markedRows"].([]any)
+		if c["frameRow"] == nil || len(marked) != 1 || marked[0] != c["frameRow"] {
+			t.Errorf("%s: a click on a frame of %v marks rows %v, want [%v]", name, c["frameFunction"], marked, c["frameRow"])
+		}
 	}
 }

@@ -66,43 +66,207 @@
   });
   if (!D.warnings.length) $("warnings-section").hidden = true;
   for (const w of D.warnings) $("warnings").appendChild(el("li", w));
+  // The tables show at most six columns, so that they fit their panel:
+  // the name (with, for a function, its package and location below it),
+  // then for a comparison one measure's before, after, Δ%, verdict and p
+  // (each row's deciding measure, or self or total as chosen), for one
+  // profile self, self%, total and total%. Names are shortened in the
+  // middle to their column; the whole row is in the row's tooltip.
+  // A click on a row selects its function's (or package's) frames in the
+  // graph; a click on a frame marks its rows here.
+  const measureFont = (() => {
+    const c = document.createElement("canvas").getContext("2d");
+    return (font) => {
+      c.font = font;
+      return (s) => c.measureText(s).width;
+    };
+  })();
+  // mid shortens s in the middle to fit px pixels as measured by width.
+  function mid(s, px, width) {
+    if (width(s) <= px) return s;
+    let lo = 1, hi = s.length - 1, best = "…";
+    while (lo <= hi) {
+      const keep = (lo + hi) >> 1;
+      const head = Math.ceil(keep / 2), tail = keep - head;
+      const t = s.slice(0, head) + "…" + (tail > 0 ? s.slice(s.length - tail) : "");
+      if (width(t) <= px) {
+        best = t;
+        lo = keep + 1;
+      } else hi = keep - 1;
+    }
+    return best;
+  }
+  const tables = {};
   function fillTable(id, t) {
     const tab = $(id);
+    const fns = id === "functions";
     $(id + "-title").textContent = t.title + (t.rows.length < t.total ? " (top " + t.rows.length + " of " + t.total + ")" : "");
-    const head = el("tr");
-    const body = el("tbody");
+    const pkgCol = fns ? t.headers.length - 2 : -1, locCol = fns ? t.headers.length - 1 : -1;
+    // Data columns of a comparison (after the name): self before, after,
+    // Δ%, verdict, total before, after, Δ%, verdict, Δshare, p (the
+    // deciding measure's), self p, total p.
+    const measureSel = $(id + "-measure");
+    if (!D.compared) measureSel.parentElement.hidden = true;
+    const measureOf = (r) => {
+      const m = measureSel.value;
+      if (m !== "deciding") return m;
+      // the measure marked * decides; with neither real, self, unless
+      // the row has no self time at all (a caller: its total says more)
+      if (t.rows[r][8].endsWith("*")) return "total";
+      if (t.rows[r][4].endsWith("*")) return "self";
+      return t.keys[r][1] === 0 && t.keys[r][2] === 0 ? "total" : "self";
+    };
+    // The columns shown: [header, cell text of row r, sort key of row r].
+    const columns = () => {
+      const name = [fns ? "function" : "package", (r) => t.rows[r][0], null];
+      if (!D.compared) return [name].concat([1, 2, 3, 4].map((j) => [t.headers[j], (r) => t.rows[r][j], (r) => t.keys[r][j]]));
+      const base = (r) => (measureOf(r) === "self" ? 1 : 5);
+      const pcol = (r) => (measureOf(r) === "self" ? 11 : 12);
+      const m = measureSel.value;
+      const label = m === "deciding" ? "" : m + " ";
+      return [
+        name,
+        [label + "before", (r) => t.rows[r][base(r)], (r) => t.keys[r][base(r)]],
+        ["after", (r) => t.rows[r][base(r) + 1], (r) => t.keys[r][base(r) + 1]],
+        ["Δ%", (r) => t.rows[r][base(r) + 2], (r) => t.keys[r][base(r) + 2]],
+        ["verdict", (r) => (m === "deciding" ? measureOf(r) + " " : "") + t.rows[r][base(r) + 3].replace(/\*$/, ""), (r) => t.keys[r][base(r) + 2]],
+        ["p", (r) => t.rows[r][pcol(r)], (r) => -t.keys[r][pcol(r)]],
+      ];
+    };
+    const tip = (r) => {
+      const row = t.rows[r];
+      const lines = [row[0]];
+      if (fns) lines.push(row[pkgCol] + (row[locCol] ? "  " + row[locCol] : ""));
+      if (D.compared) {
+        lines.push("self: " + row[1] + " → " + row[2] + " " + row[3] + " " + row[4] + " p=" + row[11]);
+        lines.push("total: " + row[5] + " → " + row[6] + " " + row[7] + " " + row[8] + " p=" + row[12]);
+        lines.push("Δshare " + row[9] + " (* the measure that decides the row)");
+      } else lines.push("self " + row[1] + " (" + row[2] + "), total " + row[3] + " (" + row[4] + ") " + D.per);
+      return lines.join("\n");
+    };
     let order = t.rows.map((_, i) => i);
     let by = -1, rev = false;
+    const trs = [];
     const draw = () => {
-      body.textContent = "";
-      for (const i of order) {
+      tab.textContent = "";
+      const cols = columns();
+      const head = el("tr");
+      cols.forEach(([h, , k], j) => {
+        const th = el("th", h, j === by ? "sorted" : "");
+        th.title = "sort";
+        th.addEventListener("click", () => {
+          rev = by === j ? !rev : false;
+          by = j;
+          order.sort((a, b) => {
+            const x = k ? Math.abs(k(b)) - Math.abs(k(a)) : t.rows[a][0].localeCompare(t.rows[b][0]);
+            return rev ? -x : x;
+          });
+          draw();
+        });
+        head.appendChild(th);
+      });
+      const thead = el("thead");
+      thead.appendChild(head);
+      tab.appendChild(thead);
+      const body = el("tbody");
+      tab.appendChild(body);
+      trs.length = 0;
+      for (const r of order) {
         const tr = el("tr");
-        t.rows[i].forEach((c, j) => tr.appendChild(el("td", c, t.names.includes(j) ? "name" : "num")));
+        tr.title = tip(r);
+        cols.forEach(([, text], j) => {
+          if (j > 0) {
+            tr.appendChild(el("td", text(r), "num"));
+            return;
+          }
+          const td = el("td", null, "name");
+          td.appendChild(el("div", t.rows[r][0], "nm"));
+          if (fns) td.appendChild(el("div", t.rows[r][pkgCol] + (t.rows[r][locCol] ? " · " + t.rows[r][locCol] : ""), "sub"));
+          tr.appendChild(td);
+        });
+        tr.addEventListener("click", () => selectRow(id, r));
+        tr.dataset.row = r;
         body.appendChild(tr);
+        trs[r] = tr;
+      }
+      shorten();
+      mark();
+    };
+    // Names shortened in the middle to the width their column has.
+    const shorten = () => {
+      for (const tr of trs) {
+        if (!tr) continue;
+        const td = tr.firstChild;
+        const px = td.clientWidth - 12;
+        if (px <= 0) continue;
+        for (const d of td.children) {
+          const full = d.dataset.full || d.textContent;
+          d.dataset.full = full;
+          d.textContent = mid(full, px, measureFont(getComputedStyle(d).font));
+        }
       }
     };
-    t.headers.forEach((h, j) => {
-      const th = el("th", h);
-      th.title = "sort";
-      th.addEventListener("click", () => {
-        rev = by === j ? !rev : false;
-        by = j;
-        const numeric = !t.names.includes(j);
-        order.sort((a, b) => {
-          const x = numeric ? Math.abs(t.keys[b][j]) - Math.abs(t.keys[a][j]) : t.rows[a][j].localeCompare(t.rows[b][j]);
-          return rev ? -x : x;
-        });
-        for (const c of head.children) c.classList.remove("sorted");
-        th.classList.add("sorted");
-        draw();
+    // The rows of what the graph has selected get the class "selected".
+    const mark = () => {
+      trs.forEach((tr, r) => {
+        if (tr) tr.classList.toggle("selected", !!selection && rowSelected(id, t, r));
       });
-      head.appendChild(th);
-    });
-    const thead = el("thead");
-    thead.appendChild(head);
-    tab.appendChild(thead);
-    tab.appendChild(body);
+    };
+    measureSel.addEventListener("change", draw);
+    tables[id] = { t: t, draw: draw, mark: mark, shorten: shorten, trs: trs };
     draw();
+  }
+  // selection is what the graph has selected: {fn} (a function of the
+  // page's functions) or {pkg} (a package's name), null for nothing.
+  let selection = null;
+  function rowSelected(id, t, r) {
+    if (id === "functions") return selection.fn !== undefined && t.fn[r] === selection.fn;
+    const pkg = selection.fn !== undefined ? D.functions[selection.fn][1] : selection.pkg;
+    return t.rows[r][0] === pkg;
+  }
+  // A node is selected when its function is, or its package is.
+  function nodeSelected(i) {
+    if (!selection || i <= 0 || D.function[i] < 0) return false;
+    if (selection.fn !== undefined) return D.function[i] === selection.fn;
+    return D.functions[D.function[i]][1] === selection.pkg;
+  }
+  // selectRow selects a row's function or package in the graph: zoomed to
+  // the frame all its frames are under, its frames outlined, and the
+  // source of its heaviest frame shown.
+  function selectRow(id, r) {
+    const t = tables[id].t;
+    if (id === "functions") {
+      if (t.fn[r] < 0) return;
+      selection = { fn: t.fn[r] };
+    } else selection = { pkg: t.rows[r][0] };
+    const nodes = [];
+    for (let i = 1; i < N; i++) if (nodeSelected(i)) nodes.push(i);
+    let lca = nodes.length ? nodes[0] : 0;
+    const anc = (i) => {
+      const a = new Set();
+      for (; i >= 0; i = D.parent[i]) a.add(i);
+      return a;
+    };
+    for (const n of nodes) {
+      const a = anc(n);
+      while (!a.has(lca)) lca = D.parent[lca];
+    }
+    // zoom to the common caller's frame (the frame itself when it is one)
+    let heaviest = -1;
+    for (const n of nodes) if (heaviest < 0 || value(n) > value(heaviest)) heaviest = n;
+    if (heaviest >= 0) showSource(heaviest);
+    for (const k in tables) tables[k].mark();
+    zoomTo(lca);
+    const fl = $("flame");
+    if (fl.scrollIntoView) fl.scrollIntoView({ block: "nearest" });
+  }
+  // selectNode selects a clicked frame's function and marks its rows.
+  function selectNode(i) {
+    selection = i > 0 && D.function[i] >= 0 ? { fn: D.function[i] } : null;
+    for (const k in tables) tables[k].mark();
+    const tr = tables.functions && tables.functions.trs.find((x) => x && x.classList.contains("selected"));
+    if (tr && tr.scrollIntoView) tr.scrollIntoView({ block: "nearest" });
+    return tr ? +tr.dataset.row : -1;
   }
   fillTable("packages", D.packages);
   fillTable("functions", D.functionTable);
@@ -226,6 +390,7 @@
   let zoom = 0;
   let rects = []; // per depth: [x0, x1, node], sorted by x
   let matched = null; // Set of nodes matching the search
+  let selectedDrawn = 0; // frames drawn outlined as selected
   function depthOf(i) {
     let d = 0;
     while (D.parent[i] >= 0) {
@@ -273,6 +438,7 @@
     ctx.font = "11px system-ui, sans-serif";
     ctx.textBaseline = "middle";
     let grey = 0, coloured = 0, newCount = 0, goneCount = 0, faster = 0, slower = 0;
+    selectedDrawn = 0;
     for (const [x0, x1, i, d] of items) {
       const y = d * ROW;
       const w = Math.max(x1 - x0 - 1, 0.5);
@@ -313,6 +479,14 @@
           goneCount++;
         }
         ctx.restore();
+      }
+      if (nodeSelected(i)) {
+        ctx.save();
+        ctx.strokeStyle = "#111";
+        ctx.lineWidth = 3;
+        ctx.strokeRect(x0 + 1.5, y + 1.5, Math.max(w - 3, 0), ROW - 4);
+        ctx.restore();
+        selectedDrawn++;
       }
       if (matched && matched.has(i)) {
         ctx.save();
@@ -414,6 +588,7 @@
     const r = canvas.getBoundingClientRect();
     const i = nodeAt(e.clientX - r.left, e.clientY - r.top);
     if (i !== null && i >= 0) {
+      selectNode(i);
       zoomTo(i);
       showSource(i);
     }
@@ -524,7 +699,47 @@
       rootWidth: D.total.map((t) => t[0]), zoom: zoom, notFinite: bad, tip: N > 1 ? tipText(1) : [],
       resources: performance.getEntriesByType("resource").length,
       sourceRows: sourceRows, sourceNote: $("source-note").textContent,
+      selectedDrawn: selectedDrawn, layout: layout(), clicks: clicks,
     });
+  }
+  // layout: what would scroll sideways, and the tables' columns.
+  function layout() {
+    const de = document.documentElement, aside = document.querySelector("aside");
+    const tabs = {};
+    for (const id of ["headline", "packages", "functions"]) {
+      const tb = $(id);
+      const head = tb.querySelector("tr");
+      tabs[id] = { columns: head ? head.children.length : 0, width: Math.ceil(tb.getBoundingClientRect().width) };
+    }
+    return { viewport: window.innerWidth, scrollWidth: de.scrollWidth, asideWidth: aside.clientWidth, asideScrollWidth: aside.scrollWidth, tables: tabs };
+  }
+  // #clicktest clicks, as a user would, the heaviest row of the functions
+  // table that has frames, then a frame of another function in the graph,
+  // and records what each selected.
+  let clicks = null;
+  function clickTest() {
+    const ft = tables.functions;
+    const r = ft.t.fn.findIndex((f) => f >= 0);
+    if (r < 0) return { row: -1 };
+    ft.trs[r].dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    const out = { row: r, rowFunction: D.functions[ft.t.fn[r]][0], selectedDrawn: selectedDrawn, zoom: zoom, rowMarked: ft.trs[r].classList.contains("selected") };
+    // a frame of another function that has a row, in the whole graph:
+    // click its middle
+    zoomTo(0);
+    for (let d = 0; d < rects.length; d++) {
+      for (const [x0, x1, i] of rects[d] || []) {
+        if (i <= 0 || x1 - x0 < 4 || D.function[i] === ft.t.fn[r]) continue;
+        const row = ft.t.fn.indexOf(D.function[i]);
+        if (row < 0) continue;
+        const b = canvas.getBoundingClientRect();
+        canvas.dispatchEvent(new MouseEvent("click", { bubbles: true, clientX: b.left + (x0 + x1) / 2, clientY: b.top + d * ROW + ROW / 2 }));
+        out.frameFunction = D.functions[D.function[i]][0];
+        out.frameRow = row;
+        out.markedRows = ft.trs.filter((x) => x && x.classList.contains("selected")).map((x) => +x.dataset.row);
+        return out;
+      }
+    }
+    return out;
   }
   // #judge=path opens judging each frame on its own call path.
   if (/(^#|&)judge=path(&|$)/.test(location.hash)) $("judge").value = "path";
@@ -541,8 +756,15 @@
     }
     if (best > 0) sourceRows = showSource(best);
   }
-  window.addEventListener("resize", draw);
+  window.addEventListener("resize", () => {
+    draw();
+    for (const k in tables) tables[k].shorten();
+  });
   if (D.compared) computeScale();
   legend();
   draw();
+  if (/(^#|&)clicktest(&|$)/.test(location.hash)) {
+    clicks = clickTest();
+    draw();
+  }
 })();

@@ -89,6 +89,9 @@ type refTable struct {
 	Total   int         `json:"total"`
 	// Names are the columns of names (sorted as text).
 	Names []int `json:"names"`
+	// Fn are the rows' functions in the page's functions (functions
+	// table only).
+	Fn []int32 `json:"fn"`
 }
 
 // refVerdictCodes are the verdicts as the page's script knows them.

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/profdiff/profdiff/analyze"
@@ -48,24 +47,19 @@ func (v *View) ResponsivenessRows() [][]Cell {
 	return rows
 }
 
-// figureValue formats a side's figure: "437 ms ±1%", "1", "1.33 ±0.58".
+// figureValue formats a side's figure: "437 ms ±4.2 ms", "1", "1.3 ±0.6"
+// (a mean of counts to one decimal at most).
 func figureValue(f diff.Figure, side int) string {
 	if !f.Count {
 		return ValueSpread(f.Measure, side)
 	}
-	m := f.Measure.Mean[side]
-	s := units.Count(int64(m))
-	if m != math.Trunc(m) {
-		s = fmt.Sprintf("%.2f", m)
-	}
-	if sp := f.Measure.Spread(side); !math.IsNaN(sp) && sp > 0 {
-		s += fmt.Sprintf(" ±%.2f", sp)
-	}
-	return s
+	return units.CountSpread(f.Measure.Mean[side], f.Measure.Spread(side))
 }
 
 // figureChange formats a figure's judged change: as the headline's for
-// durations, "-1 -100% ~ p=0.61" for counts.
+// durations; for counts "+2 +33.3% ~ p=0.61", and in words when one side
+// has none: "1 a run before, none after ~ p=0.57" (a change to or from
+// zero is not a percentage worth printing).
 func figureChange(f diff.Figure) Cell {
 	c := f.Measure.Change
 	if !f.Count {
@@ -75,7 +69,14 @@ func figureChange(f diff.Figure) Cell {
 	if !strings.HasPrefix(p, "<") {
 		p = "=" + p
 	}
-	return Cell{Text: fmt.Sprintf("%+.3g %s %s p%s", c.Delta, units.SignedPct(c.DeltaPct), c.Verdict.String(), p), Verdict: c.Verdict}
+	if m := f.Measure.Mean; len(m) == 2 && (m[0] == 0) != (m[1] == 0) {
+		words := units.CountMean(m[0]) + " a run before, none after"
+		if m[0] == 0 {
+			words = "none before, " + units.CountMean(m[1]) + " a run after"
+		}
+		return Cell{Text: fmt.Sprintf("%s %s p%s", words, c.Verdict.String(), p), Verdict: c.Verdict}
+	}
+	return Cell{Text: fmt.Sprintf("%s %s %s p%s", units.SignedCount(c.Delta), units.SignedPct(c.DeltaPct), c.Verdict.String(), p), Verdict: c.Verdict}
 }
 
 // StallsUncertainty says how well the sampling interval pins the figures.

@@ -79,13 +79,9 @@ func (v *View) fastest(esc func(string) string) string {
 }
 
 // sigma writes a side's mean with its standard deviation over runs:
-// "6.59 ms ±0.20 ms" (no ± with one run).
+// "6.59 ms ±0.20 ms", the σ in the mean's unit (no ± with one run).
 func sigma(m *diff.Measure, side int) string {
-	s := units.Duration(m.Mean[side])
-	if sp := m.Spread(side); !math.IsNaN(sp) {
-		s += " ±" + units.Duration(sp)
-	}
-	return s
+	return units.DurationSpread(m.Mean[side], m.Spread(side))
 }
 
 // spreadCell compares a side's spread over runs with the base's: "σ ×4.7

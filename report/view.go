@@ -290,11 +290,10 @@ func elideShapes(s string) string {
 // ValueSpread formats a side's mean with its spread: "12.3 ms ±4%"; the
 // spread is left out with one run.
 func ValueSpread(m *diff.Measure, side int) string {
-	s := units.Duration(m.Mean[side])
-	if sp := m.Spread(side); !math.IsNaN(sp) && m.Mean[side] > 0 {
-		s += fmt.Sprintf(" ±%.0f%%", 100*sp/m.Mean[side])
+	if m.Mean[side] <= 0 {
+		return units.Duration(m.Mean[side])
 	}
-	return s
+	return units.DurationSpread(m.Mean[side], m.Spread(side))
 }
 
 // Cell is one cell of a table as the renderers show it: its text, and

@@ -100,23 +100,36 @@ func TestREADMEExamplesRun(t *testing.T) {
 	runDocCommands(t, cmds)
 }
 
+// TestHelpExamplesRun runs the examples of --help (compare, --source,
+// --format html, record, history) and of profdiff help examples.
 func TestHelpExamplesRun(t *testing.T) {
-	code, out, _ := runCLI("--help")
-	if code != 0 {
-		t.Fatalf("--help: exit %d", code)
-	}
-	_, examples, ok := strings.Cut(out, "\nExamples:\n")
-	if !ok {
-		t.Fatal("--help has no Examples section")
-	}
 	var cmds []string
-	for _, c := range joinContinued(strings.Split(examples, "\n")) {
-		if c = strings.TrimSpace(c); strings.HasPrefix(c, "profdiff ") {
-			cmds = append(cmds, docCommand(c))
+	for _, args := range [][]string{{"--help"}, {"help", "examples"}} {
+		code, out, _ := runCLI(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d", args, code)
 		}
+		_, examples, ok := strings.Cut("\n"+out, "\nExamples:\n")
+		if !ok {
+			t.Fatalf("%v has no Examples section", args)
+		}
+		var these []string
+		for _, c := range joinContinued(strings.Split(examples, "\n")) {
+			if c = strings.TrimSpace(c); strings.HasPrefix(c, "profdiff ") {
+				these = append(these, docCommand(c))
+			}
+		}
+		if args[0] == "--help" {
+			for _, want := range []string{"--source ", "--format html", "profdiff record ", "profdiff history add ", "profdiff history "} {
+				if !slices.ContainsFunc(these, func(c string) bool { return strings.Contains(c, want) }) {
+					t.Errorf("--help has no example of %q: %q", want, these)
+				}
+			}
+		}
+		cmds = append(cmds, these...)
 	}
-	if len(cmds) < 10 {
-		t.Fatalf("found %d example commands in --help, want at least 10: %q", len(cmds), cmds)
+	if len(cmds) < 15 {
+		t.Fatalf("found %d example commands in the help, want at least 15: %q", len(cmds), cmds)
 	}
 	runDocCommands(t, cmds)
 }

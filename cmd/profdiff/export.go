@@ -2,10 +2,7 @@ package main
 
 import (
 	"bytes"
-	"fmt"
-	"github.com/profdiff/profdiff/side"
 	"io"
-	"path/filepath"
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
@@ -45,24 +42,6 @@ func writeSpeedscope(w io.Writer, sides []export.Side) error {
 
 // writeFolded writes flamegraph.pl's folded stacks.
 func writeFolded(w io.Writer, sides []export.Side) error { return export.WriteFolded(w, sides) }
-
-// htmlTitle heads the HTML page: the files compared, or the profile.
-func htmlTitle(pair *diff.Report, sides []side.Side) string {
-	name := func(s side.Side) string {
-		if len(s.Files) == 1 {
-			return filepath.Base(s.Files[0])
-		}
-		return fmt.Sprintf("%s (%d runs)", filepath.Dir(s.Files[0]), len(s.Files))
-	}
-	if len(sides) > 2 || (len(pair.Sides) == 2 && pair.Sides[0].Name != sides[0].Name) {
-		// the pair drawn (the base against --variant), by the sides' names
-		return "profdiff: " + pair.Sides[0].Name + " → " + pair.Sides[1].Name
-	}
-	if len(sides) == 2 {
-		return "profdiff: " + name(sides[0]) + " → " + name(sides[1])
-	}
-	return "profdiff: " + name(sides[0])
-}
 
 // pairSides keeps the two sides of the pair drawn, base first.
 func pairSides(pair *diff.Report, ds []diff.Side, profiles [][]*analyze.Profile) ([]diff.Side, [][]*analyze.Profile) {

@@ -39,20 +39,25 @@ Usage:
   profdiff [flags] PROFILE
   profdiff [flags] BEFORE AFTER        each a profile or a directory of runs
   profdiff [flags] --before F... --after F...
-  profdiff [flags] BASE V1 V2...       a base and variants, each judged against it
+  profdiff [flags] BASE V1 V2...       a base and variants, each judged
+                                       against it
   profdiff [flags] a-r1.cpuprofile a-r2.cpuprofile b-r1.cpuprofile...
-                                       files of one folder that differ only in a run
-                                       number are runs of one side (here a and b)
-  profdiff [flags] runs/*.cpuprofile   names saying before/after (base/head, old/new,
-                                       a/b) make the two sides, in that order; so do
-                                       those of one folder (profdiff runs/)
+                                       files of one folder that differ only
+                                       in a run number are runs of one side
+                                       (here a and b)
+  profdiff [flags] runs/*.cpuprofile   names saying before/after (base/head,
+                                       old/new, a/b) make the two sides, in
+                                       that order; so do those of one folder
+                                       (profdiff runs/)
   profdiff [flags] --side NAME=PATH...
   profdiff [flags] --base-store DIR --base-commit SHA AFTER...
                                        the base is the store's record of SHA
   profdiff history add --store DIR --commit SHA [flags] PROFILE...
-  profdiff history [--order FILE] DIR  change points over commits (history --help)
+  profdiff history [--order FILE] DIR  change points over commits
+                                       (profdiff help history)
   profdiff record [flags] --cmd CMD --before-dir DIR --after-dir DIR
-                                       run, profile and compare (profdiff record --help)
+                                       run, profile and compare
+                                       (profdiff help record)
 
 Flags:
 `
@@ -97,17 +102,20 @@ Examples:
   profdiff --sourcemap app.min.js=./dist/app.min.js.map profile.cpuprofile
 
   # Compare two builds, five runs each, with their own source maps
-  profdiff --sourcemaps-before old/dist --sourcemaps-after new/dist runs-before/ runs-after/
+  profdiff --sourcemaps-before old/dist --sourcemaps-after new/dist \
+      runs-before/ runs-after/
 
   # The same per request served, as markdown for a pull request, gated in CI
   profdiff --work 40000 --work-unit request --format markdown \
-      --fail-on 'on-cpu/work>+3%' --fail-on 'package:*>+2pp' before.cpuprofile after.cpuprofile
+      --fail-on 'on-cpu/work>+3%' --fail-on 'package:*>+2pp' \
+      before.cpuprofile after.cpuprofile
 
   # Bisect: a base and two candidate builds, runs of each, a verdict per build
-  profdiff --side base=runs/2869/ --side worker-pool=runs/2870/ --side this=runs/2871/ \
-      --sourcemaps base=dist-2869 --sourcemaps worker-pool=dist-2870 --sourcemaps this=dist-2871
+  profdiff --side base=runs/2869/ --side worker-pool=runs/2870/ \
+      --side this=runs/2871/ --sourcemaps base=dist-2869 \
+      --sourcemaps worker-pool=dist-2870 --sourcemaps this=dist-2871
 
-  # profdiff itself slow on your files? Profile it, and attach the file to the report
+  # profdiff itself slow on your files? Profile it, attach the file to a report
   profdiff --cpuprofile profdiff.pprof runs-before/ runs-after/
 
 Exit status: 0 success, 1 a --fail-on rule broke (the report is written
@@ -128,6 +136,7 @@ type options struct {
 	list         bool
 	version      bool
 	help         bool
+	helpAll      bool
 	maxInputSize string
 	foldedUnit   string
 	focus        string
@@ -250,7 +259,8 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.foldedEvery, "folded-interval", "10ms", "the sampling interval of folded-stack input counted in samples (`DURATION`: perf -F 999 is 1ms, py-spy and async-profiler 10ms)")
 	fs.StringVar(&o.maxInputSize, "max-input-size", "4GiB", "refuse input larger than this after decompression (`SIZE` in bytes, or with KiB, MiB, GiB)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
-	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
+	fs.BoolVarP(&o.help, "help", "h", false, "show a short help (the rest: profdiff help TOPIC)")
+	fs.BoolVar(&o.helpAll, "help-all", false, "show the whole help: every flag, the rules and the examples")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of profdiff's own run to `FILE` (pprof), to report a slow run: go tool pprof -top FILE, or profdiff FILE")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write the allocations of profdiff's own run to `FILE` (pprof; go tool pprof -sample_index=alloc_space FILE)")
 	return fs

@@ -79,9 +79,9 @@ func joinRaw(ms []json.RawMessage) []byte {
 	return out
 }
 
-// --help lists every rule target, the -total forms included.
+// profdiff help rules lists every rule target, the -total forms included.
 func TestHelpListsRuleTargets(t *testing.T) {
-	_, out, _ := runCLI("--help")
+	_, out, _ := runCLI("help", "rules")
 	for _, want := range []string{"package-total:NAME", "function-total:NAME", "file-total:NAME", "matches no row"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("--help lacks %q", want)

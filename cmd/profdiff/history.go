@@ -13,10 +13,12 @@ import (
 
 	"github.com/profdiff/profdiff/fleet"
 	"github.com/profdiff/profdiff/history"
+	"github.com/profdiff/profdiff/internal/units"
 )
 
 const historyUsage = `usage:
-  profdiff history add --store DIR --commit SHA [--date RFC3339] [--branch NAME] [--message TEXT] [flags] PROFILE...
+  profdiff history add --store DIR --commit SHA [--date RFC3339]
+      [--branch NAME] [--message TEXT] [flags] PROFILE...
       record a commit's runs (PROFILE: files, directories of runs or globs, or
       one server query, parca+http://... or pyroscope+http://...; the
       usual reading, source-map, narrowing and --work flags apply). A record
@@ -24,7 +26,8 @@ const historyUsage = `usage:
       3, at most --keep 1000 of a kind) and says so: a row it left out is
       below the floor there, not 0. --process-cpu 8.4s,7.4s,... adds each
       run's process CPU time, a headline series of its own.
-  profdiff history [--order FILE] [--last N] [--format text|markdown|json|html] [-o FILE] DIR
+  profdiff history [--order FILE] [--last N]
+      [--format text|markdown|json|html] [-o FILE] DIR
       the commits where the headline, a package, a function or a file changed
       for real, and the series of each (--order lists commits oldest first, as
       git rev-list --reverse prints them; without it records are in date order;
@@ -175,7 +178,7 @@ func historyAdd(o options, h historyFlags, fs *pflag.FlagSet, stdin io.Reader, s
 		return failed(stderr, err)
 	}
 	if !o.quiet {
-		fmt.Fprintf(stderr, "profdiff: recorded %s (%d runs) in %s\n", h.commit, len(rec.Runs), path)
+		fmt.Fprintf(stderr, "profdiff: recorded %s (%s) in %s\n", h.commit, units.Plural(len(rec.Runs), "run", "runs"), path)
 	}
 	return exitOK
 }

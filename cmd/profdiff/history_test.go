@@ -19,8 +19,10 @@ func TestHistoryCommands(t *testing.T) {
 			t.Fatalf("history add: exit %d: %s", code, errs)
 		}
 	}
-	if code, _, _ := runCLI("history", "add", "-q", "--store", store, "--commit", "a4", "--date", "2026-11-09T00:00:00Z", after); code != 0 {
+	if code, _, errs := runCLI("history", "add", "--store", store, "--commit", "a4", "--date", "2026-11-09T00:00:00Z", after); code != 0 {
 		t.Fatal("adding a commit again")
+	} else if !strings.Contains(errs, "recorded a4 (1 run) in ") {
+		t.Errorf("history add says: %s", errs)
 	}
 	// Work per run is recorded, and the history is per unit of work.
 	if code, _, errs := runCLI("history", "add", "-q", "--store", store, "--commit", "a4", "--date", "2026-11-09T00:00:00Z", "--work", "40000", "--work-unit", "request", after); code != 0 {

@@ -49,6 +49,9 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "help" {
+		return runHelp(args[1:], stdout, stderr)
+	}
 	if len(args) > 0 && args[0] == "history" {
 		return runHistory(args[1:], stdin, stdout, stderr)
 	}
@@ -63,11 +66,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "profdiff: %s (see profdiff --help)\n", errorText(err))
 		return exitUsage
 	}
+	if o.helpAll {
+		helpAll(stdout, fs)
+		return exitOK
+	}
 	if o.help {
-		fmt.Fprint(stdout, usageHead)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		fmt.Fprint(stdout, usageRules+usageExamples)
+		fmt.Fprint(stdout, usageShort)
 		return exitOK
 	}
 	if o.version {

@@ -109,12 +109,16 @@ func TestErrorsAreOneLineWithStatus2(t *testing.T) {
 
 func TestHelpAndVersion(t *testing.T) {
 	code, out, _ := runCLI("--help")
-	if code != 0 || !strings.Contains(out, "Usage:") || !strings.Contains(out, "--thread") {
+	if code != 0 || !strings.Contains(out, "Usage:") || !strings.Contains(out, "profdiff help flags") {
 		t.Errorf("--help: exit %d\n%s", code, out)
 	}
+	if _, flags, _ := runCLI("help", "flags"); !strings.Contains(flags, "--thread") {
+		t.Errorf("help flags lacks --thread:\n%s", flags)
+	}
+	code, out, _ = runCLI("--help-all")
 	examples := strings.LastIndex(out, "Examples:")
-	if examples < 0 || strings.Contains(out[examples:], "--format string") {
-		t.Errorf("--help must end with worked examples:\n%s", out)
+	if code != 0 || !strings.Contains(out, "--thread") || examples < 0 || strings.Contains(out[examples:], "--format string") {
+		t.Errorf("--help-all must list the flags and end with worked examples:\n%s", out)
 	}
 	if code, out, _ := runCLI("--version"); code != 0 || !strings.HasPrefix(out, "profdiff ") {
 		t.Errorf("--version: exit %d %q", code, out)

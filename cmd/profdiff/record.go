@@ -34,8 +34,9 @@ quotes respected, and never run through a shell (ask for sh -c '...' if
 you need one).
 
 The folder (--out) holds before/ and after/ (the profiles: each run's main
-thread's, run-01.cpuprofile, and its worker threads', run-01.worker-1.cpuprofile,
-which profdiff DIR lists but does not compare), warmup/, logs/
+thread's, run-01.cpuprofile, and its worker threads',
+run-01.worker-1.cpuprofile, which profdiff DIR lists but does not compare),
+warmup/, logs/
 (each run's standard output and error) and record.json: the runs in the
 order they ran, with wall and CPU times and exit statuses, a fingerprint
 of the machine, and the comparison's flags: profdiff DIR compares the
@@ -44,22 +45,30 @@ runs again as record did, with the same report.
 Usage:
   profdiff record [flags] --cmd 'CMD' --before-dir DIR --after-dir DIR
   profdiff record [flags] --before-cmd 'CMD' --after-cmd 'CMD'
-  profdiff record [flags] --side-cmd NAME='CMD'... (or --cmd with --side-dir NAME=DIR...)
+  profdiff record [flags] --side-cmd NAME='CMD'...
+  profdiff record [flags] --cmd 'CMD' --side-dir NAME=DIR...
 
 Flags:
 `
 
 const recordUsageTail = `
-Every flag of profdiff --help (--format, --fail-on, --work, the source-map
-and narrowing flags) is passed to the comparison made at the end.
+Every flag of profdiff help flags (--format, --fail-on, --work, the
+source-map and narrowing flags) is passed to the comparison made at the end.
+At the end record sums up the runs as hyperfine does: per side the wall
+time's mean ±σ and range (min…max), the CPU time of the run's processes and
+the on-CPU time its profile holds; the ratios to the first side (the wall's
+with a 95% interval and Welch's p); and the CPU a run spent outside its
+profile (a build before it, as go test compiles its test), which the report
+does not compare.
 
 Examples:
   # One program in two checkouts (git worktree), 5 + 5 runs, interleaved
   profdiff record --cmd 'node main.js' --before-dir ../main --after-dir .
 
   # A Go benchmark in the main checkout and this one, gated in CI
-  profdiff record --runs 8 --cmd 'go test -run ^$ -bench Route -cpuprofile {profile} ./router' \
-      --before-dir ../main --after-dir . --fail-on 'on-cpu>+5%'
+  profdiff record --runs 8 --before-dir ../main --after-dir . \
+      --cmd 'go test -run ^$ -bench Route -cpuprofile {profile} ./router' \
+      --fail-on 'on-cpu>+5%'
 
 Exit status: 0 success, 1 a --fail-on rule broke, 2 bad usage, a run that
 failed (exited non-zero, timed out, wrote no profile) or an interrupt; the
@@ -125,8 +134,7 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for _, n := range own {
 			rf.AddFlag(fs.Lookup(n))
 		}
-		rf.SetOutput(stdout)
-		rf.PrintDefaults()
+		writeFlags(stdout, rf)
 		fmt.Fprint(stdout, recordUsageTail)
 		return exitOK
 	}
@@ -182,8 +190,8 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for _, w := range rec.Warnings {
 			fmt.Fprintf(stderr, "profdiff record: warning: %s\n", w)
 		}
-		if line := wallLine(rec.Wall); line != "" {
-			fmt.Fprintf(stderr, "profdiff record: wall time: %s\n", line)
+		for _, line := range recordSummary(rec, rec.Wall, profiledOnCPU(plan.opts.Out)) {
+			fmt.Fprintf(stderr, "profdiff record: %s\n", termtext.Clean(line))
 		}
 	}
 	return run(compare, stdin, stdout, stderr)
@@ -566,23 +574,6 @@ func everySideRan(rec *record.Recording) bool {
 
 // seconds formats nanoseconds as seconds with three decimals.
 func seconds(ns int64) string { return fmt.Sprintf("%.3fs", float64(ns)/1e9) }
-
-// wallLine says each side's wall time as mean ± σ, and each later side's
-// ratio to the first with Welch's p-value.
-func wallLine(ws []record.Wall) string {
-	var parts []string
-	for _, w := range ws {
-		s := fmt.Sprintf("%s %s ± %s (%d runs)", w.Side, seconds(int64(w.MeanNs)), seconds(int64(w.StdDevNs)), w.Runs)
-		if w.Ratio != 0 {
-			s += fmt.Sprintf(", %.2fx", w.Ratio)
-			if w.P != nil {
-				s += fmt.Sprintf(" p=%.3f", *w.P)
-			}
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, "; ")
-}
 
 // recordingNote says, when the sides are the folders of one recording
 // compared without the flags record compared them with (profdiff

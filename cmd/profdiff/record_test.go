@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -62,8 +63,9 @@ func TestRecordTwoCheckouts(t *testing.T) {
 	if want := []string{"before#1", "after#1", "before#2", "after#2"}; !slices.Equal(log, want) {
 		t.Errorf("runs logged %q, want %q\n%s", log, want, stderr)
 	}
-	if !strings.Contains(stderr, "wall time: before ") {
-		t.Errorf("no wall times on stderr:\n%s", stderr)
+	if !regexp.MustCompile(`profdiff record: before +wall [0-9.]+ m?s ±[0-9.]+ m?s +\(.* … .*\) +CPU .* profiled .* 2 runs`).MatchString(stderr) ||
+		!strings.Contains(stderr, "profdiff record: after / before: wall ") {
+		t.Errorf("no summary of the runs on stderr:\n%s", stderr)
 	}
 	var rep struct {
 		Functions []struct {

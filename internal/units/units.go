@@ -1,5 +1,6 @@
 // Package units writes the numbers of a report for people: durations with
-// three significant digits, counts with thousands separators, shares,
+// three significant digits (a spread in its mean's unit), counts with
+// thousands separators (means of counts with one decimal at most), shares,
 // signed changes in percent and in percentage points, and p-values.
 package units
 
@@ -20,16 +21,72 @@ func Duration(ns float64) string {
 	if ns == 0 || math.IsNaN(ns) {
 		return "0"
 	}
-	unit, div := "ns", 1.0
+	unit, div := unitOf(ns)
+	return neg + sig3(ns/div) + " " + unit
+}
+
+// unitOf is the unit Duration writes a positive ns in, and its size.
+func unitOf(ns float64) (string, float64) {
 	switch {
 	case ns >= 999.5e6:
-		unit, div = "s", 1e9
+		return "s", 1e9
 	case ns >= 999.5e3:
-		unit, div = "ms", 1e6
+		return "ms", 1e6
 	case ns >= 999.5:
-		unit, div = "µs", 1e3
+		return "µs", 1e3
 	}
-	return neg + sig3(ns/div) + " " + unit
+	return "ns", 1
+}
+
+// DurationSpread writes a mean with its standard deviation in the mean's
+// unit and to the mean's last digit: "3.13 s ±0.18 s", "45.6 ms ±2.1 ms",
+// "789 µs ±23 µs"; the mean alone when sd is NaN (one run).
+func DurationSpread(mean, sd float64) string {
+	s := Duration(mean)
+	if math.IsNaN(sd) {
+		return s
+	}
+	m := math.Abs(mean)
+	if m == 0 || math.IsNaN(m) {
+		return s + " ±" + Duration(sd)
+	}
+	unit, div := unitOf(m)
+	decimals := 2
+	switch x := m / div; {
+	case x >= 99.95:
+		decimals = 0
+	case x >= 9.995:
+		decimals = 1
+	}
+	return s + " ±" + strconv.FormatFloat(sd/div, 'f', decimals, 64) + " " + unit
+}
+
+// CountMean writes a mean of counts: whole when it is ("151"), else with
+// one decimal ("151.8"), never more.
+func CountMean(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return Count(int64(x))
+	}
+	return strconv.FormatFloat(x, 'f', 1, 64)
+}
+
+// CountSpread writes a mean of counts with its standard deviation to one
+// decimal: "151.8 ±3.9", "146.4 ±5.0"; "1" when there is no spread.
+func CountSpread(mean, sd float64) string {
+	s := CountMean(mean)
+	if math.IsNaN(sd) || sd == 0 {
+		return s
+	}
+	return s + " ±" + strconv.FormatFloat(sd, 'f', 1, 64)
+}
+
+// SignedCount writes a change of a mean of counts: "+2", "-0.3".
+func SignedCount(d float64) string {
+	d = math.Round(d*10) / 10
+	if d > 0 {
+		return "+" + CountMean(d)
+	}
+	return CountMean(d)
 }
 
 // sig3 writes a positive number with three significant digits (more for
