@@ -55,7 +55,7 @@ var formats = [...]outputFormat{
 	{names: []string{"markdown", "md"}, needs: needs{tree: treeCompared, whole: true}, showsWarnings: true, fromRecord: true,
 		write: func(out io.Writer, in writeInput) error {
 			o := in.o
-			return report.WriteMarkdown(out, in.rep, report.MarkdownOptions{Top: o.rows(10), Files: o.by == "file", Sort: o.sortMetric(),
+			return report.WriteMarkdown(out, in.rep, report.MarkdownOptions{Top: o.rows(report.DefaultMarkdownTop), Files: o.by == "file", Sort: o.sortMetric(),
 				Commit: o.commit, BaseCommit: o.baseCommit, Previous: o.previousResults, Now: time.Now()})
 		},
 		history: report.WriteHistoryMarkdown},
