@@ -135,7 +135,7 @@ func (m *markdown) top() string {
 	var top strings.Builder
 	top.WriteString("\n#### Top by self time\n\n")
 	for _, t := range m.tables[:2] {
-		fmt.Fprintf(&top, "**%s**\n\n%s", capitalize(t.what), mdHeader(OneSideHeaders, t.head))
+		fmt.Fprintf(&top, "**%s**\n\n%s", capitalize(t.what), mdHeader(OneSideHeaders, t.mdHead()))
 		rows := clip(v.Sorted(t.rows, diff.MetricSelf), m.opts.Top)
 		for i := range rows {
 			top.WriteString(t.markdownLine(mdCells(v.OneSideCells(&rows[i])), &rows[i]))
@@ -159,7 +159,7 @@ func (m *markdown) details(room int) string {
 		// rendered once.
 		rows := m.v.Sorted(t.rows, m.opts.Sort)
 		var body strings.Builder
-		body.WriteString(mdHeader(detailCols, t.head))
+		body.WriteString(mdHeader(detailCols, t.mdHead()))
 		shown := 0
 		for i := range rows {
 			l := t.markdownLine(cellsOf(&rows[i]), &rows[i])
@@ -210,18 +210,39 @@ func mdHeader(numeric, names []string) string {
 
 // markdownLine is one row of the table: its value cells, as markdown, then
 // its names, escaped and cut in the middle (see mdName); locations and
-// files keep more of their end, where the file's name is.
+// files keep more of their end, where the file's name is. A function's
+// location goes under its name in the same cell, so that the table is
+// as wide as the longer of the two, not both.
 func (t rowTable) markdownLine(cells []string, row *diff.Row) string {
 	texts := append(make([]string, 0, len(cells)+3), cells...)
-	for i, n := range t.names(row) {
+	names := t.names(row)
+	for i, n := range names {
 		place := t.head[i] == "location" || t.head[i] == "file"
 		width := mdDetailNameWidth
-		if place {
+		switch {
+		case place:
 			width = mdDetailPlaceWidth
+		case t.head[i] == "package" && len(t.head) > 1:
+			width = mdDetailPackageWidth
+		}
+		if t.head[i] == "location" && i > 0 {
+			if n != "-" && n != "" {
+				texts[len(cells)+i-2] += "<br>" + mdName(n, width, place)
+			}
+			continue
 		}
 		texts = append(texts, mdName(n, width, place))
 	}
 	return "| " + strings.Join(texts, " | ") + " |\n"
+}
+
+// mdHead is the table's name columns in markdown: a location shares the
+// function's column.
+func (t rowTable) mdHead() []string {
+	if len(t.head) == 3 && t.head[2] == "location" {
+		return []string{t.head[0] + " (location)", t.head[1]}
+	}
+	return t.head
 }
 
 // mdCells are cells as markdown: their texts, a verdict in bold.

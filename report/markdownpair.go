@@ -18,10 +18,11 @@ import (
 // by TestMarkdownFitsTheColumn): the top changes' function and package,
 // and the detail tables' names and locations.
 const (
-	mdTopNameWidth     = 36
-	mdTopPackageWidth  = 22
-	mdDetailNameWidth  = 40
-	mdDetailPlaceWidth = 36
+	mdTopNameWidth       = 36
+	mdTopPackageWidth    = 22
+	mdDetailNameWidth    = 34
+	mdDetailPlaceWidth   = 34
+	mdDetailPackageWidth = 18
 	// mdTitleWidth bounds the full name kept in a cell's title.
 	mdTitleWidth = 200
 )
@@ -381,9 +382,8 @@ func (m *markdown) runDetails() string {
 // mdLinesPerFunction is how many lines each changed function lists.
 const mdLinesPerFunction = 5
 
-// lines lists, folded, the lines with the most self time of each function
-// in the top changes that is judged changed and has recorded lines; ""
-// when none has.
+// lines lists, folded, the lines whose self time changed most of each
+// function in the top changes that has recorded lines; "" when none has.
 func (m *markdown) lines() string {
 	if len(m.r.Lines) == 0 {
 		return ""
@@ -395,9 +395,6 @@ func (m *markdown) lines() string {
 	var b strings.Builder
 	shown := 0
 	for _, x := range m.v.TopChanges(m.r.Functions, m.opts.Top) {
-		if _, real := Deciding(&x); !real {
-			continue
-		}
 		var ls []diff.LineTime
 		for _, l := range m.r.FunctionLines(index[x.Key]) {
 			if l.Line > 0 {

@@ -52,7 +52,7 @@ var formats = [...]outputFormat{
 			return report.WriteText(out, in.rep, report.TextOptions{Top: in.o.top, Color: in.color, Files: in.o.by == "file", Sort: in.o.sortMetric()})
 		},
 		history: report.WriteHistoryText},
-	{names: []string{"markdown", "md"}, needs: needs{tree: treeCompared, whole: true}, showsWarnings: true, fromRecord: true,
+	{names: []string{"markdown", "md"}, needs: needs{linesCompared: true, tree: treeCompared, whole: true}, showsWarnings: true, fromRecord: true,
 		write: func(out io.Writer, in writeInput) error {
 			o := in.o
 			return report.WriteMarkdown(out, in.rep, report.MarkdownOptions{Top: o.rows(report.DefaultMarkdownTop), Files: o.by == "file", Sort: o.sortMetric(),
