@@ -214,3 +214,34 @@ func TestMarkdownTablesAtMostSevenColumns(t *testing.T) {
 		t.Errorf("a p column serves two verdicts")
 	}
 }
+
+// TestMarkdownEnvironmentFirst: sides that ran on different CPUs, core
+// counts and Node versions, one of them loaded, are said at the top,
+// before any number; the same machine says nothing.
+func TestMarkdownEnvironmentFirst(t *testing.T) {
+	r := routerPair(t, diff.DefaultOptions())
+	envs := []SideEnvironment{
+		{CPUModel: "AMD EPYC 7B13", CPUs: 2, Versions: map[string]string{"node": "v20.20.2"}, Load: 0.3},
+		{CPUModel: "Intel Xeon Platinum 8370C", CPUs: 4, Versions: map[string]string{"node": "v22.11.0"}, Load: 6.5},
+	}
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, r, MarkdownOptions{Environments: envs}); err != nil {
+		t.Fatal(err)
+	}
+	out := md.String()
+	firstNumber := strings.Index(out, "\n**")
+	for _, want := range []string{"different CPUs: AMD EPYC 7B13 before, Intel Xeon Platinum 8370C after", "different core counts: 2 logical CPUs before, 4 after",
+		"different node versions: v20.20.2 before, v22.11.0 after", "The after side's machine was loaded when it started: load average 6.50 on 4 logical CPUs"} {
+		if i := strings.Index(out, want); i < 0 || i > firstNumber {
+			t.Errorf("%q not said before the verdict (at %d, verdict at %d):\n%.1500s", want, i, firstNumber, out)
+		}
+	}
+	md.Reset()
+	same := []SideEnvironment{envs[0], envs[0]}
+	if err := WriteMarkdown(&md, r, MarkdownOptions{Environments: same}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(md.String(), "[!WARNING]") {
+		t.Errorf("one machine, unloaded, and still a warning:\n%.800s", md.String())
+	}
+}

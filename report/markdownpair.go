@@ -266,9 +266,14 @@ func (m *markdown) environmentNotes() []string {
 			}
 		}
 		for i, e := range env {
-			if e.CPUs > 0 && e.Load >= float64(e.CPUs) {
-				notes = append(notes, fmt.Sprintf("The %s side's machine was loaded when it started: load average %.2f on %d logical CPUs.", m.r.Sides[i].Name, e.Load, e.CPUs))
+			if e.CPUs == 0 || e.Load < float64(e.CPUs) {
+				continue
 			}
+			if i == 1 && a.Load == b.Load && a.CPUs == b.CPUs && a.CPUModel == b.CPUModel {
+				notes[len(notes)-1] = fmt.Sprintf("The machine was loaded when the recording started: load average %.2f on %d logical CPUs.", e.Load, e.CPUs)
+				continue
+			}
+			notes = append(notes, fmt.Sprintf("The %s side's machine was loaded when it started: load average %.2f on %d logical CPUs.", m.r.Sides[i].Name, e.Load, e.CPUs))
 		}
 	}
 	for _, w := range m.r.Warnings {

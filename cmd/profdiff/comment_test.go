@@ -439,3 +439,19 @@ func TestCommentFitsTheColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestCommentSaysTheMachineWasLoaded: a recording made under load (its
+// record.json's load average above its CPUs, and sampled on-CPU time
+// above the process CPU time) says so first, before any number.
+func TestCommentSaysTheMachineWasLoaded(t *testing.T) {
+	code, md, errs := runCLI("--format", "markdown", "-q", fixture("record-power-loaded/before"), fixture("record-power-loaded/after"))
+	if code > 1 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	verdict := strings.Index(md, "\n**")
+	for _, want := range []string{"The machine was loaded when the recording started: load average 7.69 on 2 logical CPUs.", "exceeds the process CPU time"} {
+		if i := strings.Index(md, want); i < 0 || i > verdict {
+			t.Errorf("%q not before the verdict:\n%.1200s", want, md)
+		}
+	}
+}

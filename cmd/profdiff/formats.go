@@ -56,7 +56,7 @@ var formats = [...]outputFormat{
 		write: func(out io.Writer, in writeInput) error {
 			o := in.o
 			return report.WriteMarkdown(out, in.rep, report.MarkdownOptions{Top: o.rows(report.DefaultMarkdownTop), Files: o.by == "file", Sort: o.sortMetric(),
-				Commit: o.commit, BaseCommit: o.baseCommit, Previous: o.previousResults, Now: time.Now()})
+				Commit: o.commit, BaseCommit: o.baseCommit, Previous: o.previousResults, Now: time.Now(), Environments: sideEnvironments(in.sides)})
 		},
 		history: report.WriteHistoryMarkdown},
 	{names: []string{"json"}, needs: needs{calls: true, tree: treeCompared, whole: true}, showsWarnings: true, fromRecord: true,
