@@ -178,9 +178,9 @@ func (v *View) ConfirmingRun() string {
 		s = append(s, "The headline is judged on process CPU time (from record.json), which a loaded machine does not inflate as it does sampled on-CPU time.")
 	}
 	h := v.r.JudgedHeadline().Change
-	if h.RunsNeeded != 0 {
+	if n := v.r.Headline.RunsNeeded; n != 0 {
 		s = append(s, fmt.Sprintf("Confirming run: the headline change (%s, %s) is large but not significant with %s; about %d runs a side would settle it.",
-			units.SignedPct(h.DeltaPct), orText(units.PValue(h.P), "no test"), v.runsText(), h.RunsNeeded))
+			units.SignedPct(h.DeltaPct), orText(units.PValue(h.P), "no test"), v.runsText(), n))
 	} else if name, which, c, ok := v.largestUnsettled(); ok {
 		s = append(s, fmt.Sprintf("Confirming run: %s %s %s is large but not significant with %s (%s); about %d runs a side would settle it.",
 			name, which, units.SignedPct(c.DeltaPct), v.runsText(), orText(units.PValue(c.P), "no test"), c.RunsNeeded))
@@ -192,7 +192,7 @@ func (v *View) ConfirmingRun() string {
 // effect the runs cannot settle needs (the headline's, or the largest
 // row's, as ConfirmingRun names), 0 when there is none.
 func (v *View) RunsNeeded() int {
-	if n := v.r.JudgedHeadline().Change.RunsNeeded; n != 0 {
+	if n := v.r.Headline.RunsNeeded; n != 0 {
 		return int(n)
 	}
 	if _, _, c, ok := v.largestUnsettled(); ok {
