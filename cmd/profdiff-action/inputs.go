@@ -48,7 +48,7 @@ type config struct {
 	// runs is the runs a side the workflow makes (the runs input), 0
 	// when not given: the comment then says how to ask for more.
 	runs int
-	args                    []string // profdiff's arguments after the output flags; nil without base profiles
+	args []string // profdiff's arguments after the output flags; nil without base profiles
 	// storeArgs are profdiff's arguments for a base taken from the
 	// history (--base-store): the head's flags and profiles only.
 	storeArgs []string

@@ -25,7 +25,7 @@ type jsonReport struct {
 	} `json:"headline"`
 	Packages  []row `json:"packages"`
 	Functions []row `json:"functions"`
-	Rules []struct {
+	Rules     []struct {
 		Rule      string   `json:"rule"`
 		Broken    bool     `json:"broken"`
 		Offenders []string `json:"offenders"`
