@@ -38,7 +38,16 @@ func (e environment) compare() int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	head := header(c.m, c.rep, e.getenv("GITHUB_SERVER_URL")) + runsNote(c.rep, cfg.runs)
+	head := header(c.m, c.rep, e.getenv("GITHUB_SERVER_URL"))
+	// How to ask for more runs goes at the end of the report's first
+	// screen, after the confirming-run sentence it acts on.
+	if note := runsNote(c.rep, cfg.runs); note != "" {
+		if i := strings.Index(body, "\n<details>"); i >= 0 {
+			body = body[:i] + note + body[i:]
+		} else {
+			body += note
+		}
+	}
 	foot := footer(version, e.runURL(), c.notes)
 	fork := ""
 	if c.m.ReadOnly {

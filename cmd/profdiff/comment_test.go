@@ -367,7 +367,7 @@ func tableWidths(t *testing.T, browser string, page []byte, shot string) (tables
 	if err != nil {
 		t.Fatalf("chromium: %v", err)
 	}
-	m := regexp.MustCompile(`<pre id="widths">([^<]*)</pre>`).FindSubmatch(out)
+	m := regexp.MustCompile(`<pre id="widths"[^>]*>([^<]*)</pre>`).FindSubmatch(out)
 	if m == nil {
 		t.Fatal("the page's script did not run")
 	}
@@ -407,6 +407,30 @@ func TestCommentFitsTheColumn(t *testing.T) {
 	}
 	if browser == "" {
 		t.Skip("no chromium")
+	}
+	// PROFDIFF_MEASURE=FILE,... measures comments written elsewhere too,
+	// such as the Action's comment.md.
+	for _, f := range strings.Split(os.Getenv("PROFDIFF_MEASURE"), ",") {
+		if f == "" {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, err := commentPage(string(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables, _ := tableWidths(t, browser, page, "")
+		widest := 0
+		for _, tb := range tables {
+			widest = max(widest, tb.Scroll)
+		}
+		t.Logf("%s: %d lines before the first <details>, %d characters, %d tables, widest %d px", f, strings.Count(firstScreen(string(b)), "\n"), len([]rune(string(b))), len(tables), widest)
+		if widest > 780 {
+			t.Errorf("%s: a table %d px wide", f, widest)
+		}
 	}
 	for i, p := range corpusPairs {
 		md, _ := pairOutputs(t, p)
