@@ -245,3 +245,40 @@ func TestMarkdownEnvironmentFirst(t *testing.T) {
 		t.Errorf("one machine, unloaded, and still a warning:\n%.800s", md.String())
 	}
 }
+
+// TestMarkdownStallsOnlyWhenTheySaySomething: the router pair's runs have
+// stalls over 50 ms, so the stalls are listed (folded); with none over
+// 50 ms and no stall figure judged, there is no stall section; a stall
+// figure judged a change brings it back.
+func TestMarkdownStallsOnlyWhenTheySaySomething(t *testing.T) {
+	render := func(r *diff.Report) string {
+		var md bytes.Buffer
+		if err := WriteMarkdown(&md, r, MarkdownOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return md.String()
+	}
+	r := routerPair(t, diff.DefaultOptions())
+	if r.Responsiveness == nil || !r.Responsiveness.HasLong() {
+		t.Fatal("the router pair has no stall over 50 ms")
+	}
+	if !strings.Contains(render(r), "<summary>Responsiveness: stalls</summary>") {
+		t.Error("stalls over 50 ms and no stall section")
+	}
+	rs := r.Responsiveness
+	for _, runs := range rs.Over50ms.Runs {
+		for i := range runs {
+			runs[i] = 0
+		}
+	}
+	for _, m := range []*diff.Measure{&rs.LongestStall, &rs.Over16ms, &rs.Over50ms, &rs.Blocking} {
+		m.Change.Verdict = diff.VerdictSame
+	}
+	if md := render(r); strings.Contains(md, "Responsiveness") {
+		t.Errorf("a stall section with no stall over 50 ms and no stall verdict:\n%s", md[strings.Index(md, "Responsiveness")-200:][:400])
+	}
+	rs.Blocking.Change.Verdict = diff.VerdictWorse
+	if !strings.Contains(render(r), "<summary>Responsiveness: stalls</summary>") {
+		t.Error("a stall figure judged worse and no stall section")
+	}
+}

@@ -180,6 +180,23 @@ func TestCommentFirstScreen(t *testing.T) {
 		if got := len(topRows(first)); got != 5 {
 			t.Errorf("%s: %d top changes, want 5", p.name, got)
 		}
+		// Sections only when they say something: pprof has no sample
+		// times, so no stalls; @datadog/pprof's line-level files have
+		// lines; the stall pair's stalls are over 50 ms.
+		switch p.name {
+		case "go 3v3":
+			if strings.Contains(md, "Responsiveness") {
+				t.Errorf("%s: a stall section", p.name)
+			}
+		case "node pprof lines":
+			if !strings.Contains(md, "<summary>Lines of the changed functions") {
+				t.Errorf("%s: no lines of the changed functions", p.name)
+			}
+		case "loader stalls 3v3":
+			if !strings.Contains(md, "<summary>Responsiveness: stalls</summary>") || strings.Contains(first, "Responsiveness") {
+				t.Errorf("%s: the stalls are not folded below the first screen", p.name)
+			}
+		}
 	}
 	md, _ := pairOutputs(t, corpusPairs[0], "--top", "3")
 	if got := len(topRows(firstScreen(md))); got != 3 {
