@@ -71,6 +71,13 @@ func (m *markdown) pair() string {
 		fmt.Fprintf(&first, "\n%s\n", EscapeMarkdown(s))
 	}
 	first.WriteString(m.topChanges())
+	if len(r.Paths) > 0 {
+		// The paths themselves are folded below; how much of the change
+		// they explain is one line of the first screen.
+		fmt.Fprintf(&first, "\n**Where it changed:** %s; the paths, every function and every package are folded below.\n", EscapeMarkdown(strings.TrimSuffix(v.PathsSummary(), ".")))
+	} else {
+		first.WriteString("\n_Every function and package is folded below._\n")
+	}
 
 	var rest strings.Builder
 	rest.WriteString(m.runDetails())
@@ -323,9 +330,6 @@ func (m *markdown) topChanges() string {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mdName(v.RowName(x), mdTopNameWidth, false), mdName(x.Key.Package, mdTopPackageWidth, false),
 			beforeAfter(&x.Self), beforeAfter(&x.Total), by.String()+"\u00a0"+mdChange(by.Of(x).Change, true, ""))
-	}
-	if n := len(m.r.Functions); n > len(rows) {
-		b.WriteString("\n_Every function, package and path is in the folded sections below._\n")
 	}
 	return b.String()
 }
