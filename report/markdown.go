@@ -19,13 +19,14 @@ import (
 // comments over 65,536 characters).
 const MarkdownLimit = 60000
 
-// markdownNameWidth bounds a name or path in a markdown cell; longer ones
-// are cut in the middle.
+// markdownNameWidth bounds a name or path in the markdown of history and
+// of several sides; longer ones are cut in the middle.
 const markdownNameWidth = 100
 
 // MarkdownOptions tune the markdown renderer.
 type MarkdownOptions struct {
-	// Top is how many rows the "top changes" tables show; 0 means 10.
+	// Top is how many rows the "top changes" table shows; 0 means
+	// DefaultMarkdownTop.
 	Top int
 	// Files adds the table by file.
 	Files bool
@@ -40,6 +41,9 @@ type MarkdownOptions struct {
 	// Previous are the results an earlier comment kept (see
 	// ParseCommentResults), newest first, listed as "Previous results".
 	Previous []CommentResult
+	// Environments are the machines the two sides ran on, where their
+	// recordings say (nil: unknown); what differs is said first.
+	Environments []SideEnvironment
 }
 
 // remembers reports whether the comment keeps its result for the next.
@@ -48,15 +52,20 @@ func (o MarkdownOptions) remembers() bool {
 }
 
 // WriteMarkdown writes the report as GitHub-flavoured markdown for a pull
-// request comment or $GITHUB_STEP_SUMMARY: broken --fail-on rules first, a
-// headline table, where in the call tree it changed, the top changes
-// judged on self and total time, every row inside <details>, and a legend.
-// Every name and path from a profile is escaped (see EscapeMarkdown) and
-// the whole stays under MarkdownLimit characters, cutting rows from the
-// detail tables with a note.
+// request comment or $GITHUB_STEP_SUMMARY. A comparison of two sides opens
+// with a first screen that answers: what differs between the machines the
+// sides ran on, broken --fail-on rules, the verdict in one sentence with
+// its counts and p-value, the headline table, what a confirming run would
+// take, and the top changes (Top rows); everything else (every row, the
+// paths, stalls, lines, earlier results, warnings) is folded in <details>.
+// Every table has at most 6 columns and long names are cut in the middle,
+// the full name kept in the cell's title. Every name and path from a
+// profile is escaped (see EscapeMarkdown) and the whole stays under
+// MarkdownLimit characters, cutting rows from the detail tables with a
+// note.
 func WriteMarkdown(w io.Writer, r *diff.Report, opts MarkdownOptions) error {
 	if opts.Top <= 0 {
-		opts.Top = 10
+		opts.Top = DefaultMarkdownTop
 	}
 	if r.Several() {
 		_, err := io.WriteString(w, markdownSeveral(r, NewView(r), opts))
@@ -70,16 +79,20 @@ func WriteMarkdown(w io.Writer, r *diff.Report, opts MarkdownOptions) error {
 	if opts.Files {
 		m.tables = append(m.tables, rowTable{"files", r.Files, opts.Sort, []string{"file", "package"}, func(x *diff.Row) []string { return []string{m.v.File(x.Key), x.Key.Package} }})
 	}
-	head, top := m.head()+markdownPhases(r), m.top()
-	if opts.remembers() && len(r.Sides) == 2 {
-		head += commentSection(m.v.commentResult(opts.Commit, opts.BaseCommit, opts.Now), opts.Previous)
+	if r.Compared() {
+		_, err := io.WriteString(w, m.pair())
+		return err
 	}
+	head, top := m.head(), m.top()
 	legend := "\n" + markdownLegend(m.v, opts.Sort) + "\n"
 	// The detail tables get what room is left, cut to fit.
 	details := m.details(MarkdownLimit - len(head) - len(top) - len(legend) - 200)
 	_, err := io.WriteString(w, head+top+details+legend)
 	return err
 }
+
+// DefaultMarkdownTop is how many rows the top changes show by default.
+const DefaultMarkdownTop = 5
 
 // markdown is one markdown report being written: the report, its view and
 // the tables it lists.
@@ -90,8 +103,7 @@ type markdown struct {
 	tables []rowTable
 }
 
-// head is the report's top: broken rules, the headline table and, for a
-// comparison, where in the call tree it changed.
+// head is a single profile's top: broken rules and the headline table.
 func (m *markdown) head() string {
 	r, v := m.r, m.v
 	var head strings.Builder
@@ -100,38 +112,13 @@ func (m *markdown) head() string {
 			fmt.Fprintf(&head, "> **Failed:** `%s` — %s\n\n", strings.ReplaceAll(res.Rule.Text, "`", "'"), EscapeMarkdown(strings.Join(v.Offenders(res), "; ")))
 		}
 	}
-	if r.Compared() {
-		fmt.Fprintf(&head, "### profdiff: %s: %s\n\n", EscapeMarkdown(sideName(r.Sides[0])+" → "+sideName(r.Sides[1])), v.verdictLine())
-		head.WriteString("| | before | after | change |\n|---|---:|---:|---|\n")
-		for _, l := range v.HeadlineRows() {
-			fmt.Fprintf(&head, "| %s | %s | %s | %s |\n", EscapeMarkdown(l[0].Text), EscapeMarkdown(l[1].Text), EscapeMarkdown(l[2].Text), emphasize(EscapeMarkdown(l[3].Text), l[3].Verdict))
-		}
-		if c, base := m.opts.Commit, m.opts.BaseCommit; c != "" || base != "" {
-			fmt.Fprintf(&head, "\n_Commit %s against base %s._\n", EscapeMarkdown(orDash(c)), EscapeMarkdown(orDash(base)))
-		}
-		if note := v.RunsNote(); note != "" {
-			fmt.Fprintf(&head, "\n_%s_\n", EscapeMarkdown(note))
-		}
-		if rows := v.Unsettled(5); len(rows) > 0 {
-			head.WriteString("\n**Large changes the runs cannot settle yet:**\n\n")
-			for _, x := range rows {
-				fmt.Fprintf(&head, "- %s\n", EscapeMarkdown(x))
-			}
-		}
-		head.WriteString(markdownResponsiveness(v))
-		fmt.Fprintf(&head, "\n#### Where it changed\n\n_%s._\n\n", EscapeMarkdown(v.PathsSummary()))
-		for i, p := range r.Paths {
-			fmt.Fprintf(&head, "%d. %s\n", i+1, EscapeMarkdown(v.PathText(p)))
-		}
-	} else {
-		s := r.Sides[0]
-		fmt.Fprintf(&head, "### profdiff: %s\n\n", EscapeMarkdown(sideName(s)))
-		head.WriteString("| measure | value | detail |\n|---|---:|---|\n")
-		for _, l := range v.HeadlineRows() {
-			fmt.Fprintf(&head, "| %s | %s | %s |\n", EscapeMarkdown(l[0].Text), EscapeMarkdown(l[1].Text), EscapeMarkdown(l[2].Text))
-		}
-		head.WriteString(markdownResponsiveness(v))
+	s := r.Sides[0]
+	fmt.Fprintf(&head, "### profdiff: %s\n\n", EscapeMarkdown(sideName(s)))
+	head.WriteString("| measure | value | detail |\n|---|---:|---|\n")
+	for _, l := range v.HeadlineRows() {
+		fmt.Fprintf(&head, "| %s | %s | %s |\n", EscapeMarkdown(l[0].Text), EscapeMarkdown(l[1].Text), EscapeMarkdown(l[2].Text))
 	}
+	head.WriteString(markdownResponsiveness(v))
 	if v.Root() != "" {
 		fmt.Fprintf(&head, "\n_Locations are relative to %s._\n", EscapeMarkdown(v.Root()))
 	}
@@ -141,26 +128,14 @@ func (m *markdown) head() string {
 	return head.String()
 }
 
-// top is the short tables of packages and functions: the top changes
-// judged on self and total time, or for one profile the top by self time.
+// top is a single profile's short tables of packages and functions, the
+// top by self time.
 func (m *markdown) top() string {
 	v := m.v
 	var top strings.Builder
-	if m.r.Compared() {
-		top.WriteString("\n#### Top changes\n\n")
-		for _, t := range m.tables[:2] {
-			fmt.Fprintf(&top, "**%s** (%s; self and total time each judged, * marks the one that makes the change real)\n\n%s", capitalize(t.what), v.Per(), mdHeader(mdTopHeaders, t.head))
-			rows := v.TopChanges(t.rows, m.opts.Top)
-			for i := range rows {
-				top.WriteString(t.markdownLine(mdTopCells(&rows[i]), &rows[i]))
-			}
-			top.WriteString("\n")
-		}
-		return top.String()
-	}
 	top.WriteString("\n#### Top by self time\n\n")
 	for _, t := range m.tables[:2] {
-		fmt.Fprintf(&top, "**%s**\n\n%s", capitalize(t.what), mdHeader(OneSideHeaders, t.head))
+		fmt.Fprintf(&top, "**%s**\n\n%s", capitalize(t.what), mdHeader(OneSideHeaders, t.mdHead()))
 		rows := clip(v.Sorted(t.rows, diff.MetricSelf), m.opts.Top)
 		for i := range rows {
 			top.WriteString(t.markdownLine(mdCells(v.OneSideCells(&rows[i])), &rows[i]))
@@ -184,7 +159,7 @@ func (m *markdown) details(room int) string {
 		// rendered once.
 		rows := m.v.Sorted(t.rows, m.opts.Sort)
 		var body strings.Builder
-		body.WriteString(mdHeader(detailCols, t.head))
+		body.WriteString(mdHeader(detailCols, t.mdHead()))
 		shown := 0
 		for i := range rows {
 			l := t.markdownLine(cellsOf(&rows[i]), &rows[i])
@@ -234,13 +209,40 @@ func mdHeader(numeric, names []string) string {
 }
 
 // markdownLine is one row of the table: its value cells, as markdown, then
-// its names, escaped and cut to markdownNameWidth.
+// its names, escaped and cut in the middle (see mdName); locations and
+// files keep more of their end, where the file's name is. A function's
+// location goes under its name in the same cell, so that the table is
+// as wide as the longer of the two, not both.
 func (t rowTable) markdownLine(cells []string, row *diff.Row) string {
 	texts := append(make([]string, 0, len(cells)+3), cells...)
-	for _, n := range t.names(row) {
-		texts = append(texts, EscapeMarkdown(termtext.Fit(n, markdownNameWidth, false)))
+	names := t.names(row)
+	for i, n := range names {
+		place := t.head[i] == "location" || t.head[i] == "file"
+		width := mdDetailNameWidth
+		switch {
+		case place:
+			width = mdDetailPlaceWidth
+		case t.head[i] == "package" && len(t.head) > 1:
+			width = mdDetailPackageWidth
+		}
+		if t.head[i] == "location" && i > 0 {
+			if n != "-" && n != "" {
+				texts[len(cells)+i-2] += "<br>" + mdName(n, width, place)
+			}
+			continue
+		}
+		texts = append(texts, mdName(n, width, place))
 	}
 	return "| " + strings.Join(texts, " | ") + " |\n"
+}
+
+// mdHead is the table's name columns in markdown: a location shares the
+// function's column.
+func (t rowTable) mdHead() []string {
+	if len(t.head) == 3 && t.head[2] == "location" {
+		return []string{t.head[0] + " (location)", t.head[1]}
+	}
+	return t.head
 }
 
 // mdCells are cells as markdown: their texts, a verdict in bold.
@@ -252,35 +254,15 @@ func mdCells(cs []Cell) []string {
 	return out
 }
 
-// mdTopHeaders name the cells mdTopCells returns. With a table's names a
-// "top changes" table has at most 7 columns, so that it reads in a pull
-// request without scrolling far: each measure is one cell of before and
-// after and one of its change.
-var mdTopHeaders = []string{"self", "self change", "total", "total change"}
-
-// mdTopCells are a row's cells in a markdown "top changes" table: self
-// as before → after and its change, then total's; the change that makes the
-// row's change real is marked "*".
-func mdTopCells(r *diff.Row) []string {
-	by, real := Deciding(r)
-	out := make([]string, 0, 4)
-	for _, m := range []diff.Metric{diff.MetricSelf, diff.MetricTotal} {
-		ms, mark := m.Of(r), ""
-		if real && m == by {
-			mark = "*"
-		}
-		out = append(out, unbroken(units.Duration(ms.Mean[0]))+"\u00a0→ "+unbroken(units.Duration(ms.Mean[1])), mdChange(ms.Change, true, mark))
-	}
-	return out
-}
-
-// mdChangeHeaders name the cells mdChangeCells returns.
-var mdChangeHeaders = []string{"before", "after", "change", "Δshare"}
+// mdChangeHeaders name the cells mdChangeCells returns: with a table's
+// names at most 6 columns.
+var mdChangeHeaders = []string{"before → after", "change", "Δshare"}
 
 // mdChangeCells are a measure's cells in a markdown detail table: before
-// and after with their spread, the change judged, and the change in share.
+// → after with their spread (wrapping at the arrow only), the change
+// judged, and the change in share.
 func mdChangeCells(m *diff.Measure) []string {
-	return []string{unbroken(ValueSpread(m, 0)), unbroken(ValueSpread(m, 1)), mdChange(m.Change, false, ""), units.SignedPP(m.Change.DeltaPP)}
+	return []string{unbroken(ValueSpread(m, 0)) + "\u00a0→ " + unbroken(ValueSpread(m, 1)), mdChange(m.Change, false, ""), units.SignedPP(m.Change.DeltaPP)}
 }
 
 // mdChange is a judged change in one cell, its own p-value with it: "-81.2%
@@ -320,20 +302,6 @@ func sideName(s diff.SideSummary) string {
 		return filepath.Base(s.Files[0])
 	}
 	return fmt.Sprintf("%s (%d runs)", s.Name, s.Runs)
-}
-
-// verdictLine states a pair's result for a title: "on-CPU per run -29.0%,
-// **better**" or "on-CPU per run -26.2%, ~ (within noise)".
-func (v *View) verdictLine() string {
-	c := v.r.JudgedHeadline().Change
-	s := "on-CPU " + v.Per() + " " + units.SignedPct(c.DeltaPct) + ", "
-	if v.r.Headline.Basis == diff.BasisProcess {
-		s = "process CPU / run " + units.SignedPct(c.DeltaPct) + ", "
-	}
-	if c.Verdict.Real() {
-		return s + "**" + c.Verdict.String() + "**"
-	}
-	return s + c.Verdict.String() + " (within noise)"
 }
 
 // emphasize puts the text of a cell whose verdict says a change is real

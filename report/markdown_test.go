@@ -128,7 +128,13 @@ func TestMarkdownHostileNames(t *testing.T) {
 	}
 	// Only the report's own elements.
 	allowed := map[string]bool{"h3": true, "h4": true, "p": true, "strong": true, "em": true, "table": true, "thead": true, "tbody": true,
-		"tr": true, "th": true, "td": true, "details": true, "summary": true, "blockquote": true, "code": true, "ul": true, "ol": true, "li": true}
+		"tr": true, "th": true, "td": true, "details": true, "summary": true, "blockquote": true, "code": true, "ul": true, "ol": true, "li": true,
+		"span": true, "br": true} // a cut name's span, holding the full name in its title only; a location under its function
+	for _, sp := range regexp.MustCompile(`<span[^>]*>`).FindAllString(h, -1) {
+		if !regexp.MustCompile(`^<span title="[^"<>]*">$`).MatchString(sp) {
+			t.Errorf("a span with more than a title: %s", sp)
+		}
+	}
 	for _, m := range regexp.MustCompile(`<(/?)([a-zA-Z0-9]+)`).FindAllStringSubmatch(h, -1) {
 		if !allowed[strings.ToLower(m[2])] {
 			t.Errorf("element <%s> in the HTML", m[2])
@@ -183,7 +189,7 @@ func TestMarkdownEmphasizesVerdictsOnly(t *testing.T) {
 	if narrowed == "" || strings.Contains(narrowed, "**") {
 		t.Errorf("narrowed row %q", narrowed)
 	}
-	if !strings.Contains(md.String(), "\u00a0**better\\*** p=") {
+	if !strings.Contains(md.String(), "\u00a0**better** p=") {
 		t.Errorf("no real verdict in bold:\n%s", md.String())
 	}
 }
@@ -206,5 +212,73 @@ func TestMarkdownTablesAtMostSevenColumns(t *testing.T) {
 	}
 	if strings.Contains(md.String(), "| p |") {
 		t.Errorf("a p column serves two verdicts")
+	}
+}
+
+// TestMarkdownEnvironmentFirst: sides that ran on different CPUs, core
+// counts and Node versions, one of them loaded, are said at the top,
+// before any number; the same machine says nothing.
+func TestMarkdownEnvironmentFirst(t *testing.T) {
+	r := routerPair(t, diff.DefaultOptions())
+	envs := []SideEnvironment{
+		{CPUModel: "AMD EPYC 7B13", CPUs: 2, Versions: map[string]string{"node": "v20.20.2"}, Load: 0.3},
+		{CPUModel: "Intel Xeon Platinum 8370C", CPUs: 4, Versions: map[string]string{"node": "v22.11.0"}, Load: 6.5},
+	}
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, r, MarkdownOptions{Environments: envs}); err != nil {
+		t.Fatal(err)
+	}
+	out := md.String()
+	firstNumber := strings.Index(out, "\n**")
+	for _, want := range []string{"different CPUs: AMD EPYC 7B13 before, Intel Xeon Platinum 8370C after", "different core counts: 2 logical CPUs before, 4 after",
+		"different node versions: v20.20.2 before, v22.11.0 after", "The after side's machine was loaded when it started: load average 6.50 on 4 logical CPUs"} {
+		if i := strings.Index(out, want); i < 0 || i > firstNumber {
+			t.Errorf("%q not said before the verdict (at %d, verdict at %d):\n%.1500s", want, i, firstNumber, out)
+		}
+	}
+	md.Reset()
+	same := []SideEnvironment{envs[0], envs[0]}
+	if err := WriteMarkdown(&md, r, MarkdownOptions{Environments: same}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(md.String(), "[!WARNING]") {
+		t.Errorf("one machine, unloaded, and still a warning:\n%.800s", md.String())
+	}
+}
+
+// TestMarkdownStallsOnlyWhenTheySaySomething: the router pair's runs have
+// stalls over 50 ms, so the stalls are listed (folded); with none over
+// 50 ms and no stall figure judged, there is no stall section; a stall
+// figure judged a change brings it back.
+func TestMarkdownStallsOnlyWhenTheySaySomething(t *testing.T) {
+	render := func(r *diff.Report) string {
+		var md bytes.Buffer
+		if err := WriteMarkdown(&md, r, MarkdownOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return md.String()
+	}
+	r := routerPair(t, diff.DefaultOptions())
+	if r.Responsiveness == nil || !r.Responsiveness.HasLong() {
+		t.Fatal("the router pair has no stall over 50 ms")
+	}
+	if !strings.Contains(render(r), "<summary>Responsiveness: stalls</summary>") {
+		t.Error("stalls over 50 ms and no stall section")
+	}
+	rs := r.Responsiveness
+	for _, runs := range rs.Over50ms.Runs {
+		for i := range runs {
+			runs[i] = 0
+		}
+	}
+	for _, m := range []*diff.Measure{&rs.LongestStall, &rs.Over16ms, &rs.Over50ms, &rs.Blocking} {
+		m.Change.Verdict = diff.VerdictSame
+	}
+	if md := render(r); strings.Contains(md, "Responsiveness") {
+		t.Errorf("a stall section with no stall over 50 ms and no stall verdict:\n%s", md[strings.Index(md, "Responsiveness")-200:][:400])
+	}
+	rs.Blocking.Change.Verdict = diff.VerdictWorse
+	if !strings.Contains(render(r), "<summary>Responsiveness: stalls</summary>") {
+		t.Error("a stall figure judged worse and no stall section")
 	}
 }

@@ -27,12 +27,8 @@ func processCPU(files []string) []int64 {
 			return nil
 		}
 	}
-	b, err := confine.New(top).ReadFile(filepath.Join(top, record.FileName), maxRecordJSON)
-	if err != nil {
-		return nil
-	}
-	var rec record.Recording
-	if json.Unmarshal(b, &rec) != nil {
+	rec := readRecording(top)
+	if rec == nil {
 		return nil
 	}
 	byFile := map[string]int64{}
@@ -50,4 +46,31 @@ func processCPU(files []string) []int64 {
 		out[i] = ns
 	}
 	return out
+}
+
+// Recording returns the record.json of the profdiff record folder that
+// the side's first run comes from (DIR/SIDE/run.cpuprofile beside
+// DIR/record.json), and the folder of its runs (DIR/SIDE); nil for a side
+// of no such folder, or a server query side. Only that record.json is
+// read, through a reader held to DIR.
+func Recording(s Side) (*record.Recording, string) {
+	if len(s.Files) == 0 || s.Fetched != nil {
+		return nil, ""
+	}
+	dir := filepath.Dir(s.Files[0])
+	return readRecording(filepath.Dir(dir)), dir
+}
+
+// readRecording reads top's record.json through a reader held to top; nil
+// when there is none or it does not decode.
+func readRecording(top string) *record.Recording {
+	b, err := confine.New(top).ReadFile(filepath.Join(top, record.FileName), maxRecordJSON)
+	if err != nil {
+		return nil
+	}
+	var rec record.Recording
+	if json.Unmarshal(b, &rec) != nil {
+		return nil
+	}
+	return &rec
 }

@@ -457,6 +457,9 @@ func TestActionSameRepoThenFork(t *testing.T) {
 	if !strings.Contains(res.summary, "### profdiff") || strings.Count(res.summary, "### profdiff") != 1 {
 		t.Errorf("the job summary lacks the report:\n%.300s", res.summary)
 	}
+	if res.summary != body {
+		t.Errorf("the job summary is not the comment's text:\nsummary %d bytes, comment %d bytes", len(res.summary), len(body))
+	}
 	if res.outputs["verdict"] == "" || res.outputs["on-cpu-delta-pct"] == "" || res.outputs["status"] != "0" || res.outputs["broken-rules"] != "" {
 		t.Errorf("outputs %v", res.outputs)
 	}
@@ -952,5 +955,41 @@ func TestActionReadsNoFileOutsideTheWorkspace(t *testing.T) {
 	}
 	if !strings.Contains(res.stderr, "outside the folders profdiff may read") {
 		t.Errorf("the refusal is not said:\n%s", res.stderr)
+	}
+}
+
+// TestActionAsksForRuns: one run a side cannot settle the router pair's
+// -26% headline (about 2 runs a side would); with the runs input at 1 the
+// comment says to raise it to 2, the runs-needed output is 2, and a
+// runs input that is no number fails the step.
+func TestActionAsksForRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds profdiff")
+	}
+	r := newRunner(t)
+	ab := map[string]string{
+		"before": fixture("node-router-unbundled-before.cpuprofile"),
+		"after":  fixture("node-router-unbundled-after.cpuprofile"),
+		"runs":   "1",
+	}
+	res := r.run("pull_request", prEvent("o/r"), ab)
+	if res.status != 0 {
+		t.Fatalf("status %d\n%s", res.status, res.stderr)
+	}
+	cs := r.comments()
+	if len(cs) != 1 {
+		t.Fatalf("comments %+v", cs)
+	}
+	for _, want := range []string{"about 2 runs a side would settle it", "set this step's `runs` input to 2 (now 1)"} {
+		if !strings.Contains(cs[0].Body, want) {
+			t.Errorf("comment lacks %q:\n%.1500s", want, cs[0].Body)
+		}
+	}
+	if res.outputs["runs-needed"] != "2" {
+		t.Errorf("runs-needed output %q", res.outputs["runs-needed"])
+	}
+	ab["runs"] = "five"
+	if res := r.run("pull_request", prEvent("o/r"), ab); res.status != 2 || !strings.Contains(res.stderr, "runs \"five\"") {
+		t.Errorf("runs five: status %d: %s", res.status, res.stderr)
 	}
 }

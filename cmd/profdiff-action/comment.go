@@ -7,14 +7,12 @@ import (
 	"strings"
 )
 
-// Limits GitHub sets: a comment holds at most 65,536 characters and a job
-// summary at most 1 MiB per step. The budgets leave room for the header,
-// the footer and the artifact link.
+// The limit GitHub sets: a comment holds at most 65,536 characters (a job
+// summary, which gets the same text, 1 MiB). The budget leaves room for
+// the header, the footer and the artifact link.
 const (
 	commentLimit  = 65536
 	commentBudget = commentLimit - 2048
-	summaryLimit  = 1 << 20
-	summaryBudget = summaryLimit - 8192
 )
 
 // artifactPlaceholder marks where the post step links the uploaded report.
@@ -90,21 +88,45 @@ func header(m meta, rep *jsonReport, server string) string {
 	if m.BaseRecord {
 		base = "base: its record in the history"
 	}
+	// The verdict, its counts and p-value are the report's first line;
+	// the header only says what was compared.
 	h := fmt.Sprintf("**profdiff** compared %s (%s, %s) with %s (head, %s)", commit(m.BaseSHA), base, plural(runs[0]), commit(m.HeadSHA), plural(runs[1]))
 	if rep != nil {
-		v := "**" + rep.verdict() + "**"
-		if !real(rep.verdict()) {
-			v = "within noise"
-		}
-		h += fmt.Sprintf(": on-CPU %s%%, %s", rep.onCPUDeltaPct(), v)
 		if b := rep.broken(); len(b) > 0 {
-			h += fmt.Sprintf(", %d rule(s) broken", len(b))
-		}
-		if !rep.changed() {
-			h += "\n\n_No change judged real: every difference is within noise._"
+			h += fmt.Sprintf(": %d rule(s) broken", len(b))
 		}
 	}
 	return h + "\n"
+}
+
+// runsNote says, when a large change is not significant yet, how many
+// runs a side would settle it and how to ask for them: the runs input
+// (and the loop of the workflow that makes the runs); and when a side
+// has fewer runs than the input says the workflow makes. "" otherwise.
+func runsNote(rep *jsonReport, runs int) string {
+	if rep == nil {
+		return ""
+	}
+	var notes []string
+	if runs > 0 {
+		for _, s := range rep.Sides {
+			if s.Runs < runs {
+				notes = append(notes, fmt.Sprintf("The %s side has %d run(s) where the `runs` input says %d: did a run fail?", sanitizeInline(s.Name), s.Runs, runs))
+			}
+		}
+	}
+	if n := rep.runsNeeded(); n > 0 {
+		switch {
+		case runs > 0 && n > runs:
+			notes = append(notes, fmt.Sprintf("To settle the change the report names, make about %d runs a side: set this step's `runs` input to %d (now %d), and the loop that makes the runs with it.", n, n, runs))
+		case runs == 0:
+			notes = append(notes, fmt.Sprintf("To settle the change the report names, make about %d runs a side, and give the action the `runs` input (the runs a side the workflow makes, as in the action's examples/github workflows).", n))
+		}
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return "\n> " + strings.Join(notes, " ") + "\n"
 }
 
 // footer names the profdiff build and links the run.

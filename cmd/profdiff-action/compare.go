@@ -39,17 +39,28 @@ func (e environment) compare() int {
 		return e.errorf("%v", err)
 	}
 	head := header(c.m, c.rep, e.getenv("GITHUB_SERVER_URL"))
+	// How to ask for more runs goes at the end of the report's first
+	// screen, after the confirming-run sentence it acts on.
+	if note := runsNote(c.rep, cfg.runs); note != "" {
+		if i := strings.Index(body, "\n<details>"); i >= 0 {
+			body = body[:i] + note + body[i:]
+		} else {
+			body += note
+		}
+	}
 	foot := footer(version, e.runURL(), c.notes)
 	fork := ""
 	if c.m.ReadOnly {
 		fork = "\n> This pull request comes from a fork, whose token cannot comment: the report is saved as the artifact `" + c.out["artifact-name"] + "` for a `workflow_run` workflow to post (see the action's examples/github/profdiff-comment.yml).\n"
 	}
+	// The job summary is the comment's text, so that what the check's
+	// page shows and what the pull request shows are the same.
+	comment := marker(cfg.name) + "\n" + head + fork + "\n" + cut(body, commentBudget-len(head)-len(fork)-len(foot), "the whole report is in report.md of the report artifact") + strings.Replace(foot, "</sub>", artifactPlaceholder+"</sub>", 1)
 	if cfg.summary {
-		if err := appendFile(e.getenv("GITHUB_STEP_SUMMARY"), head+fork+"\n"+cut(body, summaryBudget-len(head)-len(fork)-len(foot), "the whole report is in report.md of the report artifact")+foot); err != nil {
+		if err := appendFile(e.getenv("GITHUB_STEP_SUMMARY"), comment); err != nil {
 			e.warnf("job summary: %v", err)
 		}
 	}
-	comment := marker(cfg.name) + "\n" + head + "\n" + cut(body, commentBudget-len(head)-len(foot), "the whole report is in the job summary") + strings.Replace(foot, "</sub>", artifactPlaceholder+"</sub>", 1)
 	if err := writeJSONFile(filepath.Join(cfg.dir, "meta.json"), c.m); err != nil {
 		return e.errorf("%v", err)
 	}
@@ -170,6 +181,7 @@ func (e environment) runCompare(cfg config) *comparison {
 		c.out["verdict"], c.out["on-cpu-delta-pct"] = c.rep.verdict(), c.rep.onCPUDeltaPct()
 		c.out["broken-rules"] = strings.Join(c.rep.broken(), "\n")
 		c.out["changed"] = strconv.FormatBool(m.Changed)
+		c.out["runs-needed"] = strconv.Itoa(c.rep.runsNeeded())
 	}
 	c.m = m
 	return c

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/profdiff/profdiff/record"
@@ -45,7 +46,10 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 type config struct {
 	bin, dir, name, comment string
 	summary, html           bool
-	args                    []string // profdiff's arguments after the output flags; nil without base profiles
+	// runs is the runs a side the workflow makes (the runs input), 0
+	// when not given: the comment then says how to ask for more.
+	runs int
+	args []string // profdiff's arguments after the output flags; nil without base profiles
 	// storeArgs are profdiff's arguments for a base taken from the
 	// history (--base-store): the head's flags and profiles only.
 	storeArgs []string
@@ -115,6 +119,13 @@ func (e environment) settings() (config, error) {
 	}
 	if c.html, err = boolInput("html", e.input("html"), false); err != nil {
 		return c, err
+	}
+	if v := e.input("runs"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1000 {
+			return c, fmt.Errorf("runs %q: give the number of runs a side the workflow makes, 1 to 1000", v)
+		}
+		c.runs = n
 	}
 	tmp := e.getenv("RUNNER_TEMP")
 	if tmp == "" {

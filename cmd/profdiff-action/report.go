@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 )
@@ -18,22 +19,31 @@ type jsonReport struct {
 	Headline struct {
 		OnCPU   *measure `json:"on_cpu"`
 		PerWork *measure `json:"per_work"`
+		// RunsNeeded is how many runs a side would settle the headline's
+		// change, when the runs cannot.
+		RunsNeeded int `json:"runs_needed"`
 	} `json:"headline"`
-	Packages []struct {
-		Self  measure `json:"self"`
-		Total measure `json:"total"`
-	} `json:"packages"`
-	Rules []struct {
+	Packages  []row `json:"packages"`
+	Functions []row `json:"functions"`
+	Rules     []struct {
 		Rule      string   `json:"rule"`
 		Broken    bool     `json:"broken"`
 		Offenders []string `json:"offenders"`
 	} `json:"rules"`
 }
 
+// row is a package's or function's judged self and total time.
+type row struct {
+	Self  measure `json:"self"`
+	Total measure `json:"total"`
+}
+
 // measure is one judged change.
 type measure struct {
-	DeltaPct *float64 `json:"delta_pct"`
-	Verdict  string   `json:"verdict"`
+	DeltaPct   *float64 `json:"delta_pct"`
+	DeltaPP    *float64 `json:"delta_pp"`
+	Verdict    string   `json:"verdict"`
+	RunsNeeded int      `json:"runs_needed"`
 }
 
 // real reports whether a verdict says the change is not noise.
@@ -99,4 +109,28 @@ func (r *jsonReport) changed() bool {
 		}
 	}
 	return false
+}
+
+// runsNeeded is how many runs a side would settle the change the comment's
+// confirming-run sentence names: the headline's when its runs cannot
+// settle it, else the largest change (in points of on-CPU time, at least
+// one) of a package or function that passes the minimum effect but is not
+// significant; 0 when there is none. It is the rule profdiff's markdown
+// follows (report.View.RunsNeeded).
+func (r *jsonReport) runsNeeded() int {
+	if r.Headline.RunsNeeded > 0 {
+		return r.Headline.RunsNeeded
+	}
+	n, best := 0, 0.0
+	for _, rows := range [][]row{r.Packages, r.Functions} {
+		for _, x := range rows {
+			for _, m := range []measure{x.Self, x.Total} {
+				if m.RunsNeeded == 0 || m.DeltaPP == nil || math.Abs(*m.DeltaPP) < 1 || math.Abs(*m.DeltaPP) <= best {
+					continue
+				}
+				n, best = m.RunsNeeded, math.Abs(*m.DeltaPP)
+			}
+		}
+	}
+	return n
 }

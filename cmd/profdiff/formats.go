@@ -53,11 +53,11 @@ var formats = [...]outputFormat{
 			return report.WriteText(out, in.rep, report.TextOptions{Top: in.o.top, Color: in.color, Files: in.o.by == "file", Sort: in.o.sortMetric()})
 		},
 		history: report.WriteHistoryText},
-	{names: []string{"markdown", "md"}, needs: needs{tree: treeCompared, whole: true}, showsWarnings: true, fromRecord: true,
+	{names: []string{"markdown", "md"}, needs: needs{linesCompared: true, tree: treeCompared, whole: true}, showsWarnings: true, fromRecord: true,
 		write: func(out io.Writer, in writeInput) error {
 			o := in.o
-			return report.WriteMarkdown(out, in.rep, report.MarkdownOptions{Top: o.rows(10), Files: o.by == "file", Sort: o.sortMetric(),
-				Commit: o.commit, BaseCommit: o.baseCommit, Previous: o.previousResults, Now: time.Now()})
+			return report.WriteMarkdown(out, in.rep, report.MarkdownOptions{Top: o.rows(report.DefaultMarkdownTop), Files: o.by == "file", Sort: o.sortMetric(),
+				Commit: o.commit, BaseCommit: o.baseCommit, Previous: o.previousResults, Now: time.Now(), Environments: sideEnvironments(in.sides)})
 		},
 		history: report.WriteHistoryMarkdown},
 	{names: []string{"json"}, needs: needs{calls: true, tree: treeCompared, whole: true}, showsWarnings: true, fromRecord: true,

@@ -17,7 +17,7 @@ func TestTopIsHonouredByEveryOutput(t *testing.T) {
 		if code > 1 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
-		_, rest, _ := strings.Cut(out, "**Functions** (per run")
+		_, rest, _ := strings.Cut(out, "**Top changes** (functions")
 		_, rest, _ = strings.Cut(rest, "\n\n")
 		table, _, _ := strings.Cut(rest, "\n\n")
 		return strings.Count(table, "\n| ") // the lines after the header's, which starts the table
@@ -41,7 +41,7 @@ func TestTopIsHonouredByEveryOutput(t *testing.T) {
 		args           []string
 		markdown, html int
 	}{
-		{nil, 10, 50},
+		{nil, 5, 50},
 		{[]string{"--top", "3"}, 3, 3},
 		{[]string{"-n", "12"}, 12, 12},
 	} {

@@ -9,6 +9,9 @@ import "github.com/profdiff/profdiff/analyze"
 type needs struct {
 	calls bool // the caller -> callee calls (Report.Calls)
 	lines bool // functions' self time per source line (Report.Lines)
+	// linesCompared: the lines of a comparison of two sides only (the
+	// markdown's lines of the changed functions).
+	linesCompared bool
 	// tree: the merged call tree (Report.Tree), always or only when two
 	// sides are compared (for the paths where it changed).
 	tree treeNeed
@@ -53,7 +56,7 @@ func (n needs) aggregateOptions(sides int) analyze.AggregateOptions {
 	rowsOnly := sides > 2 && n.whole
 	return analyze.AggregateOptions{
 		Edges:         n.calls && !rowsOnly,
-		Lines:         n.lines,
+		Lines:         n.lines || (n.linesCompared && sides == 2),
 		Tree:          n.tree == treeAlways || (n.tree == treeCompared && sides == 2),
 		NodeFunctions: n.profiles,
 	}

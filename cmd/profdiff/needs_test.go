@@ -43,7 +43,7 @@ func TestOutputNeedsCoverEveryFormat(t *testing.T) {
 
 // What each output computes: a single profile's text, markdown and JSON
 // need no call tree (md was once missed); JSON needs the calls; only the
-// explorer reads per-line times; --json-output adds what JSON reads; the
+// explorer reads per-line times, and the markdown of a pair; --json-output adds what JSON reads; the
 // reports of three sides or more list rows alone.
 func TestNeedsOf(t *testing.T) {
 	for _, c := range []struct {
@@ -54,7 +54,7 @@ func TestNeedsOf(t *testing.T) {
 	}{
 		{"text", false, 1, analyze.AggregateOptions{}},
 		{"md", false, 1, analyze.AggregateOptions{}},
-		{"markdown", false, 2, analyze.AggregateOptions{Tree: true}},
+		{"markdown", false, 2, analyze.AggregateOptions{Lines: true, Tree: true}}, // the lines of the changed functions
 		{"json", false, 1, analyze.AggregateOptions{Edges: true}},
 		{"json", false, 2, analyze.AggregateOptions{Edges: true, Tree: true}},
 		{"markdown", true, 1, analyze.AggregateOptions{Edges: true}},
