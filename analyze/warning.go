@@ -130,6 +130,11 @@ const (
 	// operating system charged its processes by more than 10%: the
 	// machine was loaded while it ran.
 	WarnLoaded
+	// WarnOutsideProfile: most of the CPU time the operating system
+	// charged a side's processes is not in their profiles (a build, or
+	// child processes the profiler did not follow), so the process CPU
+	// time measures other work than the profile.
+	WarnOutsideProfile
 )
 
 // AboutTheRequest reports whether a warning says that something asked for

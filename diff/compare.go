@@ -429,7 +429,9 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 		c.onCPU = whole
 	}
 	c.runOnCPU = c.runsOnCPU()
-	if len(sides) == 2 && sides[0].ProcessCPUNs != nil && sides[1].ProcessCPUNs != nil {
+	useProcess, outside := processMeasuresProfile(sides)
+	r.Warnings = append(r.Warnings, outside...)
+	if useProcess {
 		c.runProcess = make([][]float64, 2)
 		for si, s := range sides {
 			for _, ns := range s.ProcessCPUNs {
@@ -463,7 +465,7 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 		if r.PerWork {
 			c.judgeHeadline(&r.Headline.PerWork, c.scale)
 		}
-		if sides[0].ProcessCPUNs != nil && sides[1].ProcessCPUNs != nil {
+		if useProcess {
 			r.Headline.Basis = BasisProcess
 			c.scale, unit = slices.Repeat([]float64{1}, 2), c.scale
 			r.Headline.ProcessCPU = c.measure(func(si, ri int) float64 { return float64(sides[si].ProcessCPUNs[ri]) })
@@ -1028,6 +1030,47 @@ func sameWorkFaster(a, b Side) bool {
 		}
 	}
 	return kept >= 2*scaled && kept >= 0.25*math.Min(ona, onb)
+}
+
+// minProfiledShare is the least share of a run's process CPU time that
+// its profile must have seen (sampled on-CPU time, before narrowing) for
+// the process CPU time to stand for the profile's work.
+const minProfiledShare = 0.5
+
+// processMeasuresProfile reports whether the two sides' process CPU times
+// can be the headline's basis and scale the rows' times: both sides carry
+// them, and on every run the profile saw at least minProfiledShare of
+// them. A recording whose runs build before they run (go test compiles
+// first: 89% of a run's CPU time outside its profile) or spawn processes
+// the profiler does not follow would otherwise judge the build, and scale
+// every row by it; the warnings then say why the headline is on sampled
+// on-CPU time.
+func processMeasuresProfile(sides []Side) (bool, []analyze.Warning) {
+	if len(sides) != 2 || sides[0].ProcessCPUNs == nil || sides[1].ProcessCPUNs == nil {
+		return false, nil
+	}
+	var w []analyze.Warning
+	for _, s := range sides {
+		var profiled, process float64
+		outside := false
+		for ri, t := range s.Tables {
+			if ri >= len(s.ProcessCPUNs) {
+				return false, nil
+			}
+			on := t.Summary.OnCPUNs
+			if t.Summary.NarrowedFromNs > 0 {
+				on = t.Summary.NarrowedFromNs
+			}
+			profiled, process = profiled+float64(on), process+float64(s.ProcessCPUNs[ri])
+			outside = outside || float64(on) < minProfiledShare*float64(s.ProcessCPUNs[ri])
+		}
+		if outside {
+			w = append(w, analyze.Warning{Kind: analyze.WarnOutsideProfile, Message: fmt.Sprintf(
+				"side %s: its processes used %s of CPU a run, of which the profiles saw %s (%s): the rest (a build step, or processes the profiler did not follow) is outside them, so the headline is judged on sampled on-CPU time, not process CPU time",
+				s.Name, units.Duration(process/float64(len(s.Tables))), units.Duration(profiled/float64(len(s.Tables))), units.Share(profiled, process))})
+		}
+	}
+	return len(w) == 0, w
 }
 
 // loadWarnings warns of each side whose sampled on-CPU time exceeds its

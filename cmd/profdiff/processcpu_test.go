@@ -109,3 +109,58 @@ func TestRecordedWithoutRecordJSON(t *testing.T) {
 		t.Errorf("worse %v without process CPU times", w)
 	}
 }
+
+// TestProcessCPUOutsideTheProfile: when most of each run's process CPU
+// time lies outside its profile (here record.json says ten times what
+// the profiles saw, as when every run builds first), the headline is not
+// judged on it, nor are the rows scaled by it, and a warning says why.
+// Without processMeasuresProfile the basis stays process CPU time.
+func TestProcessCPUOutsideTheProfile(t *testing.T) {
+	dir := t.TempDir()
+	for _, side := range []string{"before", "after"} {
+		if err := os.MkdirAll(filepath.Join(dir, side), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		files, _ := filepath.Glob(filepath.Join(powerQuiet, side, "*.cpuprofile"))
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, side, filepath.Base(f)), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(powerQuiet, "record.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rec["runs"].([]any) {
+		run := r.(map[string]any)
+		if ns, ok := run["cpu_ns"].(float64); ok {
+			run["cpu_ns"] = 10 * ns
+		}
+	}
+	if b, err = json.Marshal(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "record.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := readRecorded(t, dir)
+	if r.Headline.Basis != "sampled on-CPU time" || len(r.Headline.ProcessCPU) != 0 {
+		t.Errorf("headline basis %q, process_cpu %s", r.Headline.Basis, r.Headline.ProcessCPU)
+	}
+	said := false
+	for _, w := range r.Warnings {
+		said = said || strings.Contains(w, "outside them, so the headline is judged on sampled on-CPU time")
+	}
+	if !said {
+		t.Errorf("no warning of the time outside the profiles: %q", r.Warnings)
+	}
+}
