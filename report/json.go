@@ -26,7 +26,7 @@ const JSONVersion = 3
 const MaxJSONCalls = 5000
 
 // WriteJSON writes the whole report (every row, not only the top) as JSON,
-// version JSONVersion (see the README for the schema), indented by one space per
+// version JSONVersion (see docs/json.md for the schema), indented by one space per
 // level, with the characters EscapeJSON escapes escaped. It streams: each
 // value is written as it is read from the report, through one buffer.
 //

@@ -246,7 +246,7 @@ func refMeasureJSON(r *diff.Report, m *diff.Measure) refJSONMeasure {
 }
 
 // writeJSONReference writes the whole report (every row, not only the top) as JSON,
-// version 2 (see the README for the schema).
+// version 2 (see docs/json.md for the schema).
 func writeJSONReference(w io.Writer, r *diff.Report) error {
 	v := NewView(r)
 	out := refJSONReport{

@@ -12,7 +12,7 @@ import (
 )
 
 // The documentation runs as tests, as x/perf's benchstat runs its
-// doc_test.go: every example command of the README (a line of a code block
+// doc_test.go: every example command of the README and of docs/*.md (a line of a code block
 // that starts with "profdiff " or "go run ./cmd/profdiff", and the commands
 // of the README's tables) and of --help runs here and must exit 0, or 1
 // where it has --fail-on (the documented status of a broken rule). A
@@ -87,17 +87,34 @@ var docOutputs = []string{"ranking.json", "out.json", "report.md", "report.json"
 	"recording"} // profdiff record --out
 
 func TestREADMEExamplesRun(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
-	if err != nil {
-		t.Fatal(err)
+	var cmds []string
+	for _, doc := range docFiles(t) {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		these := readmeCommands(string(b))
+		// What the README shows must keep being run: its quick start
+		// and its Use block; the pages of docs/ their own examples.
+		if filepath.Base(doc) == "README.md" && len(these) < 10 {
+			t.Fatalf("found %d example commands in the README, want at least 10: %q", len(these), these)
+		}
+		cmds = append(cmds, these...)
 	}
-	cmds := readmeCommands(string(b))
-	// What the README shows must keep being run: its quick start, its Use
-	// block, the exports and the CI step.
-	if len(cmds) < 15 {
-		t.Fatalf("found %d example commands in the README, want at least 15: %q", len(cmds), cmds)
+	if len(cmds) < 30 {
+		t.Fatalf("found %d example commands in the README and docs/, want at least 30: %q", len(cmds), cmds)
 	}
 	runDocCommands(t, cmds)
+}
+
+// docFiles are the README and the pages of docs/, whose examples run here.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	docs, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
+	if err != nil || len(docs) == 0 {
+		t.Fatalf("no pages in docs/ (%v)", err)
+	}
+	return append([]string{filepath.Join(repoRoot, "README.md")}, docs...)
 }
 
 // TestHelpExamplesRun runs the examples of --help (compare, --source,
@@ -134,15 +151,29 @@ func TestHelpExamplesRun(t *testing.T) {
 	runDocCommands(t, cmds)
 }
 
-// TestREADMEPointsInsideTheRepository: the README may not send a reader to a
-// file beside the repository (../shared/...), which a user does not have.
+// TestREADMEPointsInsideTheRepository: the README and docs/ may not send a
+// reader to a file beside the repository (../shared/...), which a user
+// does not have, and each page they link to exists; the README stays
+// short (a newcomer's quick start, use and layout, under 450 lines), the
+// rest in docs/.
 func TestREADMEPointsInsideTheRepository(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m := regexp.MustCompile(`\.\./[A-Za-z0-9_./-]+`).FindString(string(b)); m != "" {
-		t.Errorf("README.md points outside the repository: %s", m)
+	link := regexp.MustCompile(`\]\(([^)#:]+)(#[^)]*)?\)`)
+	for _, doc := range docFiles(t) {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := regexp.MustCompile(`(^|[^.])\.\./[A-Za-z0-9_./-]+`).FindString(string(b)); m != "" && !strings.Contains(m, "../README.md") {
+			t.Errorf("%s points outside the repository: %s", doc, m)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(b), -1) {
+			if _, err := os.Stat(filepath.Join(filepath.Dir(doc), m[1])); err != nil {
+				t.Errorf("%s links to %s, which is not there", doc, m[1])
+			}
+		}
+		if n := strings.Count(string(b), "\n"); filepath.Base(doc) == "README.md" && n >= 450 {
+			t.Errorf("the README is %d lines, want under 450: move reference to docs/", n)
+		}
 	}
 }
 
@@ -307,4 +338,24 @@ func shellWords(s string) []shellWord {
 		words = append(words, shellWord{w, false})
 	}
 	return words
+}
+
+// TestLayoutNamesEveryFolder: the README's layout section names every
+// folder at the top of the repository.
+func TestLayoutNamesEveryFolder(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, layout, _ := strings.Cut(string(b), "\n## Layout\n")
+	layout, _, _ = strings.Cut(layout, "\n## ")
+	entries, err := os.ReadDir(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && !strings.Contains(layout, "`"+e.Name()) {
+			t.Errorf("the README's layout does not name %s/", e.Name())
+		}
+	}
 }
