@@ -303,14 +303,7 @@ func WriteHistoryMarkdown(w io.Writer, res *history.Result) error {
 // WriteHistoryJSON writes a history as JSON: the commits, the change
 // points with their changes, and the series of what changed.
 func WriteHistoryJSON(w io.Writer, res *history.Result) error {
-	j := jsonwrite.New(w, jsonwrite.Options{Indent: true})
-	num := func(v float64) {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			j.Null()
-			return
-		}
-		j.Float(v)
-	}
+	j := historyJSON{jsonwrite.New(w, jsonwrite.Options{Indent: true})}
 	j.BeginObject()
 	j.Key("version")
 	j.Int(HistoryJSONVersion)
@@ -319,11 +312,11 @@ func WriteHistoryJSON(w io.Writer, res *history.Result) error {
 	j.Key("series_tested")
 	j.Int(int64(res.Tested))
 	j.Key("alpha")
-	num(res.Options.Alpha)
+	j.num(res.Options.Alpha)
 	j.Key("method")
 	j.String(res.Method)
 	j.Key("warnings")
-	j.BeginArray()
+	j.BeginArray() // [] when there are none, never null
 	for _, w := range res.Warnings {
 		j.String(w)
 	}
@@ -331,113 +324,141 @@ func WriteHistoryJSON(w io.Writer, res *history.Result) error {
 	j.Key("commits")
 	j.BeginArray()
 	for i, r := range res.Commits {
-		j.BeginObject()
-		j.Key("commit")
-		j.String(r.Commit)
-		j.Key("date")
-		j.String(r.Date)
-		j.Key("branch")
-		j.String(r.Branch)
-		j.Key("message")
-		j.String(r.Message)
-		j.Key("runs")
-		j.Int(int64(r.Runs))
-		j.Key("floor_share")
-		if r.FloorShare > 0 {
-			num(r.FloorShare)
-		} else {
-			j.Null()
-		}
-		j.Key("on_cpu_ns")
-		num(res.Headlines[0].Means[i])
-		j.EndObject()
+		j.commit(r, res.Headlines[0].Means[i])
 	}
 	j.EndArray()
 	j.Key("change_points")
 	j.BeginArray()
 	for _, cp := range res.ChangePoints {
-		j.BeginObject()
-		j.Key("commit")
-		j.String(cp.Commit)
-		j.Key("date")
-		j.String(cp.Date)
-		j.Key("message")
-		j.String(cp.Message)
-		j.Key("changes")
-		j.BeginArray()
-		for _, c := range cp.Changes {
-			j.BeginObject()
-			j.Key("kind")
-			j.String(c.Kind)
-			j.Key("name")
-			j.String(c.Name)
-			j.Key("package")
-			j.String(c.Package)
-			j.Key("file")
-			j.String(c.File)
-			j.Key("metric")
-			j.String(c.Metric)
-			j.Key("before_ns")
-			num(c.BeforeNs)
-			j.Key("after_ns")
-			num(c.AfterNs)
-			j.Key("before_below")
-			j.Bool(c.BeforeBelow)
-			j.Key("after_below")
-			j.Bool(c.AfterBelow)
-			j.Key("delta_pct")
-			num(c.DeltaPct)
-			j.Key("verdict")
-			j.String(c.Verdict)
-			j.Key("p")
-			num(c.P)
-			j.EndObject()
-		}
-		j.EndArray()
-		j.EndObject()
+		j.changePoint(cp)
 	}
 	j.EndArray()
 	j.Key("series")
 	j.BeginArray()
 	for _, s := range append(slices.Clone(res.Headlines), res.Changed...) {
-		j.BeginObject()
-		j.Key("kind")
-		j.String(s.Kind)
-		j.Key("name")
-		j.String(s.Name)
-		j.Key("package")
-		j.String(s.Package)
-		j.Key("file")
-		j.String(s.File)
-		j.Key("metric")
-		j.String(s.Metric)
-		j.Key("means_ns")
-		j.BeginArray()
-		for i, v := range s.Means {
-			if s.Below != nil && s.Below[i] {
-				j.Null()
-				continue
-			}
-			num(v)
-		}
-		j.EndArray()
-		if s.Below != nil {
-			j.Key("below_floor_ns")
-			j.BeginArray()
-			for i, v := range s.Means {
-				if s.Below[i] {
-					num(v)
-				} else {
-					j.Null()
-				}
-			}
-			j.EndArray()
-		}
-		j.Key("changes_at")
-		jsonwrite.Ints(j, s.ChangesAt)
-		j.EndObject()
+		j.series(s)
 	}
 	j.EndArray()
 	j.EndObject()
 	return j.Flush()
+}
+
+// historyJSON writes the parts of a history's JSON.
+type historyJSON struct{ *jsonwrite.Writer }
+
+// num writes a number, null for NaN and ±Inf.
+func (j historyJSON) num(v float64) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		j.Null()
+		return
+	}
+	j.Float(v)
+}
+
+// commit writes a commit with its on-CPU mean.
+func (j historyJSON) commit(r history.Commit, onCPU float64) {
+	j.BeginObject()
+	j.Key("commit")
+	j.String(r.Commit)
+	j.Key("date")
+	j.String(r.Date)
+	j.Key("branch")
+	j.String(r.Branch)
+	j.Key("message")
+	j.String(r.Message)
+	j.Key("runs")
+	j.Int(int64(r.Runs))
+	j.Key("floor_share")
+	if r.FloorShare > 0 {
+		j.num(r.FloorShare)
+	} else {
+		j.Null()
+	}
+	j.Key("on_cpu_ns")
+	j.num(onCPU)
+	j.EndObject()
+}
+
+// changePoint writes a change point and its changes.
+func (j historyJSON) changePoint(cp history.ChangePoint) {
+	j.BeginObject()
+	j.Key("commit")
+	j.String(cp.Commit)
+	j.Key("date")
+	j.String(cp.Date)
+	j.Key("message")
+	j.String(cp.Message)
+	j.Key("changes")
+	j.BeginArray()
+	for _, c := range cp.Changes {
+		j.BeginObject()
+		j.Key("kind")
+		j.String(c.Kind)
+		j.Key("name")
+		j.String(c.Name)
+		j.Key("package")
+		j.String(c.Package)
+		j.Key("file")
+		j.String(c.File)
+		j.Key("metric")
+		j.String(c.Metric)
+		j.Key("before_ns")
+		j.num(c.BeforeNs)
+		j.Key("after_ns")
+		j.num(c.AfterNs)
+		j.Key("before_below")
+		j.Bool(c.BeforeBelow)
+		j.Key("after_below")
+		j.Bool(c.AfterBelow)
+		j.Key("delta_pct")
+		j.num(c.DeltaPct)
+		j.Key("verdict")
+		j.String(c.Verdict)
+		j.Key("p")
+		j.num(c.P)
+		j.EndObject()
+	}
+	j.EndArray()
+	j.EndObject()
+}
+
+// series writes a series: its means (null where below the floor), the
+// floor where it was below it, and where it changed.
+func (j historyJSON) series(s history.Series) {
+	j.BeginObject()
+	j.Key("kind")
+	j.String(s.Kind)
+	j.Key("name")
+	j.String(s.Name)
+	j.Key("package")
+	j.String(s.Package)
+	j.Key("file")
+	j.String(s.File)
+	j.Key("metric")
+	j.String(s.Metric)
+	j.Key("means_ns")
+	j.BeginArray()
+	for i, v := range s.Means {
+		if s.Below != nil && s.Below[i] {
+			j.Null()
+			continue
+		}
+		j.num(v)
+	}
+	j.EndArray()
+	if s.Below != nil {
+		j.Key("below_floor_ns")
+		j.BeginArray()
+		for i, v := range s.Means {
+			if s.Below[i] {
+				j.num(v)
+			} else {
+				j.Null()
+			}
+		}
+		j.EndArray()
+	}
+	j.Key("changes_at")
+	jsonwrite.Ints(j.Writer, s.ChangesAt)
+	j.EndObject()
 }

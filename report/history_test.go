@@ -123,6 +123,9 @@ func TestHistoryOutputsShowTheFloor(t *testing.T) {
 	if len(j.Commits) != 8 || j.Commits[0].FloorShare == nil || *j.Commits[0].FloorShare != 0.001 {
 		t.Errorf("JSON commits lack their floor")
 	}
+	if len(res.Warnings) == 0 && !strings.Contains(b.String(), `"warnings": []`) {
+		t.Errorf("JSON: no warnings is not an empty list: %.300s", b.String())
+	}
 	found := false
 	for _, ch := range j.ChangePoints[0].Changes {
 		if ch.Name == "gone" && ch.Metric == "self" {

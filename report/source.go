@@ -218,122 +218,143 @@ func elide(l *diff.SourceListing, first, last, context int) []int {
 // sides the change of self time and its verdict, and the text; then the
 // unattributed rest.
 func writeSourceRows(w io.Writer, r *diff.Report, l *diff.SourceListing, shown []int) {
-	compared := len(r.Sides) == 2
-	edited := l.Aligned
+	st := sourceTable{r: r, edited: l.Aligned, compared: len(r.Sides) == 2}
+	header := st.header()
+	table := [][]string{header}
+	var marks, texts []string
+	add := func(cells []string, mark, text string) {
+		table, marks, texts = append(table, cells), append(marks, mark), append(texts, text)
+	}
+	for _, i := range shown {
+		if i < 0 {
+			add(nil, " ", fmt.Sprintf("⋮ (%d lines)", -i))
+			continue
+		}
+		row := l.Row(i)
+		add(st.cells(&row, st.lineNumbers(row.Line)), string(row.Op.Mark()), termtext.Clean(strings.ReplaceAll(row.Text, "\t", "    ")))
+	}
+	for i := range l.Outside {
+		row := l.OutsideRow(i)
+		add(st.cells(&row, st.lineNumbers(row.Line)), " ", diff.OutsideNote)
+	}
+	if u := l.Unattributed; u != nil {
+		row := diff.SourceRow{Time: [2]*diff.LineTime{u, u}, Self: u.Self.Change, Total: u.Total.Change}
+		add(st.cells(&row, st.lineNumbers([2]int32{})), " ", "(unattributed: samples that recorded no line)")
+	}
+	st.write(w, header, table, marks, texts)
+}
+
+// sourceTable lays out a source listing's rows: its line numbers (two
+// when the texts are aligned), each side's times and, with two sides, the
+// change and its verdict.
+type sourceTable struct {
+	r                *diff.Report
+	edited, compared bool
+}
+
+// header is the table's header row.
+func (st sourceTable) header() []string {
 	var header []string
-	if edited {
+	if st.edited {
 		header = append(header, "before", "after")
 	} else {
 		header = append(header, "line")
 	}
-	nums := len(header)
-	for _, s := range r.Sides {
+	for _, s := range st.r.Sides {
 		name := ""
-		if len(r.Sides) > 1 {
+		if len(st.r.Sides) > 1 {
 			name = " " + termtext.Fit(termtext.Clean(s.Name), 16, false)
 		}
 		header = append(header, "self"+name)
-		if r.LineTotals {
+		if st.r.LineTotals {
 			header = append(header, "total"+name)
 		}
 	}
-	if compared {
+	if st.compared {
 		header = append(header, "Δ self", "verdict")
 	}
-	table := [][]string{header}
-	var marks, texts []string
-	dur := func(x float64) string {
-		if x == 0 || math.IsNaN(x) {
-			return "."
-		}
-		return units.Duration(x)
+	return header
+}
+
+// numbers is how many of the header's first columns are line numbers.
+func (st sourceTable) numbers() int {
+	if st.edited {
+		return 2
 	}
-	cellsOf := func(row *diff.SourceRow, lineNums []string) []string {
-		lt := row.Time
-		cells := lineNums
-		for si := range r.Sides {
-			l := lt[0]
-			if si == len(r.Sides)-1 {
-				l = lt[1]
-			} else if si > 0 && lt[0] != lt[1] {
-				l = nil
-			}
-			if l == nil {
-				cells = append(cells, ".")
-				if r.LineTotals {
-					cells = append(cells, ".")
-				}
-				continue
-			}
-			cells = append(cells, dur(l.Self.Mean[si]))
-			if r.LineTotals {
-				cells = append(cells, dur(l.Total.Mean[si]))
-			}
-		}
-		if compared {
-			var before, after float64
-			if lt[0] != nil {
-				before = lt[0].Self.Mean[0]
-			}
-			if lt[1] != nil {
-				after = lt[1].Self.Mean[1]
-			}
-			d := ""
-			if before != 0 || after != 0 {
-				d = units.SignedDuration(after - before)
-			}
-			verdict := row.Self.Verdict.String()
-			if c := row.Total; r.LineTotals && !row.Self.Verdict.Real() && c.Verdict.Real() {
-				verdict = c.Verdict.String() + " (total)"
-			}
-			cells = append(cells, d, verdict)
-		}
-		return cells
-	}
+	return 1
+}
+
+// lineNumbers are a row's line-number cells: before and after when the
+// texts are aligned, else the one ("" for none).
+func (st sourceTable) lineNumbers(line [2]int32) []string {
 	num := func(l int32) string {
 		if l == 0 {
 			return ""
 		}
 		return fmt.Sprint(l)
 	}
-	for _, i := range shown {
-		if i < 0 {
-			table = append(table, nil)
-			marks = append(marks, " ")
-			texts = append(texts, fmt.Sprintf("⋮ (%d lines)", -i))
+	if st.edited {
+		return []string{num(line[0]), num(line[1])}
+	}
+	return []string{num(line[0])}
+}
+
+// cells are a row's cells after its line numbers: each side's self (and
+// total) time, "." for none, and with two sides the change of self time
+// and its verdict (the total's when only it is real).
+func (st sourceTable) cells(row *diff.SourceRow, lineNums []string) []string {
+	r := st.r
+	dur := func(x float64) string {
+		if x == 0 || math.IsNaN(x) {
+			return "."
+		}
+		return units.Duration(x)
+	}
+	lt := row.Time
+	cells := lineNums
+	for si := range r.Sides {
+		l := lt[0]
+		if si == len(r.Sides)-1 {
+			l = lt[1]
+		} else if si > 0 && lt[0] != lt[1] {
+			l = nil
+		}
+		if l == nil {
+			cells = append(cells, ".")
+			if r.LineTotals {
+				cells = append(cells, ".")
+			}
 			continue
 		}
-		row := l.Row(i)
-		var lineNums []string
-		if edited {
-			lineNums = []string{num(row.Line[0]), num(row.Line[1])}
-		} else {
-			lineNums = []string{num(row.Line[0])}
+		cells = append(cells, dur(l.Self.Mean[si]))
+		if r.LineTotals {
+			cells = append(cells, dur(l.Total.Mean[si]))
 		}
-		table = append(table, cellsOf(&row, lineNums))
-		marks = append(marks, string(row.Op.Mark()))
-		texts = append(texts, termtext.Clean(strings.ReplaceAll(row.Text, "\t", "    ")))
 	}
-	for i := range l.Outside {
-		row := l.OutsideRow(i)
-		lineNums := []string{num(row.Line[0])}
-		if edited {
-			lineNums = append(lineNums, num(row.Line[1]))
-		}
-		table = append(table, cellsOf(&row, lineNums))
-		marks = append(marks, " ")
-		texts = append(texts, diff.OutsideNote)
+	if !st.compared {
+		return cells
 	}
-	if u := l.Unattributed; u != nil {
-		lineNums := []string{""}
-		if edited {
-			lineNums = append(lineNums, "")
-		}
-		row := diff.SourceRow{Time: [2]*diff.LineTime{u, u}, Self: u.Self.Change, Total: u.Total.Change}
-		table = append(table, cellsOf(&row, lineNums))
-		marks = append(marks, " ")
-		texts = append(texts, "(unattributed: samples that recorded no line)")
+	var before, after float64
+	if lt[0] != nil {
+		before = lt[0].Self.Mean[0]
 	}
+	if lt[1] != nil {
+		after = lt[1].Self.Mean[1]
+	}
+	d := ""
+	if before != 0 || after != 0 {
+		d = units.SignedDuration(after - before)
+	}
+	verdict := row.Self.Verdict.String()
+	if c := row.Total; r.LineTotals && !row.Self.Verdict.Real() && c.Verdict.Real() {
+		verdict = c.Verdict.String() + " (total)"
+	}
+	return append(cells, d, verdict)
+}
+
+// write writes the table's rows padded to their columns' widths, numbers
+// right-aligned and the verdict left, each with its mark and text.
+func (st sourceTable) write(w io.Writer, header []string, table [][]string, marks, texts []string) {
 	widths := make([]int, len(header))
 	for _, cells := range table {
 		for i, c := range cells {
@@ -350,7 +371,7 @@ func writeSourceRows(w io.Writer, r *diff.Report, l *diff.SourceListing, shown [
 			}
 			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
 			b.WriteString(" ")
-			if i < nums || i < len(header)-1 || !compared {
+			if i < st.numbers() || i < len(header)-1 || !st.compared {
 				b.WriteString(pad + c)
 			} else {
 				b.WriteString(c + pad) // the verdict, left-aligned
