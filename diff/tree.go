@@ -94,23 +94,74 @@ type LineTime struct {
 // Options.MaxCalls) get a Measure: 200 bytes each made the calls most of a
 // comparison's memory.
 func (c *comparison) calls() []Call {
-	runs, offset := 0, make([]int, len(c.sides))
+	cs := c.sumCalls()
+	order := cs.heaviestFirst(c)
+	pOf := c.testCalls(cs, order)
+	keep := len(order)
+	if c.opts.MaxCalls > 0 {
+		keep = min(keep, c.opts.MaxCalls)
+	}
+	judged := len(c.sides) == 2
+	scratch := Measure{Mean: make([]float64, len(c.sides)), Runs: make([][]float64, len(c.sides))}
+	alloc := newMeasureBlocks(c)
+	out := make([]Call, 0, min(keep, len(order))+len(pOf))
+	for i, id := range order {
+		p, ok := pOf[id]
+		if !ok {
+			p = math.NaN()
+		}
+		if i >= keep {
+			// Past the heaviest, only a call judged real is kept, and
+			// only a tested one can be.
+			if !ok {
+				continue
+			}
+			cs.view(c, id, &scratch)
+			if !c.judge(&scratch, p).Verdict.Real() {
+				continue
+			}
+		}
+		m := alloc.next()
+		cs.view(c, id, &scratch)
+		for si := range m.Runs {
+			copy(m.Runs[si], scratch.Runs[si])
+		}
+		c.finish(&m)
+		if judged {
+			m.Change = c.judge(&m, p)
+		}
+		out = append(out, Call{Caller: int32(cs.keys[id] >> 32), Callee: int32(uint32(cs.keys[id])), Total: m})
+	}
+	return out
+}
+
+// callSums are every run's calls summed by (caller, callee) row: keys in
+// the order first met, and sums their time in each run (runs values a
+// call; a side's runs from offset[side]).
+type callSums struct {
+	keys   []uint64
+	sums   []float64
+	runs   int
+	offset []int
+}
+
+// sumCalls sums every run's edges by their caller's and callee's rows.
+func (c *comparison) sumCalls() callSums {
+	cs := callSums{offset: make([]int, len(c.sides))}
 	// hint is how many calls there are, at most, up to twice the most
 	// of a run: sized once, the sums grown a quarter at a time allocated
 	// three times their size.
 	hint, all := 0, 0
 	for si, s := range c.sides {
-		offset[si] = runs
-		runs += len(s.Tables)
+		cs.offset[si] = cs.runs
+		cs.runs += len(s.Tables)
 		for _, t := range s.Tables {
 			hint, all = max(hint, len(t.Edges)), all+len(t.Edges)
 		}
 	}
 	hint = min(all, 2*hint)
-	// keys are the calls' (caller, callee) rows in the order first met,
-	// sums their time in each run, runs values a call; index finds a
-	// call's id by its key.
-	index := newCallIndex(hint)
+	runs := cs.runs
+	index := newCallIndex(hint) // a call's id by its key
 	keys := make([]uint64, 0, hint)
 	sums := make([]float64, 0, hint*runs) // zeroed
 	for si, s := range c.sides {
@@ -132,26 +183,33 @@ func (c *comparison) calls() []Call {
 					}
 					sums = sums[:len(sums)+runs] // zeroed: never used before
 				}
-				sums[int(id)*runs+offset[si]+ri] += float64(e.Total) * c.scale[si]
+				sums[int(id)*runs+cs.offset[si]+ri] += float64(e.Total) * c.scale[si]
 			}
 		}
 	}
-	index = callIndex{}
-	// view is a call's measure over sums, its means in mean.
-	view := func(id int32, m *Measure) {
-		for si, s := range c.sides {
-			at := int(id)*runs + offset[si]
-			m.Runs[si] = sums[at : at+len(s.Tables) : at+len(s.Tables)]
-			m.Mean[si] = mean(m.Runs[si])
-		}
+	cs.keys, cs.sums = keys, sums
+	return cs
+}
+
+// view makes m a call's measure over the sums, its means in m.Mean.
+func (cs callSums) view(c *comparison, id int32, m *Measure) {
+	for si, s := range c.sides {
+		at := int(id)*cs.runs + cs.offset[si]
+		m.Runs[si] = cs.sums[at : at+len(s.Tables) : at+len(s.Tables)]
+		m.Mean[si] = mean(m.Runs[si])
 	}
+}
+
+// heaviestFirst orders the calls by their mean on the last side, heaviest
+// first, then by caller and callee.
+func (cs callSums) heaviestFirst(c *comparison) []int32 {
 	last := len(c.sides) - 1
-	lastMean := make([]float64, len(keys))
-	for id := range keys {
-		at := id*runs + offset[last]
-		lastMean[id] = mean(sums[at : at+len(c.sides[last].Tables)])
+	lastMean := make([]float64, len(cs.keys))
+	for id := range cs.keys {
+		at := id*cs.runs + cs.offset[last]
+		lastMean[id] = mean(cs.sums[at : at+len(c.sides[last].Tables)])
 	}
-	order := make([]int32, len(keys))
+	order := make([]int32, len(cs.keys))
 	for i := range order {
 		order[i] = int32(i)
 	}
@@ -159,64 +217,34 @@ func (c *comparison) calls() []Call {
 		if d := cmp.Compare(lastMean[y], lastMean[x]); d != 0 {
 			return d
 		}
-		return cmp.Compare(keys[x], keys[y]) // caller, then callee
+		return cmp.Compare(cs.keys[x], cs.keys[y]) // caller, then callee
 	})
-	lastMean = nil
-	judged := len(c.sides) == 2
+	return order
+}
+
+// testCalls returns, with two sides, the p-value of each call large
+// enough to be tested, corrected over them as judgeSet does (Holm; the
+// others are left out); none otherwise.
+func (c *comparison) testCalls(cs callSums, order []int32) map[int32]float64 {
+	if len(c.sides) != 2 {
+		return nil
+	}
 	scratch := Measure{Mean: make([]float64, len(c.sides)), Runs: make([][]float64, len(c.sides))}
-	// tested are the calls large enough to be tested, in order, with
-	// their p-values, corrected over them as judgeSet does (the others'
-	// p-values are NaN, which Holm's correction leaves out).
 	var tested []int32
 	var ps []float64
-	if judged {
-		for _, id := range order {
-			view(id, &scratch)
-			if c.eligible(&scratch) {
-				tested = append(tested, id)
-				ps = append(ps, c.pValue(&scratch, true)) // with the prior of functions, as rows
-			}
+	for _, id := range order {
+		cs.view(c, id, &scratch)
+		if c.eligible(&scratch) {
+			tested = append(tested, id)
+			ps = append(ps, c.pValue(&scratch, true)) // with the prior of functions, as rows
 		}
-		holm(ps)
 	}
+	holm(ps)
 	pOf := make(map[int32]float64, len(tested))
 	for i, id := range tested {
 		pOf[id] = ps[i]
 	}
-	keep := len(order)
-	if c.opts.MaxCalls > 0 {
-		keep = min(keep, c.opts.MaxCalls)
-	}
-	alloc := newMeasureBlocks(c)
-	out := make([]Call, 0, min(keep, len(order))+len(tested))
-	for i, id := range order {
-		p, ok := pOf[id]
-		if !ok {
-			p = math.NaN()
-		}
-		if i >= keep {
-			// Past the heaviest, only a call judged real is kept, and
-			// only a tested one can be.
-			if !ok {
-				continue
-			}
-			view(id, &scratch)
-			if !c.judge(&scratch, p).Verdict.Real() {
-				continue
-			}
-		}
-		m := alloc.next()
-		view(id, &scratch)
-		for si := range m.Runs {
-			copy(m.Runs[si], scratch.Runs[si])
-		}
-		c.finish(&m)
-		if judged {
-			m.Change = c.judge(&m, p)
-		}
-		out = append(out, Call{Caller: int32(keys[id] >> 32), Callee: int32(uint32(keys[id])), Total: m})
-	}
-	return out
+	return pOf
 }
 
 // sumByKey sums a part of every run's table (its Lines, its Edges) into
