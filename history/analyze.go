@@ -166,28 +166,43 @@ type window struct {
 // build makes the series of recs: the headlines first, then every row's
 // self and total by kind, package, name and file.
 func (b *builder) build(recs []*Record) *window {
-	scale := func(r *Record, run int, ns float64) float64 {
-		if b.perWork {
-			return ns / r.Runs[run].Work
-		}
-		return ns
+	series, index := b.seriesOf(recs)
+	w := &window{series: series, heads: len(series) - len(index), below: make([][]float64, len(recs)), absent: make([][]bool, len(series)), interval: make([]float64, len(recs))}
+	for i := range series {
+		series[i].Runs = make([][]float64, len(recs))
+		series[i].Means = make([]float64, len(recs))
+		w.absent[i] = make([]bool, len(recs))
 	}
+	for ci, r := range recs {
+		b.fill(w, ci, r, index)
+	}
+	w.settle()
+	return w
+}
+
+// seriesKey1 identifies a row's series in a window: the row, and self or
+// total.
+type seriesKey1 struct {
+	kind, pkg, name, file, metric string
+}
+
+// seriesOf lists the series of recs, the headlines first and the rows'
+// in a stable order (by kind, package, name, file and metric), and
+// indexes the rows' series by their key.
+func (b *builder) seriesOf(recs []*Record) ([]Series, map[seriesKey1]int) {
 	series := []Series{{Kind: KindHeadline, Name: HeadlineOnCPU, Metric: MetricTotal}}
 	if b.process {
 		series = append(series, Series{Kind: KindHeadline, Name: HeadlineProcessCPU, Metric: MetricTotal})
 	}
 	heads := len(series)
-	type key struct {
-		kind, pkg, name, file, metric string
-	}
-	index := map[key]int{}
+	index := map[seriesKey1]int{}
 	for _, r := range recs {
 		for _, row := range r.Rows {
 			if row.Name == OtherName && row.Package == "" && row.File == "" {
 				continue
 			}
 			for _, m := range []string{MetricSelf, MetricTotal} {
-				k := key{row.Kind, row.Package, row.Name, row.File, m}
+				k := seriesKey1{row.Kind, row.Package, row.Name, row.File, m}
 				if _, ok := index[k]; !ok {
 					index[k] = -1
 					series = append(series, Series{Kind: row.Kind, Name: row.Name, Package: row.Package, File: row.File, Metric: m})
@@ -200,58 +215,74 @@ func (b *builder) build(recs []*Record) *window {
 			cmp.Compare(a.Name, b.Name), cmp.Compare(a.File, b.File), cmp.Compare(a.Metric, b.Metric))
 	})
 	for i, s := range series[heads:] {
-		index[key{s.Kind, s.Package, s.Name, s.File, s.Metric}] = i + heads
+		index[seriesKey1{s.Kind, s.Package, s.Name, s.File, s.Metric}] = i + heads
 	}
-	w := &window{series: series, heads: heads, below: make([][]float64, len(recs)), absent: make([][]bool, len(series)), interval: make([]float64, len(recs))}
+	return series, index
+}
+
+// scale is a run's time in the series' unit: per unit of work when the
+// series are.
+func (b *builder) scale(r *Record, run int, ns float64) float64 {
+	if b.perWork {
+		return ns / r.Runs[run].Work
+	}
+	return ns
+}
+
+// fill puts record r, commit ci of the window, into its series: the
+// headlines, each row's self and total per run, the runs' floors and
+// sampling interval; a series with no row in r is absent there.
+func (b *builder) fill(w *window, ci int, r *Record, index map[seriesKey1]int) {
+	series := w.series
 	for i := range series {
-		series[i].Runs = make([][]float64, len(recs))
-		series[i].Means = make([]float64, len(recs))
-		w.absent[i] = make([]bool, len(recs))
+		series[i].Runs[ci] = make([]float64, len(r.Runs))
+		w.absent[i][ci] = i >= w.heads
 	}
+	var dt float64
+	for ri, run := range r.Runs {
+		series[0].Runs[ci][ri] = b.scale(r, ri, float64(run.OnCPUUs)*1000)
+		if b.process {
+			series[1].Runs[ci][ri] = b.scale(r, ri, float64(run.ProcessCPUUs)*1000)
+		}
+		dt += b.scale(r, ri, run.IntervalUs*1000)
+	}
+	w.interval[ci] = dt / float64(len(r.Runs))
+	if r.Floor != nil {
+		w.below[ci] = make([]float64, len(r.Runs))
+		for ri, f := range r.Floor.Us {
+			w.below[ci][ri] = b.scale(r, ri, float64(f)*1000)
+		}
+	}
+	for _, row := range r.Rows {
+		for _, m := range []string{MetricSelf, MetricTotal} {
+			i, ok := index[seriesKey1{row.Kind, row.Package, row.Name, row.File, m}]
+			if !ok || i < 0 {
+				continue
+			}
+			w.absent[i][ci] = false
+			vals := row.SelfUs
+			if m == MetricTotal && row.TotalUs != nil {
+				vals = row.TotalUs
+			}
+			for ri := range vals {
+				series[i].Runs[ci][ri] += b.scale(r, ri, float64(vals[ri])*1000)
+			}
+		}
+	}
+}
+
+// settle takes each commit's mean of each series, a row absent from a
+// record with a floor as below it there (its mean the floor's), and the
+// window's mean on-CPU time per run.
+func (w *window) settle() {
 	var onCPU float64
-	for ci, r := range recs {
-		for i := range series {
-			series[i].Runs[ci] = make([]float64, len(r.Runs))
-			w.absent[i][ci] = i >= heads
-		}
-		var dt float64
-		for ri, run := range r.Runs {
-			series[0].Runs[ci][ri] = scale(r, ri, float64(run.OnCPUUs)*1000)
-			if b.process {
-				series[1].Runs[ci][ri] = scale(r, ri, float64(run.ProcessCPUUs)*1000)
-			}
-			dt += scale(r, ri, run.IntervalUs*1000)
-		}
-		w.interval[ci] = dt / float64(len(r.Runs))
-		if r.Floor != nil {
-			w.below[ci] = make([]float64, len(r.Runs))
-			for ri, f := range r.Floor.Us {
-				w.below[ci][ri] = scale(r, ri, float64(f)*1000)
-			}
-		}
-		for _, row := range r.Rows {
-			for _, m := range []string{MetricSelf, MetricTotal} {
-				i, ok := index[key{row.Kind, row.Package, row.Name, row.File, m}]
-				if !ok || i < 0 {
-					continue
-				}
-				w.absent[i][ci] = false
-				vals := row.SelfUs
-				if m == MetricTotal && row.TotalUs != nil {
-					vals = row.TotalUs
-				}
-				for ri := range vals {
-					series[i].Runs[ci][ri] += scale(r, ri, float64(vals[ri])*1000)
-				}
-			}
-		}
-	}
-	for ci := range recs {
-		for i := range series {
-			s := &series[i]
+	n := len(w.below)
+	for ci := range n {
+		for i := range w.series {
+			s := &w.series[i]
 			if w.absent[i][ci] && w.below[ci] != nil {
 				if s.Below == nil {
-					s.Below = make([]bool, len(recs))
+					s.Below = make([]bool, n)
 				}
 				s.Below[ci] = true
 				s.Means[ci] = mean(w.below[ci])
@@ -260,10 +291,9 @@ func (b *builder) build(recs []*Record) *window {
 			}
 			s.Means[ci] = mean(s.Runs[ci])
 		}
-		onCPU += series[0].Means[ci]
+		onCPU += w.series[0].Means[ci]
 	}
-	w.onCPU = onCPU / float64(len(recs))
-	return w
+	w.onCPU = onCPU / float64(n)
 }
 
 // censored is the stats.ChangePointOptions.Below of the window's series.
