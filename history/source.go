@@ -34,25 +34,52 @@ type Source struct {
 // read to learn its commit and date. Two records of one commit are an
 // error naming both.
 func OpenSource(dir, orderPath string, last int) (*Source, error) {
-	entries, err := os.ReadDir(dir)
+	src := &Source{Dir: dir, files: confine.New(dir)}
+	all, err := src.entries()
 	if err != nil {
 		return nil, err
 	}
-	src := &Source{Dir: dir, files: confine.New(dir)}
-	type entry struct{ path, commit, date string }
-	var all []entry
+	if orderPath != "" {
+		if all, err = inOrder(all, orderPath); err != nil {
+			return nil, err
+		}
+	}
+	if last > 0 && len(all) > last {
+		all = all[len(all)-last:]
+	}
+	for _, e := range all {
+		src.Files = append(src.Files, e.path)
+		src.Commits = append(src.Commits, e.commit)
+	}
+	return src, nil
+}
+
+// storeEntry is a record of a store: its file, commit and date (as a
+// record's name writes it).
+type storeEntry struct{ path, commit, date string }
+
+// entries lists the store's records by date then commit, their commits and
+// dates from their names (Add's), or read from a record under another
+// name; two records of one commit are an error naming both.
+func (s *Source) entries() ([]storeEntry, error) {
+	dir := s.Dir
+	names, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var all []storeEntry
 	seen := map[string]string{}
-	for _, e := range entries {
+	for _, e := range names {
 		name := e.Name()
 		if e.IsDir() || !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
 			continue
 		}
 		path := filepath.Join(dir, name)
-		en := entry{path: path}
+		en := storeEntry{path: path}
 		if m := recordName.FindStringSubmatch(name); m != nil && commitPattern.MatchString(m[1]) {
 			en.commit, en.date = m[1], name[:16]
 		} else {
-			r, err := src.read(path, "")
+			r, err := s.read(path, "")
 			if err != nil {
 				return nil, err
 			}
@@ -68,56 +95,53 @@ func OpenSource(dir, orderPath string, last int) (*Source, error) {
 	if len(all) == 0 {
 		return nil, fmt.Errorf("%s: no history records (*.json) in it", dir)
 	}
-	slices.SortFunc(all, func(a, b entry) int { return cmp.Or(cmp.Compare(a.date, b.date), cmp.Compare(a.commit, b.commit)) })
-	if orderPath != "" {
-		f, err := os.Open(orderPath)
-		if err != nil {
-			return nil, err
+	slices.SortFunc(all, func(a, b storeEntry) int { return cmp.Or(cmp.Compare(a.date, b.date), cmp.Compare(a.commit, b.commit)) })
+	return all, nil
+}
+
+// inOrder keeps the records of the commits that the file at orderPath
+// lists one per line (a listed commit may be a prefix of a record's, or a
+// record's of it), in that order.
+func inOrder(all []storeEntry, orderPath string) ([]storeEntry, error) {
+	f, err := os.Open(orderPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	byCommit := make(map[string]int, len(all))
+	for i, e := range all {
+		byCommit[e.commit] = i
+	}
+	used := make([]bool, len(all))
+	var out []storeEntry
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		c := strings.TrimSpace(sc.Text())
+		if c == "" || strings.HasPrefix(c, "#") {
+			continue
 		}
-		defer f.Close()
-		byCommit := make(map[string]int, len(all))
-		for i, e := range all {
-			byCommit[e.commit] = i
-		}
-		used := make([]bool, len(all))
-		var out []entry
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			c := strings.TrimSpace(sc.Text())
-			if c == "" || strings.HasPrefix(c, "#") {
-				continue
-			}
-			i, ok := byCommit[c]
-			if !ok || used[i] {
-				i = -1
-				for j, e := range all { // a prefix either way
-					if !used[j] && (strings.HasPrefix(c, e.commit) || strings.HasPrefix(e.commit, c)) {
-						i = j
-						break
-					}
+		i, ok := byCommit[c]
+		if !ok || used[i] {
+			i = -1
+			for j, e := range all { // a prefix either way
+				if !used[j] && (strings.HasPrefix(c, e.commit) || strings.HasPrefix(e.commit, c)) {
+					i = j
+					break
 				}
 			}
-			if i >= 0 {
-				used[i] = true
-				out = append(out, all[i])
-			}
 		}
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("%s: %w", orderPath, err)
+		if i >= 0 {
+			used[i] = true
+			out = append(out, all[i])
 		}
-		if len(out) == 0 {
-			return nil, fmt.Errorf("%s: lists none of the store's %d commits", orderPath, len(all))
-		}
-		all = out
 	}
-	if last > 0 && len(all) > last {
-		all = all[len(all)-last:]
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", orderPath, err)
 	}
-	for _, e := range all {
-		src.Files = append(src.Files, e.path)
-		src.Commits = append(src.Commits, e.commit)
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: lists none of the store's %d commits", orderPath, len(all))
 	}
-	return src, nil
+	return out, nil
 }
 
 // Len is the number of records.
