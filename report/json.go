@@ -74,69 +74,86 @@ func WriteJSONWith(w io.Writer, r *diff.Report, opts JSONOptions) error {
 	}
 	j.headline()
 	j.responsiveness()
-	// phases: each --phase's name, its window as given and its headline,
-	// shaped as the report's; absent without phases.
-	if len(r.Phases) > 0 {
-		j.Key("phases")
-		j.BeginArray()
-		for _, ph := range r.Phases {
-			j.BeginObject()
-			j.Key("name")
-			j.String(ph.Name)
-			j.Key("window")
-			j.String(ph.Window)
-			(&jsonReport{Writer: j.Writer, r: ph.Report}).headline()
-			j.EndObject()
-		}
-		j.EndArray()
-	}
+	j.phases()
 	j.paths(v)
 	j.rows()
-	// rules: each --fail-on rule, whether it broke and the rows that
-	// broke it; with several variants, one entry per rule and variant,
-	// with side, the variant's name; absent without rules.
-	type sideRule struct {
-		side string
-		res  diff.RuleResult
-	}
-	var rules []sideRule
-	for _, res := range r.Rules {
-		rules = append(rules, sideRule{"", res})
-	}
-	for _, p := range r.Pairs {
-		for _, res := range p.Rules {
-			rules = append(rules, sideRule{p.Sides[1].Name, res})
-		}
-	}
-	if len(rules) > 0 {
-		j.Key("rules")
-		j.BeginArray()
-		for _, sr := range rules {
-			j.BeginObject()
-			if sr.side != "" {
-				j.Key("side")
-				j.String(sr.side)
-			}
-			j.Key("rule")
-			j.String(sr.res.Rule.Text)
-			j.Key("broken")
-			j.Bool(sr.res.Broken)
-			j.Key("offenders")
-			j.list(v.Offenders(sr.res))
-			j.EndObject()
-		}
-		j.EndArray()
-	}
+	j.rules(v)
 	j.Key("warnings")
 	j.BeginArray()
 	for _, wn := range r.Warnings {
 		j.String(wn.String())
 	}
 	j.EndArray()
-	// symbolication adds up the sides' source-map coverage (per run);
-	// absent when maps were not applied.
+	j.symbolicationOfSides()
+	j.EndObject()
+	j.Raw("\n")
+	return j.Flush()
+}
+
+// phases writes each --phase's name, its window as given and its
+// headline, shaped as the report's; absent without phases.
+func (j *jsonReport) phases() {
+	if len(j.r.Phases) == 0 {
+		return
+	}
+	j.Key("phases")
+	j.BeginArray()
+	for _, ph := range j.r.Phases {
+		j.BeginObject()
+		j.Key("name")
+		j.String(ph.Name)
+		j.Key("window")
+		j.String(ph.Window)
+		(&jsonReport{Writer: j.Writer, r: ph.Report}).headline()
+		j.EndObject()
+	}
+	j.EndArray()
+}
+
+// rules writes each --fail-on rule, whether it broke and the rows that
+// broke it; with several variants, one entry per rule and variant, with
+// side, the variant's name; absent without rules.
+func (j *jsonReport) rules(v *View) {
+	type sideRule struct {
+		side string
+		res  diff.RuleResult
+	}
+	var rules []sideRule
+	for _, res := range j.r.Rules {
+		rules = append(rules, sideRule{"", res})
+	}
+	for _, p := range j.r.Pairs {
+		for _, res := range p.Rules {
+			rules = append(rules, sideRule{p.Sides[1].Name, res})
+		}
+	}
+	if len(rules) == 0 {
+		return
+	}
+	j.Key("rules")
+	j.BeginArray()
+	for _, sr := range rules {
+		j.BeginObject()
+		if sr.side != "" {
+			j.Key("side")
+			j.String(sr.side)
+		}
+		j.Key("rule")
+		j.String(sr.res.Rule.Text)
+		j.Key("broken")
+		j.Bool(sr.res.Broken)
+		j.Key("offenders")
+		j.list(v.Offenders(sr.res))
+		j.EndObject()
+	}
+	j.EndArray()
+}
+
+// symbolicationOfSides writes the sides' source-map coverage added up
+// (per run); absent when maps were not applied.
+func (j *jsonReport) symbolicationOfSides() {
 	var all *analyze.Symbolication
-	for _, s := range r.Sides {
+	for _, s := range j.r.Sides {
 		if s.Symbolication != nil {
 			if all == nil {
 				all = &analyze.Symbolication{}
@@ -148,9 +165,6 @@ func WriteJSONWith(w io.Writer, r *diff.Report, opts JSONOptions) error {
 		j.Key("symbolication")
 		j.symbolication(all)
 	}
-	j.EndObject()
-	j.Raw("\n")
-	return j.Flush()
 }
 
 // jsonReport writes a report's JSON.
