@@ -370,36 +370,7 @@ func (j *jsonReport) paths(v *View) {
 		j.BeginObject()
 		// steps: the path's call-tree nodes from the root; null when none.
 		j.Key("steps")
-		if len(p.Nodes) == 0 {
-			j.Null()
-		} else {
-			j.BeginArray()
-			for _, n := range p.Nodes {
-				t := &r.Tree[n]
-				k := r.TreeFunction(n)
-				j.BeginObject()
-				j.Key("function")
-				j.String(diff.FunctionName(k))
-				j.Key("package")
-				j.String(k.Package)
-				j.Key("file")
-				j.String(k.File)
-				j.Key("line")
-				j.Int(int64(k.Line))
-				j.Key("column")
-				j.Int(int64(k.Column))
-				// function_index indexes functions.
-				j.Key("function_index")
-				j.Int(int64(t.Function))
-				// self and total: the node's own measures on this call path.
-				j.Key("self")
-				j.measure(&t.Self)
-				j.Key("total")
-				j.measure(&t.Total)
-				j.EndObject()
-			}
-			j.EndArray()
-		}
+		j.pathSteps(p.Nodes)
 		// end says why the path stops: self, split (over its callees),
 		// new or gone (the function itself), moved (gone from this call
 		// path, the function still runs) or arrived (new on it, the
@@ -413,22 +384,7 @@ func (j *jsonReport) paths(v *View) {
 			// with that node's total change. Absent for the other ends,
 			// and when no other path changed so.
 			j.Key("elsewhere")
-			{
-				j.BeginObject()
-				j.Key("functions")
-				j.BeginArray()
-				var chain []int32
-				for n := p.Elsewhere; n > 0; n = r.Tree[n].Parent {
-					chain = append(chain, n)
-				}
-				for i := len(chain) - 1; i >= 0; i-- {
-					j.String(diff.FunctionName(r.TreeFunction(chain[i])))
-				}
-				j.EndArray()
-				j.Key("total_delta_ns")
-				j.Float(r.Tree[p.Elsewhere].Total.Change.Delta)
-				j.EndObject()
-			}
+			j.elsewhere(p.Elsewhere)
 		}
 		// delta_ns: the change the path explains; share_pct, its share
 		// of the on-CPU change (null when that is 0).
@@ -453,6 +409,63 @@ func (j *jsonReport) paths(v *View) {
 			j.Float(pct)
 		}
 	}
+}
+
+// pathSteps writes a path's call-tree nodes from the root, each with its
+// function and its own measures on the path; null for none.
+func (j *jsonReport) pathSteps(nodes []int32) {
+	r := j.r
+	if len(nodes) == 0 {
+		j.Null()
+		return
+	}
+	j.BeginArray()
+	for _, n := range nodes {
+		t := &r.Tree[n]
+		k := r.TreeFunction(n)
+		j.BeginObject()
+		j.Key("function")
+		j.String(diff.FunctionName(k))
+		j.Key("package")
+		j.String(k.Package)
+		j.Key("file")
+		j.String(k.File)
+		j.Key("line")
+		j.Int(int64(k.Line))
+		j.Key("column")
+		j.Int(int64(k.Column))
+		// function_index indexes functions.
+		j.Key("function_index")
+		j.Int(int64(t.Function))
+		// self and total: the node's own measures on this call path.
+		j.Key("self")
+		j.measure(&t.Self)
+		j.Key("total")
+		j.measure(&t.Total)
+		j.EndObject()
+	}
+	j.EndArray()
+}
+
+// elsewhere writes the call path (function names from the root) of the
+// tree node where a moved path's time went, or an arrived one's came
+// from, with that node's total change.
+func (j *jsonReport) elsewhere(node int32) {
+	r := j.r
+	j.BeginObject()
+	j.Key("functions")
+	j.BeginArray()
+	var chain []int32
+	for n := node; n > 0; n = r.Tree[n].Parent {
+		chain = append(chain, n)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		j.String(diff.FunctionName(r.TreeFunction(chain[i])))
+	}
+	j.EndArray()
+	j.Key("total_delta_ns")
+	j.Float(r.Tree[node].Total.Change.Delta)
+	j.EndObject()
 }
 
 // rows writes every package, function and file row, and the calls (those
