@@ -591,8 +591,26 @@ func cpRound(tests []*cpTest, o *ChangePointOptions, rng *rand.Rand) {
 		return
 	}
 
-	// One rearrangement of run positions per permutation and number of
-	// runs, shared by every test over that many runs.
+	maxNull := permutedMaxima(tests, o, cpPermutations(tests, B, rng), maxObs)
+	for _, t := range tests {
+		if t.best <= 0 {
+			t.p = 1
+			continue
+		}
+		count := 1
+		for _, v := range maxNull {
+			if v >= t.best {
+				count++
+			}
+		}
+		t.p = float64(count) / float64(B+1)
+	}
+}
+
+// cpPermutations draws B rearrangements of run positions for each number
+// of runs the tests have, shared by every test over that many runs: for n
+// runs, B×n positions, permutation b at [b·n, (b+1)·n).
+func cpPermutations(tests []*cpTest, B int, rng *rand.Rand) map[int][]int32 {
 	var sizes []int
 	for _, t := range tests {
 		sizes = append(sizes, len(t.vals))
@@ -615,10 +633,15 @@ func cpRound(tests []*cpTest, o *ChangePointOptions, rng *rand.Rand) {
 			copy(perms[n][b*n:], p)
 		}
 	}
+	return perms
+}
 
-	// The largest statistic over all tests in each permutation. Once it
-	// reaches the largest observed one, no count can change, so the rest
-	// of that permutation is skipped.
+// permutedMaxima returns, for each permutation, the largest statistic
+// over all tests, computed on as many goroutines as there are CPUs. Once
+// it reaches maxObs, the largest observed one, no count can change, so
+// the rest of that permutation is skipped.
+func permutedMaxima(tests []*cpTest, o *ChangePointOptions, perms map[int][]int32, maxObs float64) []float64 {
+	B := o.Permutations
 	workers := min(runtime.GOMAXPROCS(0), len(tests))
 	maxNull := make([][]float64, workers)
 	var wg sync.WaitGroup
@@ -648,19 +671,7 @@ func cpRound(tests []*cpTest, o *ChangePointOptions, rng *rand.Rand) {
 			maxNull[0][b] = max(maxNull[0][b], v)
 		}
 	}
-	for _, t := range tests {
-		if t.best <= 0 {
-			t.p = 1
-			continue
-		}
-		count := 1
-		for _, v := range maxNull[0] {
-			if v >= t.best {
-				count++
-			}
-		}
-		t.p = float64(count) / float64(B+1)
-	}
+	return maxNull[0]
 }
 
 // segmentMeans returns the change points of series ser (index s) at the
