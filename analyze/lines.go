@@ -69,71 +69,20 @@ func lineTimes(p *Profile, fnKey []int32, k *keyer, self []int64) ([]LineTime, [
 	if fnKey == nil || (len(p.LineTicks) == 0 && len(p.LineTotals) == 0) {
 		return nil, nil
 	}
-	type fl struct{ fn, line int32 }
-	acc := map[fl]*[2]int64{} // self, total
-	add := func(fn, line int32, self, total int64) {
-		x := acc[fl{fn, line}]
-		if x == nil {
-			x = new([2]int64)
-			acc[fl{fn, line}] = x
-		}
-		x[0] += self
-		x[1] += total
-	}
-	mapped := func(n int32) bool {
-		f := &p.Frames[p.Nodes[n].Frame]
-		return f.Generated != nil && !f.LinesMapped
-	}
-	bundled := map[int32]bool{} // functions whose lines stay the bundle's
-	sums := map[int32]int64{}   // node -> its ticks
-	for _, lt := range p.LineTicks {
-		sums[lt.Node] += int64(lt.Ticks)
-	}
-	attributed := map[int32]*[2]int64{} // node -> ticks so far, time given so far
-	for _, lt := range p.LineTicks {
-		n := lt.Node
-		fn := fnKey[n]
-		if fn < 0 || self[n] == 0 || sums[n] == 0 {
-			continue
-		}
-		if mapped(n) {
-			bundled[fn] = true
-			continue
-		}
-		st := attributed[n]
-		if st == nil {
-			st = new([2]int64)
-			attributed[n] = st
-		}
-		st[0] += int64(lt.Ticks)
-		upTo := mulDiv(self[n], st[0], sums[n])
-		add(fn, lt.Line, upTo-st[1], 0)
-		st[1] = upTo
-	}
+	acc := lineAcc{}
+	attributed, bundled := acc.spreadTicks(p, fnKey, self)
 	hasLines := map[int32]bool{}
 	for x := range acc {
 		hasLines[x.fn] = true
 	}
 	for n, fn := range fnKey {
-		if fn >= 0 && self[n] > 0 && hasLines[fn] && attributed[int32(n)] == nil && !mapped(int32(n)) {
-			add(fn, 0, self[n], self[n])
+		if fn >= 0 && self[n] > 0 && hasLines[fn] && !attributed[int32(n)] && !mappedLines(p, int32(n)) {
+			acc.add(fn, 0, self[n], self[n])
 		}
 	}
-	if len(p.LineTotals) > 0 {
-		frameFn := make(map[int32]int32, len(p.Frames))
-		for n, fn := range fnKey {
-			if fn >= 0 {
-				frameFn[p.Nodes[n].Frame] = fn
-			}
-		}
-		for _, lt := range p.LineTotals {
-			if fn, ok := frameFn[lt.Frame]; ok {
-				add(fn, lt.Line, 0, lt.Ns)
-			}
-		}
-	}
+	acc.addTotals(p, fnKey)
 	rank := k.ranks(dimFunction)
-	keys := slices.SortedFunc(maps.Keys(acc), func(a, b fl) int {
+	keys := slices.SortedFunc(maps.Keys(acc), func(a, b funcLine) int {
 		if c := cmp.Compare(rank[a.fn], rank[b.fn]); c != 0 {
 			return c
 		}
@@ -150,6 +99,86 @@ func lineTimes(p *Profile, fnKey []int32, k *keyer, self []int64) ([]LineTime, [
 	}
 	slices.SortFunc(bl, func(a, b BundledLine) int { return CompareKeys(a.Function, b.Function) })
 	return out, bl
+}
+
+// funcLine is a function (its key's index) and a line of it.
+type funcLine struct{ fn, line int32 }
+
+// lineAcc sums self and total time by function and line.
+type lineAcc map[funcLine]*[2]int64
+
+func (acc lineAcc) add(fn, line int32, self, total int64) {
+	x := acc[funcLine{fn, line}]
+	if x == nil {
+		x = new([2]int64)
+		acc[funcLine{fn, line}] = x
+	}
+	x[0] += self
+	x[1] += total
+}
+
+// mappedLines reports whether node n's frame was mapped through a source
+// map that kept no lines: its ticks are the bundle's lines.
+func mappedLines(p *Profile, n int32) bool {
+	f := &p.Frames[p.Nodes[n].Frame]
+	return f.Generated != nil && !f.LinesMapped
+}
+
+// spreadTicks spreads each node's self time over the lines of its ticks,
+// exactly: each line gets the time up to its ticks so far less the time
+// given so far. It returns the nodes that got lines, and the functions
+// whose ticks were a bundle's lines (left out).
+func (acc lineAcc) spreadTicks(p *Profile, fnKey []int32, self []int64) (attributed, bundled map[int32]bool) {
+	bundled = map[int32]bool{}
+	sums := map[int32]int64{} // node -> its ticks
+	for _, lt := range p.LineTicks {
+		sums[lt.Node] += int64(lt.Ticks)
+	}
+	given := map[int32]*[2]int64{} // node -> ticks so far, time given so far
+	for _, lt := range p.LineTicks {
+		n := lt.Node
+		fn := fnKey[n]
+		if fn < 0 || self[n] == 0 || sums[n] == 0 {
+			continue
+		}
+		if mappedLines(p, n) {
+			bundled[fn] = true
+			continue
+		}
+		st := given[n]
+		if st == nil {
+			st = new([2]int64)
+			given[n] = st
+		}
+		st[0] += int64(lt.Ticks)
+		upTo := mulDiv(self[n], st[0], sums[n])
+		acc.add(fn, lt.Line, upTo-st[1], 0)
+		st[1] = upTo
+	}
+	attributed = make(map[int32]bool, len(given))
+	for n := range given {
+		attributed[n] = true
+	}
+	return attributed, bundled
+}
+
+// addTotals adds Profile.LineTotals (pprof's total time by frame and
+// line) to the functions of their frames.
+func (acc lineAcc) addTotals(p *Profile, fnKey []int32) {
+	if len(p.LineTotals) == 0 {
+		return
+	}
+	frameFn := make(map[int32]int32, len(p.Frames))
+	for n, fn := range fnKey {
+		if fn >= 0 {
+			frameFn[p.Nodes[n].Frame] = fn
+		}
+	}
+	for _, lt := range p.LineTotals {
+		if fn, ok := frameFn[lt.Frame]; ok {
+			acc.add(fn, lt.Line, 0, lt.Ns)
+		}
+	}
 }
 
 // BundledLine is a function whose samples' lines were recorded in a
