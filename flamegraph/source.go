@@ -30,92 +30,111 @@ func writeSources(j *jsonwrite.Writer, r *diff.Report, fns []int32, source func(
 		j.Null()
 		return
 	}
-	type sideFile struct {
-		side int
-		file string
-	}
-	texts := map[sideFile][]string{}
-	textOf := func(side int, file string) []string {
-		if source == nil || file == "" {
-			return nil
-		}
-		k := sideFile{side, file}
-		ls, ok := texts[k]
-		if !ok {
-			if text, found := source(side, file); found {
-				ls = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-			}
-			texts[k] = ls
-		}
-		return ls
-	}
-	last := len(r.Sides) - 1
-	aligned := map[string]*diff.SourceText{} // by file: aligned once
-	textsOf := func(file string) *diff.SourceText {
-		t, ok := aligned[file]
-		if !ok {
-			t = diff.NewSourceText(textOf(0, file), textOf(last, file))
-			aligned[file] = t
-		}
-		return t
-	}
+	texts := &sourceTexts{source: source, last: len(r.Sides) - 1, lines: map[sideFile][]string{}, aligned: map[string]*diff.SourceText{}}
 	j.BeginArray()
 	for _, fn := range fns {
-		lines := r.FunctionLines(fn)
-		if len(lines) == 0 {
-			if _, ok := r.BundledLines[fn]; ok {
-				j.BeginObject()
-				j.Key("note")
-				j.String(report.MinifiedLinesNote)
-				j.Key("aligned")
-				j.Bool(false)
-				j.Key("rows")
-				j.BeginArray()
-				j.EndArray()
-				j.EndObject()
-			} else {
-				j.Null()
-			}
-			continue
-		}
-		k := r.Functions[fn].Key
-		l := r.SourceListing(fn, textsOf(k.File))
-		var shown []int
-		if first, end := l.Span(k.Line, 0); first >= 0 {
-			if end-first < maxSourceRows {
-				for i := first; i <= end; i++ {
-					shown = append(shown, i)
-				}
-			} else {
-				shown = l.HotRows()
-			}
-		}
-		j.BeginObject()
-		j.Key("note")
-		if !l.HasText {
-			j.String(termtext.Clean(k.File) + " is not at hand: lines only")
-		} else {
-			j.String("")
-		}
-		j.Key("aligned")
-		j.Bool(l.Aligned)
-		j.Key("rows")
-		j.BeginArray()
-		for _, i := range shown {
-			row := l.Row(i)
-			writeSourceRow(j, r, &row, termtext.Clean(strings.ReplaceAll(row.Text, "\t", "    ")))
-		}
-		for i := range l.Outside {
-			row := l.OutsideRow(i)
-			writeSourceRow(j, r, &row, diff.OutsideNote)
-		}
-		if u := l.Unattributed; u != nil {
-			writeSourceRow(j, r, &diff.SourceRow{Time: [2]*diff.LineTime{u, u}, Self: u.Self.Change}, "")
-		}
-		j.EndArray()
-		j.EndObject()
+		writeSource(j, r, fn, texts)
 	}
 	j.EndArray()
+}
+
+// sideFile is a side's source file.
+type sideFile struct {
+	side int
+	file string
+}
+
+// sourceTexts reads the sides' source files once each, and aligns the
+// first and the last side's texts of a file once.
+type sourceTexts struct {
+	source  func(int, string) (string, bool)
+	last    int
+	lines   map[sideFile][]string
+	aligned map[string]*diff.SourceText // by file
+}
+
+// of is the lines of a side's file, nil when it is not at hand.
+func (st *sourceTexts) of(side int, file string) []string {
+	if st.source == nil || file == "" {
+		return nil
+	}
+	k := sideFile{side, file}
+	ls, ok := st.lines[k]
+	if !ok {
+		if text, found := st.source(side, file); found {
+			ls = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+		}
+		st.lines[k] = ls
+	}
+	return ls
+}
+
+// text is a file's first and last side's texts, aligned.
+func (st *sourceTexts) text(file string) *diff.SourceText {
+	t, ok := st.aligned[file]
+	if !ok {
+		t = diff.NewSourceText(st.of(0, file), st.of(st.last, file))
+		st.aligned[file] = t
+	}
+	return t
+}
+
+// writeSource writes function fn's source (see writeSources): null when
+// it has no lines, a note and no rows when they were a bundle's.
+func writeSource(j *jsonwrite.Writer, r *diff.Report, fn int32, texts *sourceTexts) {
+	lines := r.FunctionLines(fn)
+	if len(lines) == 0 {
+		if _, ok := r.BundledLines[fn]; ok {
+			j.BeginObject()
+			j.Key("note")
+			j.String(report.MinifiedLinesNote)
+			j.Key("aligned")
+			j.Bool(false)
+			j.Key("rows")
+			j.BeginArray()
+			j.EndArray()
+			j.EndObject()
+		} else {
+			j.Null()
+		}
+		return
+	}
+	k := r.Functions[fn].Key
+	l := r.SourceListing(fn, texts.text(k.File))
+	var shown []int
+	if first, end := l.Span(k.Line, 0); first >= 0 {
+		if end-first < maxSourceRows {
+			for i := first; i <= end; i++ {
+				shown = append(shown, i)
+			}
+		} else {
+			shown = l.HotRows()
+		}
+	}
+	j.BeginObject()
+	j.Key("note")
+	if !l.HasText {
+		j.String(termtext.Clean(k.File) + " is not at hand: lines only")
+	} else {
+		j.String("")
+	}
+	j.Key("aligned")
+	j.Bool(l.Aligned)
+	j.Key("rows")
+	j.BeginArray()
+	for _, i := range shown {
+		row := l.Row(i)
+		writeSourceRow(j, r, &row, termtext.Clean(strings.ReplaceAll(row.Text, "\t", "    ")))
+	}
+	for i := range l.Outside {
+		row := l.OutsideRow(i)
+		writeSourceRow(j, r, &row, diff.OutsideNote)
+	}
+	if u := l.Unattributed; u != nil {
+		writeSourceRow(j, r, &diff.SourceRow{Time: [2]*diff.LineTime{u, u}, Self: u.Self.Change}, "")
+	}
+	j.EndArray()
+	j.EndObject()
 }
 
 // writeSourceRow writes one row of a function's source (see writeSources).
