@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"github.com/profdiff/profdiff/side"
 	"io"
@@ -99,24 +100,9 @@ func historyAdd(o options, h historyFlags, fs *pflag.FlagSet, stdin io.Reader, s
 		}
 		date = d
 	}
-	commit := side.Side{Name: h.commit}
-	for _, a := range fs.Args() {
-		if fleet.IsURI(a) { // the commit's runs from a profiling server (fleet.go)
-			if fs.NArg() != 1 {
-				return usageError(stderr, "history add: a server query is the commit's one side; give it alone (its runs come from --replicate-by or --windows)")
-			}
-			s, err := fleetSide(a, h.commit, o)
-			if err != nil {
-				return failed(stderr, err)
-			}
-			commit = s
-			break
-		}
-		files, err := side.Expand(a)
-		if err != nil {
-			return failed(stderr, err)
-		}
-		commit.Files = append(commit.Files, files...)
+	commit, err := commitSide(o, h.commit, fs.Args())
+	if err != nil {
+		return failed(stderr, err)
 	}
 	sides := []side.Side{commit}
 	o.workOfOneSide = true
@@ -128,17 +114,7 @@ func historyAdd(o options, h historyFlags, fs *pflag.FlagSet, stdin io.Reader, s
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	err = resolveSideFlags(o, sides)
-	if err == nil {
-		err = checkSourceRoots(o.sourceRoots)
-	}
-	if err == nil {
-		err = checkConfined(o, sides)
-	}
-	if err != nil {
-		return usageError(stderr, "%v", err)
-	}
-	syms, err := sideSymbolicators(o, sides)
+	syms, err := prepareSides(o, sides)
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
@@ -157,16 +133,9 @@ func historyAdd(o options, h historyFlags, fs *pflag.FlagSet, stdin io.Reader, s
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	var processCPU []int64
-	for _, v := range h.processCPU {
-		d, err := time.ParseDuration(strings.TrimSpace(v))
-		if err != nil || d < 0 {
-			return usageError(stderr, "--process-cpu %q: give each run's CPU time as a duration (8.4s, 8436ms)", v)
-		}
-		processCPU = append(processCPU, int64(d))
-	}
-	if processCPU != nil && len(processCPU) != len(ds[0].Tables) {
-		return usageError(stderr, "--process-cpu gives %d times for %d runs: give one per run, in order", len(processCPU), len(ds[0].Tables))
+	processCPU, err := processCPUTimes(h.processCPU, len(ds[0].Tables))
+	if err != nil {
+		return usageError(stderr, "%v", err)
 	}
 	rec, err := history.NewRecord(history.Meta{Commit: h.commit, Date: date, Branch: h.branch, Message: h.message, WorkUnit: workUnit(o, work), Top: h.keep,
 		FloorShare: share, FloorSamples: h.floorSamples, ProcessCPUNs: processCPU}, ds[0].Tables, work)
@@ -181,6 +150,43 @@ func historyAdd(o options, h historyFlags, fs *pflag.FlagSet, stdin io.Reader, s
 		fmt.Fprintf(stderr, "profdiff: recorded %s (%s) in %s\n", h.commit, units.Plural(len(rec.Runs), "run", "runs"), path)
 	}
 	return exitOK
+}
+
+// commitSide is the one side of history add, named after the commit: its
+// runs are the profiles the arguments name (files, directories of runs or
+// globs), or the runs of the one server query given.
+func commitSide(o options, commit string, args []string) (side.Side, error) {
+	s := side.Side{Name: commit}
+	for _, a := range args {
+		if fleet.IsURI(a) { // the commit's runs from a profiling server (fleet.go)
+			if len(args) != 1 {
+				return s, errors.New("history add: a server query is the commit's one side; give it alone (its runs come from --replicate-by or --windows)")
+			}
+			return fleetSide(a, commit, o)
+		}
+		files, err := side.Expand(a)
+		if err != nil {
+			return s, err
+		}
+		s.Files = append(s.Files, files...)
+	}
+	return s, nil
+}
+
+// processCPUTimes reads --process-cpu: one duration per run, in order.
+func processCPUTimes(values []string, runs int) ([]int64, error) {
+	var out []int64
+	for _, v := range values {
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		if err != nil || d < 0 {
+			return nil, fmt.Errorf("--process-cpu %q: give each run's CPU time as a duration (8.4s, 8436ms)", v)
+		}
+		out = append(out, int64(d))
+	}
+	if out != nil && len(out) != runs {
+		return nil, fmt.Errorf("--process-cpu gives %d times for %d runs: give one per run, in order", len(out), runs)
+	}
+	return out, nil
 }
 
 // parseFloorShare reads --floor: a percentage of on-CPU time ("0.1%").

@@ -180,13 +180,7 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 	if err != nil {
 		return nil, err
 	}
-	err = resolveSideFlags(o, sides)
-	if err == nil {
-		err = checkSourceRoots(o.sourceRoots)
-	}
-	if err == nil {
-		err = checkConfined(o, sides)
-	}
+	syms, err := prepareSides(o, sides)
 	if err != nil {
 		return nil, err
 	}
@@ -217,10 +211,6 @@ func newInvocation(o options, fs *pflag.FlagSet, stdin io.Reader, stdout io.Writ
 		// Of the calls, the JSON report writes the heaviest and the
 		// real ones; only the explorer reads them all.
 		dopts.MaxCalls = report.MaxJSONCalls
-	}
-	syms, err := sideSymbolicators(o, sides)
-	if err != nil {
-		return nil, err
 	}
 	inv := &invocation{o: o, popts: popts, filters: filters, sides: sides, dopts: dopts, syms: syms, variant: variant, phases: phases}
 	if byName != nil {

@@ -33,6 +33,23 @@ func sidesFromArgs(args []string, o options) ([]side.Side, error) {
 	return sides, err
 }
 
+// prepareSides gives each side its flags (resolveSideFlags), checks the
+// folders they name against what profdiff may read, and makes each
+// side's symbolicator.
+func prepareSides(o options, sides []side.Side) ([]*symbolicate.Symbolicator, error) {
+	err := resolveSideFlags(o, sides)
+	if err == nil {
+		err = checkSourceRoots(o.sourceRoots)
+	}
+	if err == nil {
+		err = checkConfined(o, sides)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sideSymbolicators(o, sides)
+}
+
 // readSides reads every run of the sides (side.Read), with those of the
 // calls, per-line times and call tree that the output reads, under the
 // soft memory limit the report runs under.
