@@ -1,0 +1,240 @@
+package record
+
+import (
+	"math"
+
+	"github.com/profdiff/profdiff/stats"
+)
+
+// Resources are what the operating system measured of one run, from the
+// rusage that wait4 returns when the run's process is reaped (getrusage's
+// RUSAGE_CHILDREN figure for that one child):
+//
+//   - user, system CPU time and the page faults and context switches are
+//     the run's process's own (every thread of it: a Node worker's time
+//     is its process's) plus those of every descendant that was waited
+//     for (reaped) before the run's process was; a descendant the run left
+//     running, or one orphaned to init (a daemon, `cmd &` never waited
+//     for), is not in them, and the warning of the machine's load counts
+//     it among the others' work;
+//   - max RSS is the largest resident set of any one of those processes
+//     (the kernel keeps the maximum over the reaped tree, not a sum): a
+//     run that forks four children of 100 MiB each reports about 100 MiB,
+//     as /usr/bin/time -v does for the same command.
+//
+// profdiff's own RUSAGE_CHILDREN is not read: it holds every child
+// profdiff reaped (the version checks, the other runs) and, being the
+// process's, could not be told apart per run.
+type Resources struct {
+	UserNs      int64 `json:"user_ns"`
+	SysNs       int64 `json:"sys_ns"`
+	MaxRSSBytes int64 `json:"max_rss_bytes"`
+	MinorFaults int64 `json:"minor_faults"`
+	MajorFaults int64 `json:"major_faults"`
+	// VoluntaryCtx are the context switches the processes asked for
+	// (waiting for I/O, a lock, a sleep); InvoluntaryCtx those the
+	// scheduler forced (the time slice ran out, another task took the
+	// CPU): many of these say the run competed for a CPU.
+	VoluntaryCtx   int64 `json:"voluntary_ctx_switches"`
+	InvoluntaryCtx int64 `json:"involuntary_ctx_switches"`
+}
+
+// Measure names one of a run's measures: wall time, or one of its
+// Resources.
+type Measure int
+
+// The measures of a run, in the order the reports show them.
+const (
+	MeasureWall Measure = iota
+	MeasureUser
+	MeasureSys
+	MeasureMaxRSS
+	MeasureMinorFaults
+	MeasureMajorFaults
+	MeasureVoluntaryCtx
+	MeasureInvoluntaryCtx
+)
+
+// Measures are all the measures, in order.
+var Measures = []Measure{MeasureWall, MeasureUser, MeasureSys, MeasureMaxRSS, MeasureMinorFaults, MeasureMajorFaults, MeasureVoluntaryCtx, MeasureInvoluntaryCtx}
+
+// String is the measure's name as the reports and record.json write it.
+func (m Measure) String() string {
+	switch m {
+	case MeasureWall:
+		return "wall"
+	case MeasureUser:
+		return "user"
+	case MeasureSys:
+		return "sys"
+	case MeasureMaxRSS:
+		return "max_rss"
+	case MeasureMinorFaults:
+		return "minor_faults"
+	case MeasureMajorFaults:
+		return "major_faults"
+	case MeasureVoluntaryCtx:
+		return "voluntary_ctx_switches"
+	case MeasureInvoluntaryCtx:
+		return "involuntary_ctx_switches"
+	}
+	return "measure?"
+}
+
+// Unit is the unit of the measure's values: "ns", "bytes" or "count".
+func (m Measure) Unit() string {
+	switch m {
+	case MeasureWall, MeasureUser, MeasureSys:
+		return "ns"
+	case MeasureMaxRSS:
+		return "bytes"
+	}
+	return "count"
+}
+
+// Value returns the run's value of the measure, and false when the run
+// has none (it was not measured: a recording made before resources were
+// kept, or a system that does not say).
+func (r Run) Value(m Measure) (float64, bool) {
+	if m == MeasureWall {
+		return float64(r.WallNs), r.WallNs > 0
+	}
+	res := r.Resources
+	if res == nil {
+		return 0, false
+	}
+	switch m {
+	case MeasureUser:
+		return float64(res.UserNs), true
+	case MeasureSys:
+		return float64(res.SysNs), true
+	case MeasureMaxRSS:
+		return float64(res.MaxRSSBytes), true
+	case MeasureMinorFaults:
+		return float64(res.MinorFaults), true
+	case MeasureMajorFaults:
+		return float64(res.MajorFaults), true
+	case MeasureVoluntaryCtx:
+		return float64(res.VoluntaryCtx), true
+	case MeasureInvoluntaryCtx:
+		return float64(res.InvoluntaryCtx), true
+	}
+	return 0, false
+}
+
+// Kind is the kind of a run: profiled and compared, a warm-up, or run
+// without the profiler to measure what profiling costs.
+type Kind int
+
+// The kinds of runs.
+const (
+	KindMeasured Kind = iota
+	KindWarmup
+	KindUnprofiled
+)
+
+// String names the kind as the reports write it.
+func (k Kind) String() string {
+	switch k {
+	case KindWarmup:
+		return "warm-up"
+	case KindUnprofiled:
+		return "unprofiled"
+	}
+	return "profiled"
+}
+
+// Kind returns the run's kind.
+func (r Run) Kind() Kind {
+	switch {
+	case r.Warmup:
+		return KindWarmup
+	case r.Unprofiled:
+		return KindUnprofiled
+	}
+	return KindMeasured
+}
+
+// Succeeded reports whether the run finished as it should: exit 0, and a
+// profile where it was profiled.
+func (r Run) Succeeded() bool {
+	return r.Exit == 0 && r.Signal == "" && !r.TimedOut && (r.Unprofiled || r.Profile != "")
+}
+
+// Series is one measure of one side's runs of one kind and step, in the
+// order they ran: what a comparison judges (see diff.Resources).
+type Series struct {
+	Side    string
+	Step    string // "" for the whole run
+	Kind    Kind
+	Measure Measure
+	Values  []float64
+}
+
+// Mean and StdDev are the series' mean and standard deviation (0 with one
+// value).
+func (s Series) Mean() float64 { return meanOf(s.Values) }
+
+// StdDev is the standard deviation of the series' values, 0 with fewer
+// than two.
+func (s Series) StdDev() float64 {
+	if len(s.Values) < 2 {
+		return 0
+	}
+	return stats.StdDev(s.Values)
+}
+
+func meanOf(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	return mean(xs)
+}
+
+// SeriesOf returns, for each side (in rec's order), step and kind (measured,
+// then unprofiled) and measure, the values of the runs that succeeded;
+// warm-ups are left out, and so are measures no run of the series has.
+func (rec *Recording) SeriesOf(side string) []Series {
+	steps := []string{""}
+	for _, s := range rec.Steps {
+		steps = append(steps, s)
+	}
+	var out []Series
+	for _, step := range steps {
+		for _, kind := range []Kind{KindMeasured, KindUnprofiled} {
+			for _, m := range Measures {
+				s := Series{Side: side, Step: step, Kind: kind, Measure: m}
+				for _, r := range rec.Runs {
+					if r.Side != side || r.Kind() != kind || !r.Succeeded() {
+						continue
+					}
+					run := r
+					if step != "" {
+						st, ok := r.step(step)
+						if !ok {
+							continue
+						}
+						run = Run{WallNs: st.WallNs, Resources: st.Resources}
+					}
+					if v, ok := run.Value(m); ok {
+						s.Values = append(s.Values, v)
+					}
+				}
+				if len(s.Values) > 0 {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// step returns the run's step of that name.
+func (r Run) step(name string) (StepRun, bool) {
+	for _, s := range r.Steps {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return StepRun{}, false
+}
