@@ -2,6 +2,7 @@ package record
 
 import (
 	"math"
+	"path/filepath"
 
 	"github.com/profdiff/profdiff/stats"
 )
@@ -158,7 +159,18 @@ func (r Run) Kind() Kind {
 // Succeeded reports whether the run finished as it should: exit 0, and a
 // profile where it was profiled.
 func (r Run) Succeeded() bool {
-	return r.Exit == 0 && r.Signal == "" && !r.TimedOut && (r.Unprofiled || r.Profile != "")
+	if r.Exit != 0 || r.Signal != "" || r.TimedOut {
+		return false
+	}
+	if len(r.Steps) > 0 {
+		for _, st := range r.Steps {
+			if st.Exit != 0 || st.Signal != "" || st.TimedOut || !r.Unprofiled && st.Profile == "" {
+				return false
+			}
+		}
+		return true
+	}
+	return r.Unprofiled || r.Profile != ""
 }
 
 // Series is one measure of one side's runs of one kind and step, in the
@@ -237,4 +249,90 @@ func (r Run) step(name string) (StepRun, bool) {
 		}
 	}
 	return StepRun{}, false
+}
+
+// RunSet is the runs of one side (and step) whose profiles a comparison
+// reads, and that side's unprofiled runs, each a whole run or, for a
+// step, the step's figures as a run's.
+type RunSet struct {
+	Side, Step string
+	Profiled   []Run // in the order of the profiles asked for
+	Unprofiled []Run // in the order they ran
+}
+
+// RunsOf returns the runs whose profiles are profiles (paths as given:
+// absolute, or relative to the working directory) of the recording in
+// dir,
+// when each is the profile of a measured run (or of one step of it) of the
+// same side and step; false otherwise.
+func (rec *Recording) RunsOf(dir string, profiles []string) (RunSet, bool) {
+	var set RunSet
+	abs := func(p string) string {
+		if a, err := filepath.Abs(p); err == nil {
+			return a
+		}
+		return filepath.Clean(p)
+	}
+	type found struct {
+		run  Run
+		step string
+	}
+	byFile := map[string]found{}
+	for _, r := range rec.Runs {
+		if r.Kind() != KindMeasured || !r.Succeeded() {
+			continue
+		}
+		if r.Profile != "" {
+			byFile[abs(filepath.Join(dir, r.Profile))] = found{r, ""}
+		}
+		for _, st := range r.Steps {
+			if st.Profile != "" {
+				byFile[abs(filepath.Join(dir, st.Profile))] = found{stepRun(r, st), st.Name}
+			}
+		}
+	}
+	for i, p := range profiles {
+		f, ok := byFile[abs(p)]
+		if !ok || i > 0 && (f.run.Side != set.Side || f.step != set.Step) {
+			return RunSet{}, false
+		}
+		set.Side, set.Step = f.run.Side, f.step
+		set.Profiled = append(set.Profiled, f.run)
+	}
+	if len(set.Profiled) == 0 {
+		return RunSet{}, false
+	}
+	for _, r := range rec.Runs {
+		if r.Side != set.Side || r.Kind() != KindUnprofiled || !r.Succeeded() {
+			continue
+		}
+		if set.Step == "" {
+			set.Unprofiled = append(set.Unprofiled, r)
+		} else if st, ok := r.step(set.Step); ok {
+			set.Unprofiled = append(set.Unprofiled, stepRun(r, st))
+		}
+	}
+	return set, true
+}
+
+// stepRun is a run's step as a run of its own: its side, index and kind,
+// the step's times, resources and profile.
+func stepRun(r Run, st StepRun) Run {
+	return Run{Side: r.Side, Index: r.Index, Warmup: r.Warmup, Unprofiled: r.Unprofiled, WallNs: st.WallNs, CPUNs: st.CPUNs,
+		Resources: st.Resources, Exit: st.Exit, Signal: st.Signal, TimedOut: st.TimedOut, Profile: st.Profile, Threads: st.Threads,
+		Stdout: st.Stdout, Stderr: st.Stderr}
+}
+
+// Values returns the runs' values of the measure, and false unless every
+// run has one.
+func Values(runs []Run, m Measure) ([]float64, bool) {
+	out := make([]float64, 0, len(runs))
+	for _, r := range runs {
+		v, ok := r.Value(m)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, v)
+	}
+	return out, len(out) > 0
 }

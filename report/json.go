@@ -74,6 +74,7 @@ func WriteJSONWith(w io.Writer, r *diff.Report, opts JSONOptions) error {
 	}
 	j.headline()
 	j.responsiveness()
+	j.resources()
 	// phases: each --phase's name, its window as given and its headline,
 	// shaped as the report's; absent without phases.
 	if len(r.Phases) > 0 {

@@ -379,7 +379,7 @@ func readSides(sides []sideArg, flags []sideFlags, stdin io.Reader, syms []*symb
 	}
 	var ds []diff.Side
 	for si, s := range sides {
-		ds = append(ds, diff.Side{Name: s.name, Tables: tables[si], Work: flags[si].work, ProcessCPUNs: processCPU(s.files)})
+		ds = append(ds, diff.Side{Name: s.name, Tables: tables[si], Work: flags[si].work, ProcessCPUNs: processCPU(s.files), Resources: recordResources(s.files)})
 	}
 	return ds, profiles, nil
 }
