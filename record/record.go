@@ -292,7 +292,14 @@ func Do(ctx context.Context, opts Options) (*Recording, error) {
 		}
 		rec.Sides = append(rec.Sides, SideRecord{Name: s.Name, Command: s.Args, Dir: s.Dir, Profiler: prof, Folder: s.Name})
 	}
-	rec.Environment = fingerprint(ctx, opts.Sides, opts.Env, opts.now())
+	asked := opts.Sides // the programs whose versions the fingerprint asks
+	if len(opts.Steps) > 0 {
+		asked = slices.Clone(opts.Sides)
+		for i := range asked {
+			asked[i].Args = opts.Steps[0].Args
+		}
+	}
+	rec.Environment = fingerprint(ctx, asked, opts.Env, opts.now())
 	if opts.loadSample == 0 {
 		opts.loadSample = 300 * time.Millisecond
 	}
@@ -521,6 +528,7 @@ func runOnce(ctx context.Context, opts Options, side Side, p Profiler, stepProfi
 			base = filepath.Join(opts.Out, folder, name+"."+st.Name)
 		}
 		res, err := invoke(ctx, opts, st.Args, side, stepProfilers[i], base, logName+"."+st.Name, slot)
+		res.Name = st.Name
 		r.Steps = append(r.Steps, res)
 		r.WallNs += res.WallNs
 		r.CPUNs += res.CPUNs

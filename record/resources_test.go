@@ -33,6 +33,12 @@ func resourceHelper(mode string, args []string) (int, bool) {
 		n, _ := strconv.Atoi(args[i])
 		return n
 	}
+	if mode == "by-arg" { // the mode is the second word: for steps
+		if len(args) < 2 {
+			return 2, true
+		}
+		return resourceHelper(args[1], append([]string{args[0]}, args[2:]...))
+	}
 	switch mode {
 	case "alloc":
 		b := make([]byte, num(1)<<20)
