@@ -29,7 +29,7 @@ func processCPU(files []string) []int64 {
 	}
 	b, err := confine.New(top).ReadFile(filepath.Join(top, record.FileName), maxRecordJSON)
 	if err != nil {
-		return nil
+		return stepProcessCPU(files) // DIR/steps/STEP/SIDE/run-01...
 	}
 	var rec record.Recording
 	if json.Unmarshal(b, &rec) != nil {

@@ -17,8 +17,31 @@ import (
 // beside DIR/record.json); nil otherwise. Only record.json in that folder
 // is read, through a reader held to the folder.
 func recordResources(files []string) []diff.ResourceRuns {
-	if len(files) == 0 {
+	set, ok := recordRuns(files)
+	if !ok {
 		return nil
+	}
+	var out []diff.ResourceRuns
+	for _, kind := range []record.Kind{record.KindMeasured, record.KindUnprofiled} {
+		runs := set.Profiled
+		if kind == record.KindUnprofiled {
+			runs = set.Unprofiled
+		}
+		for _, m := range record.Measures {
+			if vs, ok := record.Values(runs, m); ok {
+				out = append(out, diff.ResourceRuns{Step: set.Step, Kind: kind.String(), Name: m.String(), Unit: m.Unit(), Runs: vs})
+			}
+		}
+	}
+	return out
+}
+
+// recordRuns returns the runs of the recording whose measured runs' (or
+// steps') profiles files are, and that side's unprofiled runs (see
+// recordResources).
+func recordRuns(files []string) (record.RunSet, bool) {
+	if len(files) == 0 {
+		return record.RunSet{}, false
 	}
 	for _, up := range []int{2, 4} { // DIR/SIDE/run, DIR/steps/STEP/SIDE/run
 		top := files[0]
@@ -31,25 +54,28 @@ func recordResources(files []string) []diff.ResourceRuns {
 		}
 		var rec record.Recording
 		if json.Unmarshal(b, &rec) != nil {
+			return record.RunSet{}, false
+		}
+		if set, ok := rec.RunsOf(top, files); ok {
+			return set, true
+		}
+	}
+	return record.RunSet{}, false
+}
+
+// stepProcessCPU is processCPU for the profiles of one step of a
+// recording's runs: each step's own CPU time; nil otherwise.
+func stepProcessCPU(files []string) []int64 {
+	set, ok := recordRuns(files)
+	if !ok || set.Step == "" {
+		return nil
+	}
+	var out []int64
+	for _, r := range set.Profiled {
+		if r.CPUNs <= 0 {
 			return nil
 		}
-		set, ok := rec.RunsOf(top, files)
-		if !ok {
-			continue
-		}
-		var out []diff.ResourceRuns
-		for _, kind := range []record.Kind{record.KindMeasured, record.KindUnprofiled} {
-			runs := set.Profiled
-			if kind == record.KindUnprofiled {
-				runs = set.Unprofiled
-			}
-			for _, m := range record.Measures {
-				if vs, ok := record.Values(runs, m); ok {
-					out = append(out, diff.ResourceRuns{Step: set.Step, Kind: kind.String(), Name: m.String(), Unit: m.Unit(), Runs: vs})
-				}
-			}
-		}
-		return out
+		out = append(out, r.CPUNs)
 	}
-	return nil
+	return out
 }
