@@ -19,6 +19,10 @@ type ResourceRuns struct {
 	Name, Unit string
 	// Runs are the values, one per run, in the order the runs ran.
 	Runs []float64
+	// AtMost says some of the values are only bounds from above (a max
+	// RSS at the floor profdiff's own memory puts under it): the side's
+	// measure is not judged.
+	AtMost bool
 }
 
 // Resource is one measure of every side's runs (Side.Resources), judged
@@ -29,6 +33,9 @@ type Resource struct {
 	// them); for a pair its Change is the judged change, for more sides
 	// VsBase holds one per variant.
 	Measure Measure
+	// AtMost says, per side, that its values are in part only bounds
+	// from above (ResourceRuns.AtMost); nil when no side's are.
+	AtMost []bool
 }
 
 // resourceFloor is the least mean a resource measure takes in its test,
@@ -65,6 +72,7 @@ func judgeResources(sides []Side, base int, opts Options) []Resource {
 	}
 	out := make([]Resource, len(keys))
 	for i, k := range keys {
+		var atMost []bool
 		m := Measure{Mean: make([]float64, len(sides)), Runs: make([][]float64, len(sides)),
 			Change: Change{DeltaPP: math.NaN(), DeltaPct: math.NaN(), P: math.NaN()}}
 		for si, s := range sides {
@@ -72,13 +80,19 @@ func judgeResources(sides []Side, base int, opts Options) []Resource {
 			for _, rr := range s.Resources {
 				if (key{rr.Step, rr.Kind, rr.Name}) == k {
 					m.Runs[si] = slices.Clone(rr.Runs)
+					if rr.AtMost {
+						if atMost == nil {
+							atMost = make([]bool, len(sides))
+						}
+						atMost[si] = true
+					}
 					if len(rr.Runs) > 0 {
 						m.Mean[si] = mean(rr.Runs)
 					}
 				}
 			}
 		}
-		out[i] = Resource{Step: k.step, Kind: k.kind, Name: k.name, Unit: units[k], Measure: m}
+		out[i] = Resource{Step: k.step, Kind: k.kind, Name: k.name, Unit: units[k], Measure: m, AtMost: atMost}
 	}
 	if len(sides) < 2 {
 		return out
@@ -97,7 +111,11 @@ func judgeResources(sides []Side, base int, opts Options) []Resource {
 			a, b := m.Runs[base], m.Runs[v]
 			ch := Change{Delta: math.NaN(), DeltaPP: math.NaN(), DeltaPct: math.NaN(), P: math.NaN(), Side: int32(v)}
 			ps[i] = math.NaN()
-			if len(a) > 0 && len(b) > 0 {
+			bounded := out[i].AtMost != nil && (out[i].AtMost[base] || out[i].AtMost[v])
+			if len(a) > 0 && len(b) > 0 && bounded {
+				ch = change(m.Mean[base], m.Mean[v], math.NaN())
+				ch.Side = int32(v) // a bound is not tested: P stays NaN, the verdict ~
+			} else if len(a) > 0 && len(b) > 0 {
 				ch = change(m.Mean[base], m.Mean[v], math.NaN())
 				ch.Side = int32(v)
 				floor := resourceFloor[out[i].Unit]

@@ -59,4 +59,10 @@ func TestJudgeResources(t *testing.T) {
 	if len(r3.VsBase) != 2 || r3.VsBase[0].Verdict != VerdictSame || r3.VsBase[1].Verdict != VerdictWorse || r3.VsBase[1].Side != 2 {
 		t.Errorf("three sides: %+v", r3.VsBase)
 	}
+	// A side whose max RSS is only a bound is not judged.
+	bound := resourceSides(map[string][2][]float64{"max_rss": {{100 * mib, 101 * mib, 100 * mib, 99 * mib, 100 * mib}, {150 * mib, 151 * mib, 149 * mib, 150 * mib, 150 * mib}}})
+	bound[0].Resources[0].AtMost = true
+	if r := judgeResources(bound, 0, opts)[0]; r.Measure.Change.Verdict != VerdictSame || !math.IsNaN(r.Measure.Change.P) || !r.AtMost[0] || r.AtMost[1] {
+		t.Errorf("a bound judged: %+v", r)
+	}
 }

@@ -69,3 +69,28 @@ func loadWarnings(runs []Run, names []string) []string {
 	}
 	return ws
 }
+
+// floorWarnings warn, per side, of measured runs whose max RSS is at the
+// floor profdiff's own memory puts under it (Resources.AtFloor): their
+// figure is profdiff's, the run's own at most that.
+func floorWarnings(runs []Run, names []string) []string {
+	var ws []string
+	for _, name := range names {
+		n, hit := 0, 0
+		var floor int64
+		for _, r := range runs {
+			if r.Side != name || r.Warmup || r.Resources == nil {
+				continue
+			}
+			n++
+			if r.Resources.AtFloor() {
+				hit++
+				floor = max(floor, r.Resources.MaxRSSFloorBytes)
+			}
+		}
+		if hit > 0 {
+			ws = append(ws, fmt.Sprintf("the max RSS of %d of %d runs of %s is no more than profdiff's own memory when it started them (%.1f MiB), which the kernel charges a command a Go program starts: their own max RSS is at most that", hit, n, name, float64(floor)/(1<<20)))
+		}
+	}
+	return ws
+}

@@ -314,6 +314,7 @@ func Do(ctx context.Context, opts Options) (*Recording, error) {
 	finish := func() {
 		rec.Wall = wallTimes(rec.Runs, names)
 		rec.Warnings = append(rec.Environment.warnings(names), loadWarnings(rec.Runs, names)...)
+		rec.Warnings = append(rec.Warnings, floorWarnings(rec.Runs, names)...)
 	}
 	for _, slot := range ScheduleWith(opts.Order, len(opts.Sides), opts.Runs, opts.Warmup, opts.Unprofiled, opts.Seed) {
 		side := opts.Sides[slot.Side]
@@ -560,6 +561,7 @@ func addResources(a, b *Resources) *Resources {
 		out.UserNs += x.UserNs
 		out.SysNs += x.SysNs
 		out.MaxRSSBytes = max(out.MaxRSSBytes, x.MaxRSSBytes)
+		out.MaxRSSFloorBytes = max(out.MaxRSSFloorBytes, x.MaxRSSFloorBytes)
 		out.MinorFaults += x.MinorFaults
 		out.MajorFaults += x.MajorFaults
 		out.VoluntaryCtx += x.VoluntaryCtx
@@ -609,6 +611,7 @@ func invoke(ctx context.Context, opts Options, args []string, side Side, p Profi
 	}
 	cmd.Stdout, cmd.Stderr = stdout, stderr // stdin: /dev/null
 	ownGroup(cmd)
+	floor := rssFloor()
 	start := opts.now()
 	if err := cmd.Start(); err != nil {
 		return fail(fmt.Sprintf("could not start: %v", err))
@@ -624,6 +627,9 @@ func invoke(ctx context.Context, opts Options, args []string, side Side, p Profi
 	signalGroup(cmd.Process, killSignal) // where the leader could not be waited for unreaped
 	timedOut := stop()
 	cpu, res, sig := usage(cmd.ProcessState)
+	if res != nil {
+		res.MaxRSSFloorBytes = floor
+	}
 	r.CPUNs, r.Resources, r.Exit, r.Signal, r.TimedOut = int64(cpu), res, cmd.ProcessState.ExitCode(), sig, timedOut
 	var ee *exec.ExitError
 	switch {

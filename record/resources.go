@@ -21,7 +21,9 @@ import (
 //   - max RSS is the largest resident set of any one of those processes
 //     (the kernel keeps the maximum over the reaped tree, not a sum): a
 //     run that forks four children of 100 MiB each reports about 100 MiB,
-//     as /usr/bin/time -v does for the same command.
+//     as /usr/bin/time -v does for the same command; but never less than
+//     profdiff's own resident set when it started the run, which the
+//     kernel charges a command a Go program starts (MaxRSSFloorBytes).
 //
 // profdiff's own RUSAGE_CHILDREN is not read: it holds every child
 // profdiff reaped (the version checks, the other runs) and, being the
@@ -38,6 +40,18 @@ type Resources struct {
 	// CPU): many of these say the run competed for a CPU.
 	VoluntaryCtx   int64 `json:"voluntary_ctx_switches"`
 	InvoluntaryCtx int64 `json:"involuntary_ctx_switches"`
+	// MaxRSSFloorBytes is the least max RSS the kernel could report for
+	// the run (Linux): profdiff's own resident set when it started the
+	// run, which the kernel charges a command a Go program starts (see
+	// rssFloor). A max RSS at the floor says only "at most this".
+	MaxRSSFloorBytes int64 `json:"max_rss_floor_bytes,omitempty"`
+}
+
+// AtFloor reports whether the max RSS is no more than the floor the way
+// the run was started puts under it (within 5%): the run's own is then
+// unknown, at most that.
+func (r *Resources) AtFloor() bool {
+	return r != nil && r.MaxRSSFloorBytes > 0 && float64(r.MaxRSSBytes) <= 1.05*float64(r.MaxRSSFloorBytes)
 }
 
 // Measure names one of a run's measures: wall time, or one of its

@@ -214,3 +214,42 @@ func TestResourcesNodeWorker(t *testing.T) {
 		t.Errorf("max RSS %.1f MiB by record, %.1f MiB by /usr/bin/time -v", rss, tv.maxRSSKiB/1024)
 	}
 }
+
+// TestMaxRSSFloor: a command started while profdiff holds much memory is
+// charged profdiff's resident set as its max RSS (Go starts commands with
+// vfork); record keeps that floor beside the figure and warns of runs at
+// it, and a run well above it is not warned of.
+func TestMaxRSSFloor(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("Linux's accounting")
+	}
+	exe, _ := os.Executable()
+	hold := make([]byte, 160<<20)
+	for i := 0; i < len(hold); i += 4096 {
+		hold[i] = 1
+	}
+	sides := []Side{{Name: "nap", Args: []string{exe, "{profile}.folded", "1"}}, {Name: "alloc", Args: []string{exe, "{profile}.folded", "400"}}}
+	opts := helperOptions(t, map[string]string{"nap": "nap", "alloc": "alloc"}, sides...)
+	opts.Runs, opts.Warmup, opts.loadSample = 1, 0, -1
+	rec, err := Do(context.Background(), opts)
+	runtime.KeepAlive(hold)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nap, alloc := rec.Runs[0].Resources, rec.Runs[1].Resources
+	if nap.MaxRSSFloorBytes < 160<<20 || nap.MaxRSSBytes < 160<<20 || !nap.AtFloor() {
+		t.Errorf("a 1 ms nap started beside 160 MiB: max RSS %d, floor %d; want both past 160 MiB, at the floor", nap.MaxRSSBytes, nap.MaxRSSFloorBytes)
+	}
+	if alloc.AtFloor() || alloc.MaxRSSBytes < 400<<20 {
+		t.Errorf("400 MiB allocated: max RSS %d, floor %d, at the floor %v", alloc.MaxRSSBytes, alloc.MaxRSSFloorBytes, alloc.AtFloor())
+	}
+	var warned []string
+	for _, w := range rec.Warnings {
+		if strings.Contains(w, "max RSS") {
+			warned = append(warned, w)
+		}
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "of nap is no more than profdiff's own memory") {
+		t.Errorf("warnings %q, want one of nap's max RSS", warned)
+	}
+}

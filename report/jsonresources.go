@@ -10,7 +10,9 @@ import "github.com/profdiff/profdiff/diff"
 // voluntary_ctx_switches, involuntary_ctx_switches), unit ("ns", "bytes"
 // or "count"), mean (each side's, null for a side without runs), runs
 // (each side's values, in the order they ran), spread (each side's σ,
-// null with one run), and for a pair delta, delta_pct (null when the
+// null with one run), at_most (per side, true when its values are in part
+// only bounds from above, a max RSS at profdiff's own memory, and then
+// untested; absent when no side's are), and for a pair delta, delta_pct (null when the
 // base's is 0), verdict ("better", "worse", "~"; fewer is better for
 // every measure) and p (corrected; null when untested), and vs_base, one
 // such change per side other than the base, with side, its name.
@@ -55,6 +57,14 @@ func (j *jsonReport) resources() {
 			j.num(m.Spread(si))
 		}
 		j.EndArray()
+		if res.AtMost != nil {
+			j.Key("at_most")
+			j.BeginArray()
+			for _, b := range res.AtMost {
+				j.Bool(b)
+			}
+			j.EndArray()
+		}
 		changes := m.VsBase
 		if r.Compared() {
 			j.resourceChange(&m.Change)

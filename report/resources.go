@@ -106,6 +106,9 @@ func (v *View) ResourceTables() []ResourceTable {
 func (v *View) resourceCell(res *diff.Resource, side int) Cell {
 	m := &res.Measure
 	text := resourceValue(m.Mean[side], res.Unit)
+	if res.AtMost != nil && res.AtMost[side] {
+		text = "≤" + text // a bound: profdiff's own memory (see record's warning)
+	}
 	if sp := m.Spread(side); !math.IsNaN(sp) && m.Mean[side] > 0 {
 		text += fmt.Sprintf(" ±%.0f%%", 100*sp/m.Mean[side])
 	}

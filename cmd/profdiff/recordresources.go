@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/confine"
@@ -29,7 +30,9 @@ func recordResources(files []string) []diff.ResourceRuns {
 		}
 		for _, m := range record.Measures {
 			if vs, ok := record.Values(runs, m); ok {
-				out = append(out, diff.ResourceRuns{Step: set.Step, Kind: kind.String(), Name: m.String(), Unit: m.Unit(), Runs: vs})
+				rr := diff.ResourceRuns{Step: set.Step, Kind: kind.String(), Name: m.String(), Unit: m.Unit(), Runs: vs}
+				rr.AtMost = m == record.MeasureMaxRSS && slices.ContainsFunc(runs, func(r record.Run) bool { return r.Resources.AtFloor() })
+				out = append(out, rr)
 			}
 		}
 	}
