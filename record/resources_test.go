@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -276,7 +277,18 @@ func TestResourcesAgainstTime(t *testing.T) {
 		// work per page fault with the caches other work thrashes), and
 		// wall time far more (a load average of 14 on 2 CPUs doubled it
 		// between two runs of alloc), so theirs are loose bounds.
-		within("max RSS (MiB)", g[MeasureMaxRSS]/mib, tv.maxRSSKiB/1024, 0.10, 4)
+		floored := slices.ContainsFunc(rec.Runs, func(r Run) bool { return r.Side == p.name && r.Resources.AtFloor() })
+		switch {
+		case floored && (p.name == "alloc" || p.name == "spawn"):
+			t.Errorf("%s: max RSS %.1f MiB is at the floor of this process's memory", p.name, g[MeasureMaxRSS]/mib)
+		case floored:
+			// Charged this process's resident set (rssFloor): a bound.
+			if tv.maxRSSKiB/1024 > g[MeasureMaxRSS]/mib*1.05 {
+				t.Errorf("%s: max RSS at most %.1f MiB by record, %.1f MiB by /usr/bin/time -v", p.name, g[MeasureMaxRSS]/mib, tv.maxRSSKiB/1024)
+			}
+		default:
+			within("max RSS (MiB)", g[MeasureMaxRSS]/mib, tv.maxRSSKiB/1024, 0.10, 4)
+		}
 		within("minor faults", g[MeasureMinorFaults], tv.minor, 0.15, 600)
 		within("major faults", g[MeasureMajorFaults], tv.major, 0.5, 20)
 		within("user+sys (s)", (g[MeasureUser]+g[MeasureSys])/1e9, tv.user+tv.sys, 0.3, 0.12)
