@@ -191,6 +191,9 @@ type Recording struct {
 	// Wall is each side's wall time over its measured runs, the others
 	// judged against the first.
 	Wall []Wall `json:"wall,omitempty"`
+	// Resources are each side's measures (wall and the operating
+	// system's resource figures), mean ± σ per side, step and kind of run.
+	Resources []Summary `json:"resources,omitempty"`
 	// Stopped says why the recording ended before its last run, if it did.
 	Stopped string `json:"stopped,omitempty"`
 	// Comparison is how the recording was compared (nil in recordings
@@ -313,6 +316,7 @@ func Do(ctx context.Context, opts Options) (*Recording, error) {
 	width := max(2, len(strconv.Itoa(opts.Runs)))
 	finish := func() {
 		rec.Wall = wallTimes(rec.Runs, names)
+		rec.Resources = rec.summaries()
 		rec.Warnings = append(rec.Environment.warnings(names), loadWarnings(rec.Runs, names)...)
 		rec.Warnings = append(rec.Warnings, floorWarnings(rec.Runs, names)...)
 	}

@@ -188,7 +188,7 @@ func (r Run) Succeeded() bool {
 }
 
 // Series is one measure of one side's runs of one kind and step, in the
-// order they ran: what a comparison judges (see diff.Resources).
+// order they ran: what a comparison judges (see diff.ResourceRuns).
 type Series struct {
 	Side    string
 	Step    string // "" for the whole run
@@ -349,4 +349,30 @@ func Values(runs []Run, m Measure) ([]float64, bool) {
 		out = append(out, v)
 	}
 	return out, len(out) > 0
+}
+
+// Summary is one measure of one side's runs of one kind and step as
+// record.json keeps it: mean ± standard deviation over the runs that
+// succeeded (the judged comparison is the report's, see diff.Resource).
+type Summary struct {
+	Side    string  `json:"side"`
+	Step    string  `json:"step,omitempty"`
+	Kind    string  `json:"kind"` // profiled or unprofiled
+	Measure string  `json:"measure"`
+	Unit    string  `json:"unit"`
+	Runs    int     `json:"runs"`
+	Mean    float64 `json:"mean"`
+	StdDev  float64 `json:"stddev"` // 0 with one run
+}
+
+// summaries sums up every side's series, sides in order.
+func (rec *Recording) summaries() []Summary {
+	var out []Summary
+	for _, s := range rec.Sides {
+		for _, se := range rec.SeriesOf(s.Name) {
+			out = append(out, Summary{Side: se.Side, Step: se.Step, Kind: se.Kind.String(), Measure: se.Measure.String(), Unit: se.Measure.Unit(),
+				Runs: len(se.Values), Mean: se.Mean(), StdDev: se.StdDev()})
+		}
+	}
+	return out
 }

@@ -52,6 +52,19 @@ func TestSteps(t *testing.T) {
 			}
 		}
 	}
+	// record.json sums up each step apart, and the whole runs.
+	found := 0
+	for _, sm := range rec.Resources {
+		if sm.Side == "after" && sm.Measure == "wall" && sm.Kind == "profiled" {
+			found++
+			if sm.Runs != 2 || sm.Step == "resolve" && sm.Mean < 250e6 {
+				t.Errorf("summary %+v", sm)
+			}
+		}
+	}
+	if found != 3 {
+		t.Errorf("%d wall summaries of after, want the whole runs' and each step's", found)
+	}
 	// The comparison of a step reads its step's figures.
 	files := []string{filepath.Join(opts.Out, "steps", "resolve", "after", "run-01.folded"), filepath.Join(opts.Out, "steps", "resolve", "after", "run-02.folded")}
 	set, ok := rec.RunsOf(opts.Out, files)

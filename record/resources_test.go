@@ -208,6 +208,14 @@ func TestResourcesAgainstTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// record.json sums them up per side.
+	saved, err := Read(opts.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(saved.Resources); n != len(progs)*len(Measures) || saved.Resources[0].Side != "alloc" || saved.Resources[0].Runs != 2 {
+		t.Errorf("record.json's resources: %d summaries, first %+v", n, saved.Resources[0])
+	}
 	got := map[string]map[Measure]float64{}
 	for _, p := range progs {
 		got[p.name] = map[Measure]float64{}
