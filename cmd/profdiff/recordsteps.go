@@ -71,3 +71,19 @@ func stepArgs(args []string, out, step string, sides []record.Side) []string {
 	}
 	return res
 }
+
+// replaySteps compares a recording made with steps again (profdiff DIR):
+// each step apart, as record did (see compareRecording), args being the
+// comparison of the sides' folders that replayArgs gives.
+func replaySteps(dir string, rec *record.Recording, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	sides := make([]record.Side, len(rec.Sides))
+	for i, s := range rec.Sides {
+		sides[i] = record.Side{Name: s.Folder}
+	}
+	code := exitOK
+	for _, st := range rec.Steps {
+		fmt.Fprintf(stderr, "profdiff: step %s\n", st)
+		code = max(code, run(stepArgs(args, dir, st, sides), stdin, stdout, stderr))
+	}
+	return code
+}

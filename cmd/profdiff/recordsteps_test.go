@@ -104,6 +104,11 @@ func TestRecordSteps(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
+	// profdiff DIR compares each step again.
+	code2, again, stderr2 := runCLI("--source-root", filepath.Dir(before), out)
+	if code2 != code || again != stdout || !strings.Contains(stderr2, "profdiff: step work") {
+		t.Errorf("profdiff DIR: exit %d (record's %d), the same report %v; stderr %s", code2, code, again == stdout, stderr2)
+	}
 	rec, err := record.Read(out)
 	if err != nil {
 		t.Fatal(err)
