@@ -48,6 +48,11 @@ type Side struct {
 	// system CPU time the operating system charged the run's processes
 	// (profdiff record measures it); nil when not known for every run.
 	ProcessCPUNs []int64
+	// Resources are the measures the operating system took of the side's
+	// runs (profdiff record's record.json: wall, user, sys, max RSS, ...),
+	// each judged against the base's (see Report.Resources); nil when
+	// not recorded.
+	Resources []ResourceRuns
 }
 
 // SideSummary is a side's headline: the mean of its runs' summaries (for
@@ -270,6 +275,9 @@ type Report struct {
 	// Responsiveness compares the runs' stalls; nil when a run records no
 	// sample times (see responsiveness.go).
 	Responsiveness *Responsiveness
+	// Resources are the sides' measures from the operating system
+	// (Side.Resources), judged against the base; nil without them.
+	Resources []Resource
 	// lineJudge judges a moved line's pair of lines (SourceListing); nil
 	// unless two sides' lines were compared.
 	lineJudge *lineJudge
@@ -481,6 +489,7 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 	wg.Wait()
 	r.judgeSpread()
 	r.Responsiveness = c.responsiveness()
+	r.Resources = judgeResources(sides, 0, opts)
 	if len(sides) == 2 {
 		r.Paths, r.PathsDelta = findPaths(r, opts)
 		r.Rules = evaluate(r, opts.Rules)

@@ -63,6 +63,7 @@ func compareSeveral(sides []Side, opts Options) (*Report, error) {
 	}
 	r.judgeSpread()
 	r.Responsiveness = m.responsiveness()
+	r.Resources = judgeResources(sides, base, opts.withDefaults())
 	r.Packages = m.rows(func(p *Report) []Row { return p.Packages })
 	r.Functions = m.rows(func(p *Report) []Row { return p.Functions })
 	r.Files = m.rows(func(p *Report) []Row { return p.Files })

@@ -24,8 +24,12 @@ type Environment struct {
 	Governor    string    `json:"cpu_governor,omitempty"`
 	Turbo       string    `json:"turbo,omitempty"` // on or off, where readable
 	LoadAverage []float64 `json:"load_average,omitempty"`
-	Hostname    string    `json:"hostname,omitempty"`
-	Started     time.Time `json:"started"`
+	// BusyCPUsBefore is how many CPUs the machine kept busy, on average,
+	// in a short window just before the first run (/proc/stat; absent
+	// where unread): work the runs will compete with.
+	BusyCPUsBefore float64   `json:"busy_cpus_before,omitempty"`
+	Hostname       string    `json:"hostname,omitempty"`
+	Started        time.Time `json:"started"`
 	// Versions are, per side, what the sides' programs print for their
 	// version (node --version, go version), run in the side's folder (a
 	// version manager may pick another per checkout).
@@ -137,6 +141,9 @@ func (e Environment) warnings(names []string) []string {
 		if load := e.LoadAverage[0]; load > float64(e.LogicalCPUs)-load {
 			ws = append(ws, fmt.Sprintf("the load average is %.2f on %d logical CPUs, above the CPUs left idle: other work competes with the runs", load, e.LogicalCPUs))
 		}
+	}
+	if e.BusyCPUsBefore >= othersThreshold {
+		ws = append(ws, fmt.Sprintf("before the first run, other work kept %.1f of %d logical CPUs busy: it competes with the runs", e.BusyCPUsBefore, e.LogicalCPUs))
 	}
 	if e.Governor == "powersave" {
 		ws = append(ws, "the CPU frequency governor is powersave: the clock moves with the load, and times with it (the performance governor holds it)")

@@ -25,6 +25,6 @@ const (
 	killSignal      = syscall.SIGKILL
 )
 
-func usage(st *os.ProcessState) (time.Duration, string) {
-	return st.UserTime() + st.SystemTime(), ""
+func usage(st *os.ProcessState) (time.Duration, *Resources, string) {
+	return st.UserTime() + st.SystemTime(), &Resources{UserNs: int64(st.UserTime()), SysNs: int64(st.SystemTime())}, ""
 }

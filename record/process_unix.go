@@ -5,6 +5,7 @@ package record
 import (
 	"os"
 	"os/exec"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -37,15 +38,23 @@ const terminateSignal = syscall.SIGTERM
 const killSignal = syscall.SIGKILL
 
 // usage returns the CPU time (user and system) of the reaped child and of
-// the descendants it waited for, and the signal that ended it, if any.
-func usage(st *os.ProcessState) (cpu time.Duration, signal string) {
+// the descendants it waited for, the rest of the rusage wait4 returned for
+// it (see Resources), and the signal that ended it, if any.
+func usage(st *os.ProcessState) (cpu time.Duration, res *Resources, signal string) {
 	if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
 		cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		rss := int64(ru.Maxrss) * 1024 // Linux and the BSDs: KiB
+		if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
+			rss = int64(ru.Maxrss) // bytes
+		}
+		res = &Resources{UserNs: ru.Utime.Nano(), SysNs: ru.Stime.Nano(), MaxRSSBytes: rss,
+			MinorFaults: int64(ru.Minflt), MajorFaults: int64(ru.Majflt),
+			VoluntaryCtx: int64(ru.Nvcsw), InvoluntaryCtx: int64(ru.Nivcsw)}
 	}
 	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		if signal = unix.SignalName(ws.Signal()); signal == "" {
 			signal = ws.Signal().String()
 		}
 	}
-	return cpu, signal
+	return cpu, res, signal
 }

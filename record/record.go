@@ -41,8 +41,17 @@ type Options struct {
 	Sides  []Side
 	Runs   int // measured runs per side (at least 1)
 	Warmup int // warm-up runs per side, run first and not compared
-	Order  Order
-	Seed   int64 // for Random
+	// Unprofiled runs per side run without the profiler, between the
+	// measured runs, so that what profiling costs shows (node and the
+	// package managers only: a {profile} command cannot be run without
+	// its profiler).
+	Unprofiled int
+	// Steps, when given, are what each run runs, in order, in the side's
+	// folder, in place of the side's command: each measured and profiled
+	// apart (Run.Steps), into a folder per step (StepFolder).
+	Steps []Step
+	Order Order
+	Seed  int64 // for Random
 	// Out is the folder the recording is written to; it is created, and
 	// may not hold a recording already.
 	Out string
@@ -65,20 +74,58 @@ type Options struct {
 	Started  func(Slot, Side)
 	Finished func(Run)
 	// now is the clock (time.Now when nil), and envFor adds to a side's
-	// environment: for tests.
-	now    func() time.Time
-	envFor func(side string) []string
+	// environment: for tests. loadSample is how long the machine's load
+	// is measured before the first run (0: 300 ms; negative: not).
+	now        func() time.Time
+	envFor     func(side string) []string
+	loadSample time.Duration
 }
+
+// Step is one step of every run: a name (a folder of the recording) and
+// its command's words.
+type Step struct {
+	Name string
+	Args []string
+}
+
+// StepRun is one step of a run as record.json keeps it.
+type StepRun struct {
+	Name      string     `json:"name"`
+	WallNs    int64      `json:"wall_ns"`
+	CPUNs     int64      `json:"cpu_ns"`
+	Resources *Resources `json:"resources,omitempty"`
+	Exit      int        `json:"exit"`
+	Signal    string     `json:"signal,omitempty"`
+	TimedOut  bool       `json:"timed_out,omitempty"`
+	Profile   string     `json:"profile,omitempty"`
+	Threads   []string   `json:"threads,omitempty"`
+	Stdout    string     `json:"stdout"`
+	Stderr    string     `json:"stderr"`
+}
+
+// StepFolder is the folder, relative to the recording's, of a step's
+// profiles of a side's measured runs.
+func StepFolder(step, side string) string { return filepath.Join("steps", step, side) }
 
 // Run is one run as record.json keeps it.
 type Run struct {
 	Side   string `json:"side"`
 	Index  int    `json:"index"` // 1-based, among the side's runs of its kind
 	Warmup bool   `json:"warmup"`
-	WallNs int64  `json:"wall_ns"`
+	// Unprofiled says the run ran without the profiler (--unprofiled-runs).
+	Unprofiled bool  `json:"unprofiled,omitempty"`
+	WallNs     int64 `json:"wall_ns"`
 	// CPUNs is the user and system CPU time of the run's process and of
 	// the processes it waited for (rusage).
 	CPUNs int64 `json:"cpu_ns"`
+	// Resources are the rest of what the operating system measured of
+	// the run (absent in recordings made before they were kept); with
+	// steps, the steps' summed (max RSS: the largest).
+	Resources *Resources `json:"resources,omitempty"`
+	// MachineCPUNs is the CPU time the whole machine was busy while the
+	// run ran (Linux's /proc/stat, every process's, the run's too): less
+	// the run's CPUNs, what other work took (absent where unread).
+	MachineCPUNs int64 `json:"machine_cpu_ns,omitempty"`
 	// Exit is the exit status, -1 when a signal ended the run.
 	Exit     int    `json:"exit"`
 	Signal   string `json:"signal,omitempty"` // SIGKILL, where a signal ended it
@@ -92,6 +139,9 @@ type Run struct {
 	Threads []string `json:"threads,omitempty"`
 	Stdout  string   `json:"stdout"`
 	Stderr  string   `json:"stderr"`
+	// Steps are the run's steps, in order, with Steps; the run's wall
+	// and CPU times are then their sums, and Profile is empty.
+	Steps []StepRun `json:"steps,omitempty"`
 }
 
 // SideRecord is a side as record.json keeps it.
@@ -129,14 +179,21 @@ type Recording struct {
 	Seed          int64        `json:"seed,omitempty"`
 	RunsPerSide   int          `json:"runs_per_side"`
 	WarmupPerSide int          `json:"warmup_per_side"`
-	TimeoutNs     int64        `json:"timeout_ns,omitempty"`
-	Environment   Environment  `json:"environment"`
+	// UnprofiledPerSide are the runs per side made without the profiler.
+	UnprofiledPerSide int `json:"unprofiled_per_side,omitempty"`
+	// Steps name the steps of every run, in order (absent without).
+	Steps       []string    `json:"steps,omitempty"`
+	TimeoutNs   int64       `json:"timeout_ns,omitempty"`
+	Environment Environment `json:"environment"`
 	// Warnings name what makes the runs less trustworthy.
 	Warnings []string `json:"warnings,omitempty"`
 	Runs     []Run    `json:"runs"`
 	// Wall is each side's wall time over its measured runs, the others
 	// judged against the first.
 	Wall []Wall `json:"wall,omitempty"`
+	// Resources are each side's measures (wall and the operating
+	// system's resource figures), mean ± σ per side, step and kind of run.
+	Resources []Summary `json:"resources,omitempty"`
 	// Stopped says why the recording ended before its last run, if it did.
 	Stopped string `json:"stopped,omitempty"`
 	// Comparison is how the recording was compared (nil in recordings
@@ -185,8 +242,11 @@ type RunError struct {
 
 func (e *RunError) Error() string {
 	kind := ""
-	if e.Run.Warmup {
+	switch {
+	case e.Run.Warmup:
 		kind = " warm-up"
+	case e.Run.Unprofiled:
+		kind = " unprofiled"
 	}
 	msg := fmt.Sprintf("run %s%s #%d (%s) %s", e.Run.Side, kind, e.Run.Index, e.Command, e.Reason)
 	if e.Tail != "" {
@@ -205,7 +265,7 @@ func Do(ctx context.Context, opts Options) (*Recording, error) {
 	if err := supported(); err != nil {
 		return nil, err
 	}
-	profilers, err := check(opts)
+	profilers, stepProfilers, err := check(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -219,39 +279,65 @@ func Do(ctx context.Context, opts Options) (*Recording, error) {
 		return nil, err
 	}
 	rec := &Recording{Version: 1, Order: opts.Order.String(), RunsPerSide: opts.Runs, WarmupPerSide: opts.Warmup,
-		TimeoutNs: int64(opts.Timeout), Runs: []Run{}, Comparison: opts.Comparison}
+		UnprofiledPerSide: opts.Unprofiled, TimeoutNs: int64(opts.Timeout), Runs: []Run{}, Comparison: opts.Comparison}
+	for _, st := range opts.Steps {
+		rec.Steps = append(rec.Steps, st.Name)
+	}
 	if opts.Order == Random {
 		rec.Seed = opts.Seed
 	}
 	names := make([]string, len(opts.Sides))
 	for i, s := range opts.Sides {
 		names[i] = s.Name
-		rec.Sides = append(rec.Sides, SideRecord{Name: s.Name, Command: s.Args, Dir: s.Dir, Profiler: profilers[i].String(), Folder: s.Name})
+		prof := ""
+		if len(opts.Steps) == 0 {
+			prof = profilers[i].String()
+		}
+		rec.Sides = append(rec.Sides, SideRecord{Name: s.Name, Command: s.Args, Dir: s.Dir, Profiler: prof, Folder: s.Name})
 	}
-	rec.Environment = fingerprint(ctx, opts.Sides, opts.Env, opts.now())
+	asked := opts.Sides // the programs whose versions the fingerprint asks
+	if len(opts.Steps) > 0 {
+		asked = slices.Clone(opts.Sides)
+		for i := range asked {
+			asked[i].Args = opts.Steps[0].Args
+		}
+	}
+	rec.Environment = fingerprint(ctx, asked, opts.Env, opts.now())
+	if opts.loadSample == 0 {
+		opts.loadSample = 300 * time.Millisecond
+	}
+	if opts.loadSample > 0 {
+		rec.Environment.BusyCPUsBefore = busyCPUs(opts.loadSample)
+	}
 	rec.Warnings = rec.Environment.warnings(names)
 	if err := rec.write(opts.Out); err != nil {
 		return nil, err
 	}
 	width := max(2, len(strconv.Itoa(opts.Runs)))
-	for _, slot := range Schedule(opts.Order, len(opts.Sides), opts.Runs, opts.Warmup, opts.Seed) {
+	finish := func() {
+		rec.Wall = wallTimes(rec.Runs, names)
+		rec.Resources = rec.summaries()
+		rec.Warnings = append(rec.Environment.warnings(names), loadWarnings(rec.Runs, names)...)
+		rec.Warnings = append(rec.Warnings, floorWarnings(rec.Runs, names)...)
+	}
+	for _, slot := range ScheduleWith(opts.Order, len(opts.Sides), opts.Runs, opts.Warmup, opts.Unprofiled, opts.Seed) {
 		side := opts.Sides[slot.Side]
 		if ctx.Err() != nil { // interrupted between two runs
 			err := fmt.Errorf("%w before run %s #%d (%s)", ErrInterrupted, side.Name, slot.Index, quoteCommand(side.Args))
 			rec.Stopped = err.Error()
-			rec.Wall = wallTimes(rec.Runs, names)
+			finish()
 			return rec, errors.Join(err, rec.write(opts.Out))
 		}
 		if opts.Started != nil {
 			opts.Started(slot, side)
 		}
-		r, rerr := runOnce(ctx, opts, side, profilers[slot.Side], slot, width)
+		r, rerr := runOnce(ctx, opts, side, profilers[slot.Side], stepProfilers, slot, width)
 		if r.Side != "" { // it started, or was meant to
 			rec.Runs = append(rec.Runs, r)
 		}
 		if rerr != nil {
 			rec.Stopped = rerr.Error()
-			rec.Wall = wallTimes(rec.Runs, names)
+			finish()
 			if err := rec.write(opts.Out); err != nil {
 				return rec, errors.Join(rerr, err)
 			}
@@ -267,12 +353,49 @@ func Do(ctx context.Context, opts Options) (*Recording, error) {
 			return rec, err
 		}
 	}
-	rec.Wall = wallTimes(rec.Runs, names)
+	finish()
 	return rec, rec.write(opts.Out)
 }
 
-// check checks the options and returns each side's profiler.
-func check(opts Options) ([]Profiler, error) {
+// check checks the options and returns each side's profiler and, with
+// steps, each step's.
+func check(opts Options) ([]Profiler, []Profiler, error) {
+	profs, err := checkSides(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var steps []Profiler
+	seen := map[string]bool{}
+	for _, st := range opts.Steps {
+		if st.Name == "" || st.Name == "." || st.Name == ".." || strings.ContainsAny(st.Name, `/\`) || seen[st.Name] {
+			return nil, nil, fmt.Errorf("--step %q: a step's name is a folder of the recording: give each step a plain name of its own", st.Name)
+		}
+		seen[st.Name] = true
+		if len(st.Args) == 0 {
+			return nil, nil, fmt.Errorf("step %s: an empty command", st.Name)
+		}
+		p, err := Detect(st.Args)
+		if err != nil {
+			return nil, nil, fmt.Errorf("step %s: %w", st.Name, err)
+		}
+		if opts.Unprofiled > 0 && p != ProfilerNode {
+			return nil, nil, fmt.Errorf("--unprofiled-runs: the step %s (%s) names its profile with {profile}, and cannot be run without its profiler", st.Name, quoteCommand(st.Args))
+		}
+		steps = append(steps, p)
+	}
+	if len(opts.Steps) == 0 && opts.Unprofiled > 0 {
+		for i, s := range opts.Sides {
+			if profs[i] != ProfilerNode {
+				return nil, nil, fmt.Errorf("--unprofiled-runs: the side %s (%s) names its profile with {profile}, and cannot be run without its profiler (node and the package managers can)", s.Name, quoteCommand(s.Args))
+			}
+		}
+	}
+	return profs, steps, nil
+}
+
+// checkSides checks the options' sides and returns each side's profiler
+// (none with steps, whose commands are the steps').
+func checkSides(opts Options) ([]Profiler, error) {
 	switch {
 	case len(opts.Sides) == 0:
 		return nil, errors.New("nothing to record: give a command for each side")
@@ -280,6 +403,8 @@ func check(opts Options) ([]Profiler, error) {
 		return nil, fmt.Errorf("--runs %d: give at least 1 run per side", opts.Runs)
 	case opts.Warmup < 0:
 		return nil, fmt.Errorf("--warmup %d: give 0 or more warm-up runs", opts.Warmup)
+	case opts.Unprofiled < 0:
+		return nil, fmt.Errorf("--unprofiled-runs %d: give 0 or more", opts.Unprofiled)
 	case opts.Timeout < 0:
 		return nil, fmt.Errorf("--timeout %s: give a positive duration, or 0 for none", opts.Timeout)
 	case opts.Out == "":
@@ -288,19 +413,24 @@ func check(opts Options) ([]Profiler, error) {
 	var out []Profiler
 	seen := map[string]bool{}
 	for _, s := range opts.Sides {
-		if s.Name == "" || s.Name == "." || s.Name == ".." || strings.ContainsAny(s.Name, `/\`) || s.Name == "logs" || s.Name == "warmup" {
-			return nil, fmt.Errorf("side %q: a side's name is a folder of the recording: a plain name other than logs and warmup", s.Name)
+		if s.Name == "" || s.Name == "." || s.Name == ".." || strings.ContainsAny(s.Name, `/\`) || s.Name == "logs" || s.Name == "warmup" || s.Name == "steps" {
+			return nil, fmt.Errorf("side %q: a side's name is a folder of the recording: a plain name other than logs, warmup and steps", s.Name)
 		}
 		if seen[s.Name] {
 			return nil, fmt.Errorf("side %q is given twice", s.Name)
 		}
 		seen[s.Name] = true
-		if len(s.Args) == 0 {
+		var p Profiler
+		switch {
+		case len(opts.Steps) > 0 && len(s.Args) > 0:
+			return nil, fmt.Errorf("side %s: a command and steps: with --step, every side runs the steps, each in its folder", s.Name)
+		case len(opts.Steps) == 0 && len(s.Args) == 0:
 			return nil, fmt.Errorf("side %s: an empty command", s.Name)
-		}
-		p, err := Detect(s.Args)
-		if err != nil {
-			return nil, err
+		case len(opts.Steps) == 0:
+			var err error
+			if p, err = Detect(s.Args); err != nil {
+				return nil, err
+			}
 		}
 		if s.Dir != "" {
 			if st, err := os.Stat(s.Dir); err != nil || !st.IsDir() {
@@ -324,13 +454,16 @@ func makeFolders(opts Options) error {
 	}
 	for _, s := range opts.Sides {
 		dirs = append(dirs, s.Name)
+		for _, st := range opts.Steps {
+			dirs = append(dirs, StepFolder(st.Name, s.Name))
+		}
 	}
 	for _, d := range dirs {
 		p := filepath.Join(opts.Out, d)
 		if err := os.MkdirAll(p, 0o755); err != nil {
 			return err
 		}
-		if d == "logs" || d == "warmup" {
+		if d == "logs" || d == "warmup" || (len(opts.Steps) > 0 && !strings.HasPrefix(d, "steps")) {
 			continue
 		}
 		if entries, err := os.ReadDir(p); err != nil {
@@ -358,38 +491,120 @@ func (rec *Recording) write(dir string) error {
 
 // runOnce runs one slot of the schedule and returns its run; the error is
 // a *RunError, or wraps ErrInterrupted, or says why it could not start.
-func runOnce(ctx context.Context, opts Options, side Side, p Profiler, slot Slot, width int) (Run, error) {
-	r := Run{Side: side.Name, Index: slot.Index, Warmup: slot.Warmup}
+// With steps, the run is its steps, run in order, the first that fails
+// ending it.
+func runOnce(ctx context.Context, opts Options, side Side, p Profiler, stepProfilers []Profiler, slot Slot, width int) (r Run, err error) {
+	r = Run{Side: side.Name, Index: slot.Index, Warmup: slot.Warmup, Unprofiled: slot.Unprofiled}
 	name := fmt.Sprintf("run-%0*d", width, slot.Index)
 	folder := side.Name
 	logName := fmt.Sprintf("%s-%0*d", side.Name, width, slot.Index)
-	if slot.Warmup {
+	switch {
+	case slot.Warmup:
 		folder, name = "warmup", fmt.Sprintf("%s-%d", side.Name, slot.Index)
 		logName = fmt.Sprintf("%s-warmup-%d", side.Name, slot.Index)
+	case slot.Unprofiled:
+		logName = fmt.Sprintf("%s-unprofiled-%d", side.Name, slot.Index)
 	}
-	base, err := filepath.Abs(filepath.Join(opts.Out, folder, name))
+	busy0, busyOK := machineCPU()
+	defer func() {
+		if busy1, ok := machineCPU(); ok && busyOK && r.Side != "" {
+			r.MachineCPUNs = int64(busy1 - busy0)
+			if re, ok := err.(*RunError); ok {
+				re.Run.MachineCPUNs = r.MachineCPUNs
+			}
+		}
+	}()
+	if len(opts.Steps) == 0 {
+		base := filepath.Join(opts.Out, folder, name)
+		res, err := invoke(ctx, opts, side.Args, side, p, base, logName, slot)
+		r.WallNs, r.CPUNs, r.Resources, r.Exit, r.Signal, r.TimedOut = res.WallNs, res.CPUNs, res.Resources, res.Exit, res.Signal, res.TimedOut
+		r.Profile, r.Threads, r.Stdout, r.Stderr = res.Profile, res.Threads, res.Stdout, res.Stderr
+		if err != nil {
+			if re, ok := err.(*RunError); ok {
+				re.Run = r
+			}
+			return r, err
+		}
+		return r, nil
+	}
+	for i, st := range opts.Steps {
+		base := filepath.Join(opts.Out, StepFolder(st.Name, side.Name), name)
+		if slot.Warmup {
+			base = filepath.Join(opts.Out, folder, name+"."+st.Name)
+		}
+		res, err := invoke(ctx, opts, st.Args, side, stepProfilers[i], base, logName+"."+st.Name, slot)
+		res.Name = st.Name
+		r.Steps = append(r.Steps, res)
+		r.WallNs += res.WallNs
+		r.CPUNs += res.CPUNs
+		r.Resources = addResources(r.Resources, res.Resources)
+		r.Exit, r.Signal, r.TimedOut = res.Exit, res.Signal, res.TimedOut
+		r.Stdout, r.Stderr = res.Stdout, res.Stderr // the last step's
+		if err != nil {
+			if re, ok := err.(*RunError); ok {
+				re.Run = r
+				re.Reason = "step " + st.Name + " " + re.Reason
+			}
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// addResources adds b's figures to a's (nil when both are), keeping the
+// larger max RSS: the steps run one after the other.
+func addResources(a, b *Resources) *Resources {
+	if a == nil && b == nil {
+		return nil
+	}
+	var out Resources
+	for _, x := range []*Resources{a, b} {
+		if x == nil {
+			continue
+		}
+		out.UserNs += x.UserNs
+		out.SysNs += x.SysNs
+		out.MaxRSSBytes = max(out.MaxRSSBytes, x.MaxRSSBytes)
+		out.MaxRSSFloorBytes = max(out.MaxRSSFloorBytes, x.MaxRSSFloorBytes)
+		out.MinorFaults += x.MinorFaults
+		out.MajorFaults += x.MajorFaults
+		out.VoluntaryCtx += x.VoluntaryCtx
+		out.InvoluntaryCtx += x.InvoluntaryCtx
+	}
+	return &out
+}
+
+// invoke runs one command of a run (the side's, or a step's) in the
+// side's folder, in a process group of its own, its profile at base (and
+// none when the slot is unprofiled), its output in logs/logName.out and
+// .err; the error is a *RunError (its Run for the caller to fill), or
+// wraps ErrInterrupted, or says why it could not start.
+func invoke(ctx context.Context, opts Options, args []string, side Side, p Profiler, base, logName string, slot Slot) (StepRun, error) {
+	r := StepRun{Stdout: filepath.Join("logs", logName+".out"), Stderr: filepath.Join("logs", logName+".err")}
+	base, err := filepath.Abs(base)
 	if err != nil {
-		return Run{}, err
+		return r, err
 	}
-	inv := prepare(p, side.Args, base, opts.Interval, envValue(opts.Env, "NODE_OPTIONS"))
-	r.Stdout = filepath.Join("logs", logName+".out")
-	r.Stderr = filepath.Join("logs", logName+".err")
-	fail := func(reason string) (Run, error) {
-		return r, &RunError{Run: r, Command: quoteCommand(side.Args), Reason: reason, Tail: tail(filepath.Join(opts.Out, r.Stderr), 3), Out: opts.Out}
+	inv := invocation{args: args}
+	if !slot.Unprofiled {
+		inv = prepare(p, args, base, opts.Interval, envValue(opts.Env, "NODE_OPTIONS"))
+	}
+	fail := func(reason string) (StepRun, error) {
+		return r, &RunError{Command: quoteCommand(args), Reason: reason, Tail: tail(filepath.Join(opts.Out, r.Stderr), 3), Out: opts.Out}
 	}
 	stdout, err := os.Create(filepath.Join(opts.Out, r.Stdout))
 	if err != nil {
-		return Run{}, err
+		return r, err
 	}
 	defer stdout.Close()
 	stderr, err := os.Create(filepath.Join(opts.Out, r.Stderr))
 	if err != nil {
-		return Run{}, err
+		return r, err
 	}
 	defer stderr.Close()
 	if inv.stage != "" {
 		if err := os.MkdirAll(inv.stage, 0o755); err != nil {
-			return Run{}, err
+			return r, err
 		}
 	}
 	cmd := exec.Command(inv.args[0], inv.args[1:]...)
@@ -400,6 +615,7 @@ func runOnce(ctx context.Context, opts Options, side Side, p Profiler, slot Slot
 	}
 	cmd.Stdout, cmd.Stderr = stdout, stderr // stdin: /dev/null
 	ownGroup(cmd)
+	floor := rssFloor()
 	start := opts.now()
 	if err := cmd.Start(); err != nil {
 		return fail(fmt.Sprintf("could not start: %v", err))
@@ -414,12 +630,15 @@ func runOnce(ctx context.Context, opts Options, side Side, p Profiler, slot Slot
 	r.WallNs = int64(opts.now().Sub(start))
 	signalGroup(cmd.Process, killSignal) // where the leader could not be waited for unreaped
 	timedOut := stop()
-	cpu, sig := usage(cmd.ProcessState)
-	r.CPUNs, r.Exit, r.Signal, r.TimedOut = int64(cpu), cmd.ProcessState.ExitCode(), sig, timedOut
+	cpu, res, sig := usage(cmd.ProcessState)
+	if res != nil {
+		res.MaxRSSFloorBytes = floor
+	}
+	r.CPUNs, r.Resources, r.Exit, r.Signal, r.TimedOut = int64(cpu), res, cmd.ProcessState.ExitCode(), sig, timedOut
 	var ee *exec.ExitError
 	switch {
 	case interrupted():
-		return r, fmt.Errorf("%w during run %s #%d (%s)", ErrInterrupted, side.Name, slot.Index, quoteCommand(side.Args))
+		return r, fmt.Errorf("%w during run %s #%d (%s)", ErrInterrupted, side.Name, slot.Index, quoteCommand(args))
 	case timedOut:
 		return fail(fmt.Sprintf("took longer than --timeout %s and was stopped", opts.Timeout))
 	case werr != nil && !errors.As(werr, &ee):
@@ -432,6 +651,9 @@ func runOnce(ctx context.Context, opts Options, side Side, p Profiler, slot Slot
 			reason += " (this node refuses --cpu-prof in NODE_OPTIONS, which profiles the node a package manager starts: use Node 23 or a late 22.x, or run node itself, e.g. 'node script.js')"
 		}
 		return fail(reason)
+	}
+	if slot.Unprofiled {
+		return r, nil
 	}
 	var threads []string
 	if inv.stage != "" {

@@ -59,6 +59,10 @@ func helper(mode string, args []string) int {
 		time.Sleep(time.Hour)
 	case "sleep":
 		time.Sleep(time.Hour)
+	default:
+		if code, ok := resourceHelper(mode, args); ok {
+			return code
+		}
 	}
 	return 2
 }
@@ -277,7 +281,7 @@ func TestRecordChecks(t *testing.T) {
 	}{
 		{Options{Sides: []Side{ok, {Name: "after", Args: []string{"ls", "-l"}}}, Runs: 1, Out: t.TempDir()}, "ls -l: profdiff does not know how to profile ls"},
 		{Options{Sides: []Side{ok, ok}, Runs: 1, Out: t.TempDir()}, `side "before" is given twice`},
-		{Options{Sides: []Side{ok, {Name: "logs", Args: ok.Args}}, Runs: 1, Out: t.TempDir()}, "other than logs and warmup"},
+		{Options{Sides: []Side{ok, {Name: "logs", Args: ok.Args}}, Runs: 1, Out: t.TempDir()}, "other than logs, warmup and steps"},
 		{Options{Sides: []Side{ok}, Runs: 0, Out: t.TempDir()}, "--runs 0"},
 		{Options{Sides: []Side{ok, {Name: "after", Args: ok.Args, Dir: "/no/such/dir"}}, Runs: 1, Out: t.TempDir()}, "/no/such/dir is not a folder"},
 	} {

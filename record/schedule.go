@@ -51,6 +51,8 @@ type Slot struct {
 	Side   int
 	Index  int
 	Warmup bool
+	// Unprofiled says the run runs without the profiler.
+	Unprofiled bool
 }
 
 // Schedule returns the runs in the order they run: warmup rounds, then
@@ -58,6 +60,48 @@ type Slot struct {
 // measured runs start their own alternation (A B B A ... from their first
 // round, whatever the warm-ups did); seed drives Random only.
 func Schedule(order Order, sides, runs, warmup int, seed int64) []Slot {
+	return ScheduleWith(order, sides, runs, warmup, 0, seed)
+}
+
+// ScheduleWith is Schedule with unprofiled rounds as well, spread among
+// the measured rounds (one after every runs/(unprofiled+1) measured
+// rounds, the rest at the end), so that a drift of the machine's speed
+// reaches profiled and unprofiled runs alike; the measured runs keep the
+// order Schedule gives them.
+func ScheduleWith(order Order, sides, runs, warmup, unprofiled int, seed int64) []Slot {
+	slots := schedule(order, sides, runs, warmup, seed)
+	if unprofiled <= 0 {
+		return slots
+	}
+	extra := schedule(order, sides, unprofiled, 0, seed+1)
+	var out []Slot
+	u, measured := 0, 0
+	for i, s := range slots {
+		out = append(out, s)
+		if s.Warmup || (i+1)%sides != 0 {
+			continue
+		}
+		measured++
+		// Unprofiled round k (1-based) follows measured round
+		// ceil(k·runs/(unprofiled+1)).
+		for u < unprofiled && (u+1)*runs <= measured*(unprofiled+1) && measured < runs {
+			for _, x := range extra[u*sides : (u+1)*sides] {
+				x.Unprofiled = true
+				out = append(out, x)
+			}
+			u++
+		}
+	}
+	for ; u < unprofiled; u++ {
+		for _, x := range extra[u*sides : (u+1)*sides] {
+			x.Unprofiled = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func schedule(order Order, sides, runs, warmup int, seed int64) []Slot {
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x9e3779b97f4a7c15))
 	var out []Slot
 	for round := 0; round < warmup+runs; round++ {

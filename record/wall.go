@@ -33,7 +33,7 @@ func wallTimes(runs []Run, names []string) []Wall {
 		var xs []float64
 		w := Wall{Side: name, MinNs: math.MaxInt64}
 		for _, r := range runs {
-			if r.Side == name && !r.Warmup && r.Profile != "" {
+			if r.Side == name && r.Kind() == KindMeasured && r.Succeeded() {
 				xs = append(xs, float64(r.WallNs))
 				w.MinNs, w.MaxNs = min(w.MinNs, r.WallNs), max(w.MaxNs, r.WallNs)
 			}

@@ -74,6 +74,7 @@ func WriteJSONWith(w io.Writer, r *diff.Report, opts JSONOptions) error {
 	}
 	j.headline()
 	j.responsiveness()
+	j.resources()
 	j.phases()
 	j.paths(v)
 	j.rows()

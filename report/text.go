@@ -50,6 +50,7 @@ func WriteText(w io.Writer, r *diff.Report, opts TextOptions) error {
 		writeTextOne(tw, v, opts)
 		writeTextPhases(tw, r)
 	}
+	writeTextResources(tw, v)
 	if len(r.Warnings) > 0 {
 		tw.printf("\nWarnings:\n")
 		for _, wn := range r.Warnings {

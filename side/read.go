@@ -101,7 +101,7 @@ func Read(sides []Side, r Reading) ([]diff.Side, [][]*analyze.Profile, error) {
 	}
 	var ds []diff.Side
 	for si, s := range sides {
-		ds = append(ds, diff.Side{Name: s.Name, Formed: s.Formed, Tables: tables[si], Work: s.Work, ProcessCPUNs: processCPU(s.Files)})
+		ds = append(ds, diff.Side{Name: s.Name, Formed: s.Formed, Tables: tables[si], Work: s.Work, ProcessCPUNs: processCPU(s.Files), Resources: recordResources(s.Files)})
 	}
 	return ds, profiles, nil
 }

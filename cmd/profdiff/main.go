@@ -94,6 +94,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return usageError(stderr, "%s", errorText(err))
 		}
+		if len(rec.Steps) > 0 {
+			return replaySteps(a[0], rec, args, stdin, stdout, stderr)
+		}
 		return run(args, stdin, stdout, stderr)
 	}
 	inv, err := newInvocation(o, fs, stdin, stdout)

@@ -85,6 +85,8 @@ type recordOptions struct {
 	seed                     int64
 	out                      string
 	timeout, interval        time.Duration
+	unprofiled               int
+	steps                    []string // NAME=CMD
 }
 
 // recordFlags adds the flags of profdiff record to fs and returns their
@@ -106,6 +108,7 @@ func recordFlags(fs *pflag.FlagSet, r *recordOptions) []string {
 	rf.StringVar(&r.out, "out", "", "record into `DIR` (default: a new folder profdiff-record-DATE-TIME here, printed)")
 	rf.DurationVar(&r.timeout, "timeout", 0, "stop a run that takes longer than `DURATION` (e.g. 2m), and the recording with it (0: no limit)")
 	rf.DurationVar(&r.interval, "interval", 0, "node's sampling interval, --cpu-prof-interval (`DURATION`; default node's, 1ms)")
+	stepFlags(rf, r)
 	var names []string
 	rf.VisitAll(func(f *pflag.Flag) {
 		names = append(names, f.Name)
@@ -159,7 +162,7 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "profdiff: recording into %s\n", plan.opts.Out)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	total := (r.runs + r.warmup) * len(plan.opts.Sides)
+	total := (r.runs + r.warmup + r.unprofiled) * len(plan.opts.Sides)
 	done := 0
 	plan.opts.Finished = func(run record.Run) {
 		done++
@@ -169,9 +172,11 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		kind := ""
 		if run.Warmup {
 			kind = " (warm-up)"
+		} else if run.Unprofiled {
+			kind = " (unprofiled)"
 		}
 		status := ""
-		if run.Profile == "" {
+		if !run.Succeeded() {
 			status = "  failed"
 		}
 		fmt.Fprintf(stderr, "profdiff: [%d/%d] %s #%d%s  %s wall  %s CPU%s\n", done, total, run.Side, run.Index, kind,
@@ -194,7 +199,7 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "profdiff record: %s\n", termtext.Clean(line))
 		}
 	}
-	return run(compare, stdin, stdout, stderr)
+	return compareRecording(plan, compare, stdin, stdout, stderr)
 }
 
 // recordPlan is a checked profdiff record command line: the recording's
@@ -274,6 +279,9 @@ func planRecording(r recordOptions, o options, fs *pflag.FlagSet) (recordPlan, e
 		if c == "" {
 			c = r.cmd
 		}
+		if c == "" && len(r.steps) > 0 {
+			continue // the steps are its commands
+		}
 		if c == "" {
 			return p, fmt.Errorf("the side %s has no command: give --cmd, or its own (--%s-cmd)", sides[i].Name, sides[i].Name)
 		}
@@ -298,7 +306,10 @@ func planRecording(r recordOptions, o options, fs *pflag.FlagSet) (recordPlan, e
 		seed = time.Now().UnixNano()
 	}
 	p.opts = record.Options{Sides: sides, Runs: r.runs, Warmup: r.warmup, Order: order, Seed: seed, Out: out,
-		Timeout: r.timeout, Interval: r.interval, Env: os.Environ()}
+		Timeout: r.timeout, Interval: r.interval, Env: os.Environ(), Unprofiled: r.unprofiled}
+	if p.opts.Steps, err = parseSteps(r.steps); err != nil {
+		return p, err
+	}
 	// The comparison: the sides' folders, each matched below its checkout
 	// unless the command line says how.
 	userRoots := len(o.roots) > 0 || o.rootBefore != "" || o.rootAfter != "" || o.noRootMatch

@@ -1,0 +1,183 @@
+package diff
+
+import (
+	"math"
+	"slices"
+)
+
+// ResourceRuns is one measure of a side's runs that the operating system
+// took, not the profiler: wall time, user and system CPU time, max RSS,
+// page faults, context switches (profdiff record keeps them).
+type ResourceRuns struct {
+	// Step is the step of the runs measured ("" for whole runs).
+	Step string
+	// Kind is "profiled" for the compared runs, "unprofiled" for runs
+	// made without the profiler (what profiling costs).
+	Kind string
+	// Name is the measure's name (wall, user, max_rss, ...) and Unit its
+	// values' unit: "ns", "bytes" or "count".
+	Name, Unit string
+	// Runs are the values, one per run, in the order the runs ran.
+	Runs []float64
+	// AtMost says some of the values are only bounds from above (a max
+	// RSS at the floor profdiff's own memory puts under it): the side's
+	// measure is not judged.
+	AtMost bool
+}
+
+// Resource is one measure of every side's runs (Side.Resources), judged
+// against the base.
+type Resource struct {
+	Step, Kind, Name, Unit string
+	// Measure has each side's runs and mean (NaN for a side without
+	// them); for a pair its Change is the judged change, for more sides
+	// VsBase holds one per variant.
+	Measure Measure
+	// AtMost says, per side, that its values are in part only bounds
+	// from above (ResourceRuns.AtMost); nil when no side's are.
+	AtMost []bool
+}
+
+// resourceFloor is the least mean a resource measure takes in its test,
+// per unit, as a half sample stands in for a row with no time: half of
+// the smallest step the kernel reports (a count of 0 page faults is
+// 0.5, so that a side with none and a side with some are tested, not
+// divided by zero).
+var resourceFloor = map[string]float64{"ns": 0.5e6, "bytes": 512, "count": 0.5}
+
+// judgeResources lines up the sides' resource measures by step, kind and
+// name (the base's order first) and judges each side's against the
+// base's as the headline's measures are judged: the log-scale t-test of
+// the noise model with the run-to-run prior (RunNoise) pooled with the
+// runs' own spread, and Mann-Whitney with rankRuns runs a side, but no
+// sampling noise: the kernel counts these, it does not sample them. Per
+// variant the measures that pass the minimum effect are corrected
+// together (Holm), and the variants against each other (Bonferroni), as
+// a table's rows are.
+func judgeResources(sides []Side, base int, opts Options) []Resource {
+	type key struct{ step, kind, name string }
+	var keys []key
+	units := map[key]string{}
+	for _, si := range append([]int{base}, seq(len(sides))...) {
+		for _, rr := range sides[si].Resources {
+			k := key{rr.Step, rr.Kind, rr.Name}
+			if _, ok := units[k]; !ok {
+				units[k] = rr.Unit
+				keys = append(keys, k)
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	out := make([]Resource, len(keys))
+	for i, k := range keys {
+		var atMost []bool
+		m := Measure{Mean: make([]float64, len(sides)), Runs: make([][]float64, len(sides)),
+			Change: Change{DeltaPP: math.NaN(), DeltaPct: math.NaN(), P: math.NaN()}}
+		for si, s := range sides {
+			m.Mean[si] = math.NaN()
+			for _, rr := range s.Resources {
+				if (key{rr.Step, rr.Kind, rr.Name}) == k {
+					m.Runs[si] = slices.Clone(rr.Runs)
+					if rr.AtMost {
+						if atMost == nil {
+							atMost = make([]bool, len(sides))
+						}
+						atMost[si] = true
+					}
+					if len(rr.Runs) > 0 {
+						m.Mean[si] = mean(rr.Runs)
+					}
+				}
+			}
+		}
+		out[i] = Resource{Step: k.step, Kind: k.kind, Name: k.name, Unit: units[k], Measure: m, AtMost: atMost}
+	}
+	if len(sides) < 2 {
+		return out
+	}
+	var variants []int
+	for si := range sides {
+		if si != base {
+			variants = append(variants, si)
+		}
+	}
+	for _, v := range variants {
+		changes := make([]Change, len(out))
+		ps := make([]float64, len(out))
+		for i := range out {
+			m := &out[i].Measure
+			a, b := m.Runs[base], m.Runs[v]
+			ch := Change{Delta: math.NaN(), DeltaPP: math.NaN(), DeltaPct: math.NaN(), P: math.NaN(), Side: int32(v)}
+			ps[i] = math.NaN()
+			bounded := out[i].AtMost != nil && (out[i].AtMost[base] || out[i].AtMost[v])
+			if len(a) > 0 && len(b) > 0 && bounded {
+				ch = change(m.Mean[base], m.Mean[v], math.NaN())
+				ch.Side = int32(v) // a bound is not tested: P stays NaN, the verdict ~
+			} else if len(a) > 0 && len(b) > 0 {
+				ch = change(m.Mean[base], m.Mean[v], math.NaN())
+				ch.Side = int32(v)
+				floor := resourceFloor[out[i].Unit]
+				sa, sb := plainStats(a, opts.RunNoise, floor), plainStats(b, opts.RunNoise, floor)
+				ch.P = testRuns(a, b, sa, sb)
+				if passesMinimum(ch, opts) {
+					ps[i] = ch.P
+				}
+			}
+			changes[i] = ch
+		}
+		holm(ps)
+		for i := range out {
+			ch := changes[i]
+			switch {
+			case math.IsNaN(ch.P):
+			case math.IsNaN(ps[i]):
+				// Below the minimum effect: no test, never a verdict
+				// but ~; its p-value is the uncorrected one.
+			default:
+				ch.P = math.Min(1, ps[i]*float64(len(variants)))
+			}
+			if !math.IsNaN(ch.Delta) {
+				ch.Verdict = verdict(ch, opts, false, false, false)
+			}
+			m := &out[i].Measure
+			if len(sides) == 2 && base == 0 { // a pair (Report.Compared)
+				m.Change = ch
+			} else {
+				m.VsBase = append(m.VsBase, ch)
+			}
+		}
+	}
+	return out
+}
+
+// plainStats summarises a side's runs of a measure the kernel counts, as
+// sideStatsOf does a row's time but with no sampling noise: the prior's
+// run-to-run variation pooled with the runs' own (worth priorWeight runs),
+// over a log scale; floor is the least mean.
+func plainStats(runs []float64, prior, floor float64) sideStats {
+	n := float64(len(runs))
+	m := math.Max(mean(runs), floor)
+	cv2, df := prior*prior, math.Inf(1)
+	if len(runs) >= 2 {
+		var ss float64
+		for _, x := range runs {
+			d := math.Max(x, floor)/m - 1
+			ss += d * d
+		}
+		w := priorWeight(len(runs))
+		cv2 = (w*prior*prior + ss) / (w + n - 1)
+		df = w + n - 1
+	}
+	return sideStats{mean: m, v: cv2 / n, df: df, cv2: cv2}
+}
+
+// seq is 0, 1, ..., n-1.
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
