@@ -81,6 +81,7 @@ func (m *markdown) pair() string {
 
 	var rest strings.Builder
 	rest.WriteString(m.runDetails())
+	rest.WriteString(markdownResources(v))
 	if unsettled := v.Unsettled(10); len(unsettled) > 1 {
 		fmt.Fprintf(&rest, "\n<details><summary>Large changes the runs cannot settle yet (%d)</summary>\n\n", len(unsettled))
 		for _, x := range unsettled {

@@ -101,16 +101,17 @@ func (v *View) ResourceTables() []ResourceTable {
 	return out
 }
 
-// resourceCell is a side's cell of a resource: its mean ±σ (in percent of
-// the mean), and for a side other than the base its change and verdict.
+// resourceCell is a side's cell of a resource: its mean ±σ (σ in the
+// mean's unit, as 3.13 s ±0.18 s), and for a side other than the base its
+// change and verdict.
 func (v *View) resourceCell(res *diff.Resource, side int) Cell {
 	m := &res.Measure
 	text := resourceValue(m.Mean[side], res.Unit)
+	if sp := m.Spread(side); !math.IsNaN(sp) && m.Mean[side] > 0 {
+		text = resourceSpread(m.Mean[side], sp, res.Unit)
+	}
 	if res.AtMost != nil && res.AtMost[side] {
 		text = "≤" + text // a bound: profdiff's own memory (see record's warning)
-	}
-	if sp := m.Spread(side); !math.IsNaN(sp) && m.Mean[side] > 0 {
-		text += fmt.Sprintf(" ±%.0f%%", 100*sp/m.Mean[side])
 	}
 	if side == v.r.Base {
 		return Cell{Text: text}
@@ -136,6 +137,32 @@ func (v *View) resourceCell(res *diff.Resource, side int) Cell {
 		pct = "from 0 "
 	}
 	return Cell{Text: text + " " + pct + ch.Verdict.String(), Verdict: ch.Verdict}
+}
+
+// resourceSpread is a mean and its σ in the mean's unit and scale:
+// 100.3 MiB ±0.7 MiB, 25.0K ±0.3K, 3.13 s ±0.18 s.
+func resourceSpread(mean, sd float64, unit string) string {
+	if unit == "ns" {
+		return units.DurationSpread(mean, sd)
+	}
+	m := resourceValue(mean, unit)
+	var div float64
+	var suffix, format string
+	switch {
+	case unit == "bytes" && mean >= 1<<30:
+		div, suffix, format = 1<<30, " GiB", "%.2f"
+	case unit == "bytes" && mean >= 1<<20:
+		div, suffix, format = 1<<20, " MiB", "%.1f"
+	case unit == "bytes":
+		div, suffix, format = 1<<10, " KiB", "%.0f"
+	case mean >= 1e7:
+		div, suffix, format = 1e6, "M", "%.1f"
+	case mean >= 1e4:
+		div, suffix, format = 1e3, "K", "%.1f"
+	default:
+		div, suffix, format = 1, "", "%.0f"
+	}
+	return m + " ±" + fmt.Sprintf(format, sd/div) + suffix
 }
 
 // resourceValue formats a resource's value in its unit: a duration, bytes
@@ -225,4 +252,46 @@ func writeTextResources(tw *textWriter, v *View) {
 			tw.printf("  %s\n", c)
 		}
 	}
+}
+
+// markdownResources is the resource tables as markdown, folded: one table
+// per step and group of measures, a row per side; "" without resources.
+func markdownResources(v *View) string {
+	tables := v.ResourceTables()
+	if len(tables) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n<details><summary>Resources per run, from the operating system</summary>\n")
+	last := "\x00"
+	for _, t := range tables {
+		if t.Step != last {
+			if c := v.ProfilingCost(last); last != "\x00" && c != "" {
+				fmt.Fprintf(&b, "\n_%s._\n", EscapeMarkdown(c))
+			}
+			last = t.Step
+			if t.Step != "" {
+				fmt.Fprintf(&b, "\n**Step %s**\n", EscapeMarkdown(t.Step))
+			}
+		}
+		// the side first, then the measures
+		n := len(t.Header) - 1
+		b.WriteString("\n| " + EscapeMarkdown(t.Header[n]))
+		for _, h := range t.Header[:n] {
+			b.WriteString(" | " + EscapeMarkdown(h))
+		}
+		b.WriteString(" |\n|---" + strings.Repeat("|---:", n) + "|\n")
+		for _, row := range t.Rows {
+			b.WriteString("| " + EscapeMarkdown(row[n].Text))
+			for _, c := range row[:n] {
+				b.WriteString(" | " + emphasize(EscapeMarkdown(c.Text), c.Verdict))
+			}
+			b.WriteString(" |\n")
+		}
+	}
+	if c := v.ProfilingCost(last); c != "" {
+		fmt.Fprintf(&b, "\n_%s._\n", EscapeMarkdown(c))
+	}
+	b.WriteString("\n</details>\n")
+	return b.String()
 }

@@ -50,7 +50,7 @@ func TestResourcesText(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"Resources per run, from the operating system", "100.0 MiB ±1%", "150.0 MiB ±0% +50.0% worse", "head (unprofiled)",
+	for _, want := range []string{"Resources per run, from the operating system", "100.0 MiB ±0.7 MiB", "150.0 MiB ±0.7 MiB +50.0% worse", "head (unprofiled)",
 		"profiling cost (profiled runs' mean over unprofiled runs'): base: wall +10.9%"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text does not say %q:\n%s", want, out[strings.Index(out, "Resources"):])
@@ -114,5 +114,37 @@ func TestResourcesJSON(t *testing.T) {
 	}
 	if rss := doc.Resources[1]; rss.Verdict != "~" || len(rss.AtMost) != 2 || !rss.AtMost[0] || len(rss.VsBase) != 1 {
 		t.Errorf("a pair's bounded max RSS: %+v", rss)
+	}
+}
+
+// TestResourcesMarkdown: the pull-request comment folds the resource
+// tables under their own summary, the side first, each change with its
+// verdict, and the profiling cost below; a report without resources has
+// no such section.
+func TestResourcesMarkdown(t *testing.T) {
+	r := resourceReport(t, [][]float64{{100, 101, 99, 100, 100}, {150, 151, 149, 150, 150}}, false)
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, r, MarkdownOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	_, section, ok := strings.Cut(out, "<details><summary>Resources per run, from the operating system</summary>")
+	section, _, _ = strings.Cut(section, "</details>")
+	if !ok {
+		t.Fatalf("no resources section:\n%s", out)
+	}
+	for _, want := range []string{"| side | wall | max RSS |", "| head | ", "**150.0 MiB ±0.7 MiB +50.0% worse**", "profiling cost"} {
+		if !strings.Contains(section, want) {
+			t.Errorf("the resources section lacks %q:\n%s", want, section)
+		}
+	}
+	b.Reset()
+	plain := resourceReport(t, [][]float64{{100}, {150}}, false)
+	plain.Resources = nil
+	if err := WriteMarkdown(&b, plain, MarkdownOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "Resources per run") {
+		t.Errorf("a report without resources has a resources section")
 	}
 }
