@@ -301,7 +301,7 @@ func sideName(s diff.SideSummary) string {
 	if len(s.Files) == 1 {
 		return filepath.Base(s.Files[0])
 	}
-	return fmt.Sprintf("%s (%d runs)", s.Name, s.Runs)
+	return fmt.Sprintf("%s (%s)", s.Name, units.Plural(s.Runs, "run", "runs"))
 }
 
 // emphasize puts the text of a cell whose verdict says a change is real
