@@ -122,4 +122,3 @@ func TestRecordSteps(t *testing.T) {
 		t.Errorf("steps with commands: exit %d, %s", code, stderr)
 	}
 }
-

@@ -16,11 +16,14 @@ import (
 type sideRuns struct {
 	name                string
 	wall, cpu, profiled []float64
+	// user and sys split cpu, when every run kept its resource use
+	user, sys []float64
 }
 
 // recordSummary is record's summary of its runs beside the report, as
 // hyperfine writes one: per side the wall time's mean ±σ and range
-// (min…max), the CPU time and the profiled on-CPU time per run; each later
+// (min…max), the CPU time (user and system apart, when the runs kept their
+// resource use) and the profiled on-CPU time per run; each later
 // side's ratios to the first, the wall's with a 95% interval and Welch's
 // p. When a side's processes used more CPU than its profiles hold (a
 // build before the profiled program, as go test compiles its test; a
@@ -37,6 +40,10 @@ func recordSummary(rec *record.Recording, walls []record.Wall, profiled func(rec
 			}
 			sr.wall = append(sr.wall, float64(r.WallNs))
 			sr.cpu = append(sr.cpu, float64(r.CPUNs))
+			if r.Resources != nil {
+				sr.user = append(sr.user, float64(r.Resources.UserNs))
+				sr.sys = append(sr.sys, float64(r.Resources.SysNs))
+			}
 			p, ok := profiled(r)
 			if !ok {
 				p = math.NaN()
@@ -56,6 +63,11 @@ func recordSummary(rec *record.Recording, walls []record.Wall, profiled func(rec
 		m, sd := meanSD(s.wall)
 		line := fmt.Sprintf("%-*s  wall %s  (%s … %s)  CPU %s", width, s.name, units.DurationSpread(m, sd),
 			units.Duration(minOf(s.wall)), units.Duration(maxOf(s.wall)), units.DurationSpread(meanSD(s.cpu)))
+		if len(s.user) == len(s.cpu) {
+			um, _ := meanSD(s.user)
+			sm, _ := meanSD(s.sys)
+			line += fmt.Sprintf(" (user %s, sys %s)", units.Duration(um), units.Duration(sm))
+		}
 		if pm, psd := meanSD(s.profiled); !math.IsNaN(pm) {
 			line += "  profiled " + units.DurationSpread(pm, psd)
 		}

@@ -18,7 +18,8 @@ func TestRecordSummary(t *testing.T) {
 	// does not see (0.4 s profiled); after: the same build, a faster test.
 	for i, w := range []int64{2.0e9, 2.1e9, 2.2e9} {
 		rec.Runs = append(rec.Runs, record.Run{Side: "before", Index: i + 1, WallNs: w, CPUNs: 2.0e9, Profile: "b"})
-		rec.Runs = append(rec.Runs, record.Run{Side: "after", Index: i + 1, WallNs: w - 0.3e9, CPUNs: 1.64e9, Profile: "a"})
+		rec.Runs = append(rec.Runs, record.Run{Side: "after", Index: i + 1, WallNs: w - 0.3e9, CPUNs: 1.64e9, Profile: "a",
+			Resources: &record.Resources{UserNs: 1.5e9, SysNs: 0.14e9}})
 	}
 	rec.Runs = append(rec.Runs, record.Run{Side: "before", Warmup: true, WallNs: 9e9, CPUNs: 9e9, Profile: "w"})
 	p := 0.0001
@@ -32,7 +33,7 @@ func TestRecordSummary(t *testing.T) {
 	got := strings.Join(lines, "\n")
 	for _, want := range []string{
 		"before  wall 2.10 s ±0.10 s  (2.00 s … 2.20 s)  CPU 2.00 s ±0.00 s  profiled 400 ms ±0 ms  3 runs",
-		"after   wall 1.80 s ±0.10 s  (1.70 s … 1.90 s)  CPU 1.64 s ±0.00 s  profiled 40.0 ms ±0.0 ms  3 runs",
+		"after   wall 1.80 s ±0.10 s  (1.70 s … 1.90 s)  CPU 1.64 s ±0.00 s (user 1.50 s, sys 140 ms)  profiled 40.0 ms ±0.0 ms  3 runs",
 		"before: 1.60 s CPU a run went outside the profile (80.0% of 2.00 s)",
 		"after: 1.60 s CPU a run went outside the profile (97.6% of 1.64 s)",
 		// r = 1.8/2.1 = 0.857, se = r·√(0.1²/3/2.1² + 0.1²/3/1.8²) = 0.0362
