@@ -115,6 +115,8 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 	}
 	j.Key("headline")
 	stringRows(j, headline(v))
+	j.Key("resources")
+	writeResources(j, v)
 	j.Key("warnings")
 	j.BeginArray()
 	for _, wn := range r.Warnings {
@@ -157,6 +159,39 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 	j.EndObject()
 	writeTail(j)
 	return j.Flush()
+}
+
+// writeResources writes the resource tables of a recording (the
+// operating system's measures of each run) as the page shows them, a
+// table per step and group of measures with a row per measure and a
+// column per side (and kind of run), so that they fit the panel; [] when
+// there are none.
+func writeResources(j *jsonwrite.Writer, v *report.View) {
+	j.BeginArray()
+	for _, t := range v.ResourceTables() {
+		n := len(t.Header) - 1 // the last column names the side
+		j.BeginObject()
+		j.Key("step")
+		j.String(termtext.Clean(t.Step))
+		j.Key("header")
+		header := []string{""}
+		for _, row := range t.Rows {
+			header = append(header, termtext.Clean(row[n].Text))
+		}
+		j.Strings(header)
+		j.Key("rows")
+		j.BeginArray()
+		for mi := range n {
+			cells := []string{t.Header[mi]}
+			for _, row := range t.Rows {
+				cells = append(cells, row[mi].Text)
+			}
+			j.Strings(cells)
+		}
+		j.EndArray()
+		j.EndObject()
+	}
+	j.EndArray()
 }
 
 // headline is the headline's rows of cells as the page shows them.
@@ -542,6 +577,7 @@ const pageHTML = `<header>
 </section>
 <aside>
 <section><h2>Headline</h2><table id="headline"></table></section>
+<section id="resources-section" hidden><h2>Resources per run, from the operating system</h2><div id="resources"></div></section>
 <section id="paths-section"><h2>Where it changed</h2><p id="paths-note"></p><ol id="paths"></ol></section>
 <section><div class="table-head"><h2 id="packages-title">Packages</h2><label>time <select id="packages-measure"><option value="deciding">deciding: self or total</option><option value="self">self</option><option value="total">total</option></select></label></div><table id="packages" class="rows"></table></section>
 <section><div class="table-head"><h2 id="functions-title">Functions</h2><label>time <select id="functions-measure"><option value="deciding">deciding: self or total</option><option value="self">self</option><option value="total">total</option></select></label></div><table id="functions" class="rows"></table></section>

@@ -50,6 +50,23 @@
     row.forEach((c, i) => tr.appendChild(el(i === 0 ? "th" : "td", c)));
     hl.appendChild(tr);
   }
+  // Resources: a table per step and group, a row per measure, a column
+  // per side (mean ±σ, and beside a variant its change and verdict).
+  for (const t of D.resources || []) {
+    $("resources-section").hidden = false;
+    if (t.step) $("resources").appendChild(el("h3", "Step " + t.step));
+    const table = el("table");
+    table.className = "resources";
+    const head = el("tr");
+    for (const h of t.header) head.appendChild(el("th", h));
+    table.appendChild(head);
+    for (const row of t.rows) {
+      const tr = el("tr");
+      row.forEach((c, i) => tr.appendChild(el(i === 0 ? "th" : "td", c)));
+      table.appendChild(tr);
+    }
+    $("resources").appendChild(table);
+  }
   if (!D.compared) $("paths-section").hidden = true;
   $("paths-note").textContent = D.pathsNote || "";
   (D.paths || []).forEach((p) => {

@@ -28,7 +28,10 @@ type refData struct {
 	Per      string     `json:"per"`
 	Sides    []string   `json:"sides"`
 	Headline [][]string `json:"headline"`
-	Warnings []string   `json:"warnings"`
+	// Resources: a recording's resource tables, a row per measure and a
+	// column per side ([] for none).
+	Resources []refResources `json:"resources"`
+	Warnings  []string       `json:"warnings"`
 	// Functions of the tree: name, package, location; and each one's
 	// judged change over all its calls (comparisons).
 	Functions [][3]string  `json:"functions"`
@@ -97,6 +100,13 @@ type refTable struct {
 // refVerdictCodes are the verdicts as the page's script knows them.
 var refVerdictCodes = map[diff.Verdict]int8{diff.VerdictSame: 0, diff.VerdictBetter: 1, diff.VerdictWorse: 2, diff.VerdictNew: 3, diff.VerdictGone: 4}
 
+// refResources is one resource table as the page's script reads it.
+type refResources struct {
+	Step   string     `json:"step"`
+	Header []string   `json:"header"`
+	Rows   [][]string `json:"rows"`
+}
+
 // writeReference writes the page for r.
 func writeReference(w io.Writer, r *diff.Report, opts Options) error {
 	if opts.Top <= 0 {
@@ -106,6 +116,22 @@ func writeReference(w io.Writer, r *diff.Report, opts Options) error {
 	d := refData{Title: opts.Title, Compared: r.Compared(), Per: v.Per(), Headline: headline(v), MinShare: r.Options.TreeMinShare}
 	for _, s := range r.Sides {
 		d.Sides = append(d.Sides, report.SideLine(s))
+	}
+	d.Resources = []refResources{}
+	for _, t := range v.ResourceTables() {
+		side := len(t.Header) - 1
+		rt := refResources{Step: termtext.Clean(t.Step), Header: []string{""}}
+		for _, row := range t.Rows {
+			rt.Header = append(rt.Header, termtext.Clean(row[side].Text))
+		}
+		for m, title := range t.Header[:side] {
+			cells := []string{title}
+			for _, row := range t.Rows {
+				cells = append(cells, row[m].Text)
+			}
+			rt.Rows = append(rt.Rows, cells)
+		}
+		d.Resources = append(d.Resources, rt)
 	}
 	for _, wn := range r.Warnings {
 		d.Warnings = append(d.Warnings, termtext.Clean(wn.String()))
