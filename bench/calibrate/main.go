@@ -146,7 +146,7 @@ func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 
 func run(o options, aa, real []string) error {
 	fmt.Fprintf(o.out, "draws per cell: %d, seed %d; a flag is a function or package (self or total) or the headline judged better/worse/new/gone\n\n", o.draws, o.seed)
-	fmt.Fprintln(o.out, "| set | runs a side | A/A reports with any flag | smallest change found in 80% of A/B draws (function of 5-50% self) | +20% found | +20% found by one uncorrected Welch test of its share alone (5%) | A/B draws with another function judged worse at +20% |")
+	fmt.Fprintln(o.out, "| set | runs a side | A/A reports with any flag | smallest change found in 80% of A/B draws (function of 5-50% self) | +20% found | +20% found by one uncorrected Welch test (5%) of its share alone, by sample time / by sample count | A/B draws with another function judged worse at +20% |")
 	fmt.Fprintln(o.out, "|---|---:|---:|---:|---:|---:|---:|")
 	for _, spec := range aa {
 		name, rest, _ := strings.Cut(spec, "=")
@@ -176,10 +176,10 @@ func run(o options, aa, real []string) error {
 					}
 				}
 			}
-			smallest, at20, unrelated, ceiling := "-", "-", "-", "-"
+			smallest, at20, unrelated, ceiling, ceilingCount := "-", "-", "-", "-", "-"
 			if len(targets) > 0 {
 				found := map[float64]int{}
-				wrong, alone := 0, 0
+				wrong, alone, counted, byCount := 0, 0, 0, 0
 				for _, size := range o.sizes {
 					for d := 0; d < o.draws; d++ {
 						a, b := s.draw(rng, n)
@@ -193,6 +193,14 @@ func run(o options, aa, real []string) error {
 						}
 						if size == 20 && shareTest(r, target) {
 							alone++
+						}
+						if size == 20 {
+							if f, ok := s.countTest(a, b, target, 1+size/100); ok {
+								counted++
+								if f {
+									byCount++
+								}
+							}
 						}
 						if size == 20 && unrelatedWorse(r, target) {
 							wrong++
@@ -210,9 +218,12 @@ func run(o options, aa, real []string) error {
 				}
 				at20 = pct(found[20], o.draws)
 				ceiling = pct(alone, o.draws)
+				if counted > 0 {
+					ceilingCount = pct(byCount, counted)
+				}
 				unrelated = pct(wrong, o.draws)
 			}
-			fmt.Fprintf(o.out, "| %s | %d | %s | %s | %s | %s | %s |\n", name, n, pct(flags, o.draws), smallest, at20, ceiling, unrelated)
+			fmt.Fprintf(o.out, "| %s | %d | %s | %s | %s | %s / %s | %s |\n", name, n, pct(flags, o.draws), smallest, at20, ceiling, ceilingCount, unrelated)
 		}
 		fmt.Fprintf(o.out, "\n%s: %d runs; injected into %s\n\n", name, len(s.profiles), strings.Join(targets, ", "))
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/stats"
 )
@@ -99,4 +100,45 @@ func meanOf(x []float64) float64 {
 		s += v
 	}
 	return s / float64(len(x))
+}
+
+// countTest is shareTest on the function's share of each run's on-CPU
+// samples by count rather than by sample time (the after runs' counts
+// grown as inject grows them), for profiles of one sample per tick; ok
+// is false for pprof and folded sets, whose samples hold counts.
+func (s *set) countTest(a, b []int, fn string, factor float64) (found, ok bool) {
+	var x [2][]float64
+	for si, idx := range [][]int{a, b} {
+		for _, i := range idx {
+			p := s.profiles[i]
+			if p.Format == analyze.FormatPprof || p.Format == analyze.FormatFolded {
+				return false, false
+			}
+			var c, on float64
+			for _, sm := range p.Samples {
+				if p.OnCPU(sm) {
+					on++
+					if p.Frames[p.Nodes[sm.Node].Frame].Name == fn {
+						c++
+					}
+				}
+			}
+			if si == 1 {
+				added := math.Floor(c*(factor-1) + 1e-9)
+				c, on = c+added, on+added
+			}
+			if c == 0 {
+				return false, true
+			}
+			x[si] = append(x[si], math.Log(c/on))
+		}
+	}
+	na, nb := float64(len(x[0])), float64(len(x[1]))
+	if na < 2 || nb < 2 {
+		return false, true
+	}
+	va, vb := sq(stats.StdDev(x[0]))/na, sq(stats.StdDev(x[1]))/nb
+	t := (meanOf(x[1]) - meanOf(x[0])) / math.Sqrt(va+vb)
+	df := (va + vb) * (va + vb) / (va*va/(na-1) + vb*vb/(nb-1))
+	return t > 0 && 2*stats.TCDF(-t, df) < 0.05, true
 }
