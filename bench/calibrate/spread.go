@@ -34,7 +34,9 @@ func (s *set) spreads(out io.Writer) {
 					w += float64(sm.Weight)
 				}
 			}
-			samples += c / float64(len(s.profiles))
+			// Ticks of the profiler: the time over the run's interval (a
+			// pprof sample holds many).
+			samples += w / float64(max(s.tables[i].Summary.IntervalNs, 1)) / float64(len(s.profiles))
 			lt = append(lt, math.Log(w))
 			ls = append(ls, math.Log(w/tw))
 			lc = append(lc, math.Log(c/tc))
@@ -56,8 +58,12 @@ func (s *set) spreads(out io.Writer) {
 		if len(lp) == len(s.profiles) {
 			proc = fmt.Sprintf("%.3f%s", stats.StdDev(lp), paired(lp))
 		}
-		fmt.Fprintf(out, "  %s: %.0f samples a run; self time %.3f%s, share by sample time %.3f%s, share by sample count %.3f%s, process CPU %s\n",
-			t, samples, stats.StdDev(lt), paired(lt), stats.StdDev(ls), paired(ls), stats.StdDev(lc), paired(lc), proc)
+		byCount := fmt.Sprintf("%.3f%s", stats.StdDev(lc), paired(lc))
+		if p := s.profiles[0]; p.Format == analyze.FormatPprof || p.Format == analyze.FormatFolded {
+			byCount = "- (samples hold counts)"
+		}
+		fmt.Fprintf(out, "  %s: %.0f ticks a run; self time %.3f%s, share by sample time %.3f%s, share by sample count %s, process CPU %s\n",
+			t, samples, stats.StdDev(lt), paired(lt), stats.StdDev(ls), paired(ls), byCount, proc)
 	}
 }
 
