@@ -12,7 +12,8 @@ side's log variance a prior worth 3·(2/n)³ runs from three runs a side
 Welch's t on the row's time and on its share of each run's on-CPU time (of
 the rest of the run for a row holding most of it), the smaller p doubled,
 the share counting only when it moved the time's way and the headline
-did not change, the share alone with one run a side; Mann-Whitney's too
+did not change (the time alone then, still doubled), the share alone with
+one run a side; Mann-Whitney's too
 from 8 runs a side; Holm's weighted correction over each table's rows
 that pass the minimum effect, self and total sharing it equally, each
 row weighted half equally, half by its share.
@@ -274,8 +275,8 @@ def row_p(runs, function_level, whole_moved):
         prior, share_prior = math.sqrt(RUN_NOISE ** 2 + a), math.sqrt(SHARE_NOISE ** 2 + a)
     frac = min(share / 100, 1)
     p, _, _ = welch(runs[0], runs[1], interval, prior, frac)
-    if whole_moved:
-        return p
+    if whole_moved:  # the share says nothing: the time, at two tests' level
+        return p if len(runs[0]) == 1 or len(runs[1]) == 1 else min(1.0, 2 * p)
     k = (on_mean[0] + on_mean[1]) / 2
     rest = means[0] + means[1] > k
     shares = [[(max(o - v, 0) if rest else v) / o * k if o > 0 else 0 for v, o in zip(runs[s], on[s])] for s in range(2)]
