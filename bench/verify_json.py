@@ -5,17 +5,27 @@ each side's on-CPU time, every package and function row's self and total
 time per run, their means, spreads, deltas and shares, and self <= total on
 every row; and that every verdict agrees with its change and p-value (a
 real verdict has p < 0.05, a change past the minimum effect and the
-direction it names). The p-values themselves are not redone here: the
-test of issue 40 (diff/noise.go: a prior that weighs less as runs grow,
-time and share tests, a weighted Holm over the rows that can pass the
-minimum effect) is not yet mirrored.
+direction it names); and every p-value, redone from the runs by the
+method the README's statistics section describes (diff/noise.go): each
+side's log variance a prior worth 3·(2/n)³ runs from three runs a side
+(3 below) pooled with the runs' own, never below binomial sampling noise;
+Welch's t on the row's time and on its share of each run's on-CPU time (of
+the rest of the run for a row holding most of it), the smaller p doubled,
+the share counting only when it moved the time's way and the headline
+did not change (the time alone then, still doubled), the share alone with
+one run a side; Mann-Whitney's too
+from 8 runs a side; Holm's weighted correction over each table's rows
+that pass the minimum effect, self and total sharing it equally, each
+row weighted half equally, half by its share.
 
 usage: python3 bench/verify_json.py PROFDIFF before.cpuprofile[,more...] after.cpuprofile[,more...]
 
 It runs `PROFDIFF --format json --no-sourcemaps --before F ... --after F ...`
 and compares. It knows the package rules only as far as unbundled Node
 workloads need them (node: URLs, node_modules, the folder above src/).
-Exit status 0 when every number agrees (within 1e-6 relative, 1 ns).
+Exit status 0 when every number agrees (within 1e-6 relative, 1 ns; a
+p-value within 1e-5 relative: Student's t tail is computed here by its
+own continued fraction).
 """
 import json, math, os, re, statistics, subprocess, sys
 
@@ -27,6 +37,7 @@ for f in before + after:
         sys.exit(f'{f}: no such file (the corpus lives in ../shared/corpus; see the usage above)')
 
 RUN_NOISE, PRIOR_RUNS, DISPERSION, ATTRIBUTION = 0.15, 3, 4, 0.4
+SHARE_NOISE, RANK_RUNS, MIN_WEIGHT, UNIFORM = 0.2, 8, 0.01, 0.5
 ALPHA, MIN_PP, MIN_PCT = 0.05, 0.1, 5
 
 
@@ -149,6 +160,173 @@ def holm(ps):
     return out
 
 
+# ---- the p-values (README, "Comparing"; diff/noise.go), written anew ----
+
+def betai(a, b, x):
+    """The regularized incomplete beta function I_x(a, b) (Lentz's
+    continued fraction, Numerical Recipes 6.4)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x)
+    if x > (a + 1) / (a + b + 2):
+        return 1 - betai(b, a, 1 - x)
+    tiny = 1e-300
+    c, d = 1.0, 1 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 400):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)), -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + num * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return math.exp(lbt) * h / a
+
+
+def t_two_sided(t, df):
+    return betai(df / 2, 0.5, df / (df + t * t))
+
+
+def prior_weight(n):
+    return PRIOR_RUNS if n <= 2 else PRIOR_RUNS * (2 / n) ** 3
+
+
+def side(runs, interval, prior, frac=None):
+    """(mean, variance of the log mean, degrees of freedom) of a side."""
+    n, s = len(runs), sum(runs)
+    mean, samples = s / n, s / interval
+    if mean < 0.5 * interval:
+        mean, samples = 0.5 * interval, 0.5 * n
+    disp = DISPERSION if s > 0 else 1
+    cv2, df = prior * prior + disp * n / max(samples, 0.5), math.inf
+    if n >= 2 and s > 0:
+        s2 = sum((x / mean - 1) ** 2 for x in runs) / (n - 1)
+        w = prior_weight(n)
+        cv2, df = (w * cv2 + (n - 1) * s2) / (w + n - 1), w + n - 1
+    if frac is not None:  # the binomial floor of a row's runs
+        floor = max(1 - frac, 0.01) * n / max(s / interval, 0.5 * n)
+        cv2 = max(cv2, floor)
+    return mean, cv2 / n, df
+
+
+def mann_whitney(a, b):
+    n, m = len(a), len(b)
+    allv = sorted([(x, 0) for x in a] + [(x, 1) for x in b], key=lambda o: o[0])
+    ra, ties, i = 0.0, 0.0, 0
+    while i < len(allv):
+        j = i
+        while j < len(allv) and allv[j][0] == allv[i][0]:
+            j += 1
+        if j - i > 1:
+            ties += (j - i) ** 3 - (j - i)
+        ra += (i + j + 1) / 2 * sum(1 for o in allv[i:j] if o[1] == 0)
+        i = j
+    u = ra - n * (n + 1) / 2
+    if ties == 0 and n * m <= 2500:
+        # the number of splits of ranks giving each U, by adding values
+        f = {(0, 0): [1]}
+        def ways(i, j):
+            if (i, j) not in f:
+                out = [0] * (i * j + 1)
+                if i > 0:
+                    for k, c in enumerate(ways(i - 1, j)):
+                        out[k + j] += c
+                if j > 0:
+                    for k, c in enumerate(ways(i, j - 1)):
+                        out[k] += c
+                f[(i, j)] = out
+            return f[(i, j)]
+        dist = ways(n, m)
+        lo = sum(c for k, c in enumerate(dist) if k <= u)
+        hi = sum(c for k, c in enumerate(dist) if k >= u)
+        return min(1.0, 2 * min(lo, hi) / sum(dist))
+    N = n + m
+    var = n * m / 12 * ((N + 1) - ties / (N * (N - 1)))
+    z = (abs(u - n * m / 2) - 0.5) / math.sqrt(var) if var > 0 else -1
+    return 1.0 if z < 0 else min(1.0, math.erfc(z / math.sqrt(2)))
+
+
+def welch(ra, rb, interval, prior, frac=None):
+    """The p-value of two sides' runs (see side), and the sides' means."""
+    (ma, va, da), (mb, vb, db) = side(ra, interval[0], prior, frac), side(rb, interval[1], prior, frac)
+    t = (math.log(mb) - math.log(ma)) / math.sqrt(va + vb)
+    if math.isinf(da) and math.isinf(db):
+        p = math.erfc(abs(t) / math.sqrt(2))
+    else:
+        df = (va + vb) ** 2 / (va * va / da + vb * vb / db)
+        p = math.erfc(abs(t) / math.sqrt(2)) if df > 1e6 else t_two_sided(t, df)
+    if len(ra) >= RANK_RUNS and len(rb) >= RANK_RUNS:
+        p = max(p, mann_whitney(ra, rb))
+    return p, ma, mb
+
+
+def row_p(runs, function_level, whole_moved):
+    """A row's p-value before the correction."""
+    means = [sum(r) / len(r) for r in runs]
+    share = max(100 * means[s] / on_mean[s] for s in range(2))
+    prior, share_prior = RUN_NOISE, SHARE_NOISE
+    if function_level:
+        a = ATTRIBUTION ** 2 / (share if share > 1 else 1)
+        prior, share_prior = math.sqrt(RUN_NOISE ** 2 + a), math.sqrt(SHARE_NOISE ** 2 + a)
+    frac = min(share / 100, 1)
+    p, _, _ = welch(runs[0], runs[1], interval, prior, frac)
+    if whole_moved:  # the share says nothing: the time, at two tests' level
+        return p if len(runs[0]) == 1 or len(runs[1]) == 1 else min(1.0, 2 * p)
+    k = (on_mean[0] + on_mean[1]) / 2
+    rest = means[0] + means[1] > k
+    shares = [[(max(o - v, 0) if rest else v) / o * k if o > 0 else 0 for v, o in zip(runs[s], on[s])] for s in range(2)]
+    ps, sa, sb = welch(shares[0], shares[1], interval, share_prior, 1 - frac if rest else frac)
+    if ((sb > sa) != rest) != (means[1] > means[0]):
+        ps = 1.0
+    if len(runs[0]) == 1 or len(runs[1]) == 1:
+        return ps
+    return min(1.0, 2 * min(p, ps))
+
+
+def passes_minimum(means, pp):
+    d = means[1] - means[0]
+    if d == 0 or (pp is not None and abs(pp) < MIN_PP):
+        return False
+    return means[0] == 0 or abs(100 * d / means[0]) >= MIN_PCT
+
+
+def table_ps(rows, function_level, whole_moved):
+    """rows: [(self runs, total runs)]; the corrected p-values of the
+    self and the total of each (None when untested), as judgeRows
+    corrects them: one family per table, self and total sharing it."""
+    ms = [r[0] for r in rows] + [r[1] for r in rows]
+    ps, ws = [None] * len(ms), [0.0] * len(ms)
+    for i, runs in enumerate(ms):
+        means = [sum(r) / len(r) for r in runs]
+        pp = 100 * (means[1] / on_mean[1] - means[0] / on_mean[0])
+        if passes_minimum(means, pp):
+            ps[i] = row_p(runs, function_level, whole_moved)
+            ws[i] = max(max(100 * means[s] / on_mean[s] for s in range(2)), MIN_WEIGHT)
+    size = len(rows)
+    for blk in (range(0, size), range(size, 2 * size)):
+        tested = [i for i in blk if ps[i] is not None]
+        tot = sum(ws[i] for i in tested)
+        for i in tested:
+            ws[i] = UNIFORM / len(tested) + (1 - UNIFORM) * ws[i] / tot
+    idx = sorted((i for i in range(len(ms)) if ps[i] is not None), key=lambda i: ps[i] / ws[i])
+    left, run, out = sum(ws[i] for i in idx), 0.0, list(ps)
+    for i in idx:
+        run = max(run, min(1.0, left * ps[i] / ws[i]))
+        left -= ws[i]
+        out[i] = run
+    return out[:size], out[size:]
+
+
+def close_p(got_p, want, what):
+    if (got_p is None) != (want is None) or (want is not None and abs(got_p - want) > max(1e-5 * want, 1e-12)):
+        bad.append(f'{what}: p profdiff {got_p}, independent {want}')
+
+
 sides = [[read(f) for f in before], [read(f) for f in after]]
 on = [[r[0] for r in s] for s in sides]
 on_mean = [sum(x) / len(x) for x in on]
@@ -236,6 +414,9 @@ def check_verdict(m, means, pp, appeared, vanished, what, row=True):
 
 p, means = check_measure(got['headline']['on_cpu'], on, 'on-CPU', RUN_NOISE)
 check_verdict(got['headline']['on_cpu'], means, None, False, False, 'on-CPU', row=False)
+hp, _, _ = welch(on[0], on[1], interval, RUN_NOISE)
+close_p(got['headline']['on_cpu']['p'], hp, 'on-CPU')
+whole_moved = verdict(hp, means, None, False, False, row=False) != '~'
 
 def join_functions(sides):
     """Functions join by package, name and file; by position too where a
@@ -288,6 +469,11 @@ for kind, d in (('packages', 'p'), ('functions', 'f')):
             info.append((k, means, pp, sum(tot[0]) == 0, sum(tot[1]) == 0))
         for k, means, pp, appeared, vanished in info:
             check_verdict(rows[k][metric], means, pp, appeared, vanished, f'{kind} {k} {metric}')
+    ks = [r['package'] if kind == 'packages' else ident((r['package'], r['function'] if r['function'] != '(anonymous)' else '', r['file'], r['line'], r['column'])) for r in got[kind]]
+    table = [tuple([[r[mi][d].get(k, 0) for r in s] for s in sides] for mi in (1, 2)) for k in ks]
+    for metric, want in zip(('self', 'total'), table_ps(table, kind == 'functions', whole_moved)):
+        for k, r, w in zip(ks, got[kind], want):
+            close_p(r[metric]['p'], w, f'{kind} {k} {metric}')
     for r in got[kind]:
         for s in range(2):
             if r['self']['ns'][s] > r['total']['ns'][s]:

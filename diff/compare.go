@@ -448,6 +448,27 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 		}
 	}
 
+	if len(sides) == 2 {
+		// The headline first: whether it changed decides whether rows'
+		// shares can speak for them (see test), and the tree, judged
+		// beside the tables, reads c.scale, which this swaps.
+		r.Warnings = append(r.Warnings, sideWarnings(r.Sides, sides)...)
+		c.judgeHeadline(&r.Headline.OnCPU, slices.Repeat([]float64{1}, 2))
+		if r.PerWork {
+			c.judgeHeadline(&r.Headline.PerWork, c.scale)
+		}
+		if useProcess {
+			r.Headline.Basis = BasisProcess
+			c.scale, unit = slices.Repeat([]float64{1}, 2), c.scale
+			r.Headline.ProcessCPU = c.measure(func(si, ri int) float64 { return float64(sides[si].ProcessCPUNs[ri]) })
+			c.scale = unit
+			c.judgeHeadline(&r.Headline.ProcessCPU, slices.Repeat([]float64{1}, 2))
+			r.Warnings = append(r.Warnings, loadWarnings(r.Headline.OnCPU, r.Headline.ProcessCPU, r.Sides)...)
+		}
+		r.Headline.RunsNeeded = c.runsNeeded(*r.JudgedHeadline())
+		c.wholeMoved = r.JudgedHeadline().Change.Verdict.Real()
+	}
+
 	c.startTreeTotals()
 	r.Packages = c.join(func(t *analyze.Table) []analyze.Row { return t.Packages }, nil)
 	c.fnIndex = map[analyze.Key]int32{}
@@ -468,20 +489,6 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 	r.Calls = c.calls()
 	c.lines(r)
 	if len(sides) == 2 {
-		r.Warnings = append(r.Warnings, sideWarnings(r.Sides, sides)...)
-		c.judgeHeadline(&r.Headline.OnCPU, slices.Repeat([]float64{1}, 2))
-		if r.PerWork {
-			c.judgeHeadline(&r.Headline.PerWork, c.scale)
-		}
-		if useProcess {
-			r.Headline.Basis = BasisProcess
-			c.scale, unit = slices.Repeat([]float64{1}, 2), c.scale
-			r.Headline.ProcessCPU = c.measure(func(si, ri int) float64 { return float64(sides[si].ProcessCPUNs[ri]) })
-			c.scale = unit
-			c.judgeHeadline(&r.Headline.ProcessCPU, slices.Repeat([]float64{1}, 2))
-			r.Warnings = append(r.Warnings, loadWarnings(r.Headline.OnCPU, r.Headline.ProcessCPU, r.Sides)...)
-		}
-		r.Headline.RunsNeeded = c.runsNeeded(*r.JudgedHeadline())
 		c.judgeRows(r.Packages, false)
 		c.judgeRows(r.Functions, true)
 		c.judgeRows(r.Files, false)
@@ -600,6 +607,10 @@ type comparison struct {
 	// runProcess is each run's process CPU time in the rows' unit, per
 	// side, when both sides carry it; nil otherwise.
 	runProcess [][]float64
+	// wholeMoved is whether the judged headline changed (better or
+	// worse): every row's share of the run then moves with it, and rows
+	// are judged on their time alone (see test).
+	wholeMoved bool
 	// fnIndex maps every function key met in a table to its row, and
 	// rows each table's functions (side, run, function) to theirs.
 	fnIndex map[analyze.Key]int32

@@ -64,9 +64,11 @@ func main() {
 	flag.Var(&real, "real", "NAME=BEFORE:AFTER:PACKAGE[:MAPDIR_BEFORE:MAPDIR_AFTER]: a real change, PACKAGE's self time expected better (repeatable)")
 	flag.IntVar(&o.draws, "draws", 200, "draws per runs-per-side")
 	debug := flag.String("debug", "", "FUNCTION=PCT:N: print one draw's rows of FUNCTION with PCT injected at N v N, and exit")
+	spreadFlag := flag.Bool("spread", false, "print the run-to-run spread of each set's injection targets (time, share by sample time and by sample count, process CPU), and exit")
 	seed := flag.Uint64("seed", 1, "seed of the draws")
 	flag.BoolVar(&o.verbose, "v", false, "list the flags of each A/A draw on standard error")
 	ns := flag.String("n", "1,2,3,5,10", "runs a side to draw, comma-separated")
+	sizes := flag.String("sizes", "5,10,15,20,30,50,100,200", "the changes injected, in percent, comma-separated (20 among them for the +20% columns)")
 	flag.Parse()
 	o.seed = *seed
 	for _, f := range strings.Split(*ns, ",") {
@@ -77,12 +79,32 @@ func main() {
 		}
 		o.ns = append(o.ns, n)
 	}
-	o.sizes = []float64{5, 10, 15, 20, 30, 50, 100, 200}
+	for _, f := range strings.Split(*sizes, ",") {
+		var v float64
+		if _, err := fmt.Sscan(f, &v); err != nil || v <= 0 {
+			fmt.Fprintf(os.Stderr, "calibrate: -sizes %q: give percentages as 10,20,50\n", *sizes)
+			os.Exit(2)
+		}
+		o.sizes = append(o.sizes, v)
+	}
 	o.minPct = 5
 	o.out = os.Stdout
 	if len(aa) == 0 && len(real) == 0 {
 		fmt.Fprintln(os.Stderr, "calibrate: give at least one --aa or --real set")
 		os.Exit(2)
+	}
+	if *spreadFlag {
+		for _, spec := range aa {
+			name, r2, _ := strings.Cut(spec, "=")
+			dir, mapDir, _ := strings.Cut(r2, ":")
+			s, err := load(name, dir, mapDir, "")
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "calibrate:", err)
+				os.Exit(2)
+			}
+			s.spreads(o.out)
+		}
+		return
 	}
 	if *debug != "" {
 		fn, rest, _ := strings.Cut(*debug, "=")
@@ -124,8 +146,8 @@ func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 
 func run(o options, aa, real []string) error {
 	fmt.Fprintf(o.out, "draws per cell: %d, seed %d; a flag is a function or package (self or total) or the headline judged better/worse/new/gone\n\n", o.draws, o.seed)
-	fmt.Fprintln(o.out, "| set | runs a side | A/A reports with any flag | smallest change found in 80% of A/B draws (function of 5-50% self) | +20% found | A/B draws with another function judged worse at +20% |")
-	fmt.Fprintln(o.out, "|---|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(o.out, "| set | runs a side | A/A reports with any flag | smallest change found in 80% of A/B draws (function of 5-50% self) | +20% found | +20% found by one uncorrected Welch test (5%) of its share alone, by sample time / by sample count | A/B draws with another function judged worse at +20% |")
+	fmt.Fprintln(o.out, "|---|---:|---:|---:|---:|---:|---:|")
 	for _, spec := range aa {
 		name, rest, _ := strings.Cut(spec, "=")
 		dir, mapDir, _ := strings.Cut(rest, ":")
@@ -137,7 +159,7 @@ func run(o options, aa, real []string) error {
 		targets := s.targets()
 		for _, n := range o.ns {
 			if !s.runsFor(n) {
-				fmt.Fprintf(o.out, "| %s | %d | (needs %d runs, has %d) | | | |\n", name, n, 2*n, len(s.profiles))
+				fmt.Fprintf(o.out, "| %s | %d | (needs %d runs, has %d) | | | | |\n", name, n, 2*n, len(s.profiles))
 				continue
 			}
 			flags := 0
@@ -154,10 +176,10 @@ func run(o options, aa, real []string) error {
 					}
 				}
 			}
-			smallest, at20, unrelated := "-", "-", "-"
+			smallest, at20, unrelated, ceiling, ceilingCount := "-", "-", "-", "-", "-"
 			if len(targets) > 0 {
 				found := map[float64]int{}
-				wrong := 0
+				wrong, alone, counted, byCount := 0, 0, 0, 0
 				for _, size := range o.sizes {
 					for d := 0; d < o.draws; d++ {
 						a, b := s.draw(rng, n)
@@ -168,6 +190,17 @@ func run(o options, aa, real []string) error {
 						}
 						if worse(r, target) {
 							found[size]++
+						}
+						if size == 20 && shareTest(r, target) {
+							alone++
+						}
+						if size == 20 {
+							if f, ok := s.countTest(a, b, target, 1+size/100); ok {
+								counted++
+								if f {
+									byCount++
+								}
+							}
 						}
 						if size == 20 && unrelatedWorse(r, target) {
 							wrong++
@@ -184,9 +217,13 @@ func run(o options, aa, real []string) error {
 					smallest = fmt.Sprintf("> +%g%%", o.sizes[len(o.sizes)-1])
 				}
 				at20 = pct(found[20], o.draws)
+				ceiling = pct(alone, o.draws)
+				if counted > 0 {
+					ceilingCount = pct(byCount, counted)
+				}
 				unrelated = pct(wrong, o.draws)
 			}
-			fmt.Fprintf(o.out, "| %s | %d | %s | %s | %s | %s |\n", name, n, pct(flags, o.draws), smallest, at20, unrelated)
+			fmt.Fprintf(o.out, "| %s | %d | %s | %s | %s | %s / %s | %s |\n", name, n, pct(flags, o.draws), smallest, at20, ceiling, ceilingCount, unrelated)
 		}
 		fmt.Fprintf(o.out, "\n%s: %d runs; injected into %s\n\n", name, len(s.profiles), strings.Join(targets, ", "))
 	}
@@ -456,18 +493,40 @@ func (s *set) compare(a, b []int, inj *injection) (*diff.Report, error) {
 	return diff.Compare([]diff.Side{s.side("A", a, nil), s.side("B", b, inj)}, diff.DefaultOptions())
 }
 
-// inject aggregates p with the samples on top of a function scaled; it
-// returns the table and the time added.
+// inject aggregates p with the function's samples made more by factor,
+// as a function that takes factor times as long is sampled. A V8 or
+// Chrome profile holds one sample per tick, each weighing the time to the
+// next (on a loaded machine, anything from a fraction of the interval to
+// many times it): every sample on top of the function is kept and given,
+// in turn, as many copies as make their count grow by factor (for +20%,
+// one sample in five twice), so that both its time and its count of
+// samples grow by factor, each added sample weighing what the run's own
+// did. (Scaling each sample's weight instead, as the bench did first,
+// grows the time but not the count.) A pprof sample holds a count of
+// ticks in its weight, which is scaled. It returns the table and the time
+// added.
 func inject(p *analyze.Profile, inj *injection) (*analyze.Table, int64) {
 	q := *p
-	q.Samples = slices.Clone(p.Samples)
+	q.Samples = make([]analyze.Sample, 0, len(p.Samples)+len(p.Samples)/4)
 	var added int64
-	for i, sm := range q.Samples {
-		f := p.Frames[p.Nodes[sm.Node].Frame]
-		if f.Name == inj.fn {
+	var owed float64 // copies due and not yet given
+	for _, sm := range p.Samples {
+		if p.Frames[p.Nodes[sm.Node].Frame].Name != inj.fn {
+			q.Samples = append(q.Samples, sm)
+			continue
+		}
+		if p.Format == analyze.FormatPprof || p.Format == analyze.FormatFolded {
 			w := int64(math.Round(float64(sm.Weight) * inj.factor))
 			added += w - sm.Weight
-			q.Samples[i].Weight = w
+			sm.Weight = w
+			q.Samples = append(q.Samples, sm)
+			continue
+		}
+		q.Samples = append(q.Samples, sm)
+		owed += inj.factor - 1
+		for ; owed >= 1; owed-- {
+			q.Samples = append(q.Samples, sm)
+			added += sm.Weight
 		}
 	}
 	return analyze.Aggregate(&q, analyze.AggregateOptions{}), added
