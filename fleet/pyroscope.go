@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -76,14 +77,59 @@ type selectSeriesRequest struct {
 }
 
 // selectSeriesResponse is querier.v1.SelectSeriesResponse: the series'
-// labels (their points are not read).
+// labels and their points' values.
 type selectSeriesResponse struct {
 	Series []struct {
 		Labels []struct {
 			Name  string `json:"name"`
 			Value string `json:"value"`
 		} `json:"labels"`
+		Points []struct {
+			Value float64 `json:"value"`
+		} `json:"points"`
 	} `json:"series"`
+}
+
+// total is the sum of every point of every series.
+func (r *selectSeriesResponse) total() float64 {
+	var sum float64
+	for _, s := range r.Series {
+		for _, p := range s.Points {
+			sum += p.Value
+		}
+	}
+	return sum
+}
+
+// countType is the profile type that counts the samples of a profile type
+// of time, as Pyroscope keeps the two side by side:
+// process_cpu:cpu:nanoseconds:cpu:nanoseconds counts as
+// process_cpu:samples:count:cpu:nanoseconds; "" for a type of another
+// shape, or one that is a count already.
+func countType(typ string) string {
+	parts := strings.Split(typ, ":")
+	if len(parts) != 5 || parts[2] == "count" {
+		return ""
+	}
+	parts[1], parts[2] = "samples", "count"
+	return strings.Join(parts, ":")
+}
+
+// sampleCount is how many samples the selector's profiles took over the
+// window, from the series of the count type beside typ; 0 when the
+// server keeps none.
+func (p *pyroscope) sampleCount(ctx context.Context, typ, sel string, from, to time.Time) (int64, error) {
+	ct := countType(typ)
+	if ct == "" {
+		return 0, nil
+	}
+	var resp selectSeriesResponse
+	err := p.call(ctx, "SelectSeries", selectSeriesRequest{ProfileTypeID: ct, LabelSelector: sel,
+		Start: millis(from), End: millis(to), GroupBy: []string{}, Step: to.Sub(from).Seconds()}, &resp)
+	if err != nil {
+		return 0, err
+	}
+	return int64(math.Round(resp.total())), nil
 }
 
 // values are the label's values in the series, sorted, each once.
@@ -144,7 +190,21 @@ func (p *pyroscope) merge(ctx context.Context, selector string, from, to time.Ti
 	if err != nil {
 		return nil, err
 	}
-	return readMerged(resp.pprof(), p.q.Base, "pyroscope:"+selector, to.Sub(from), p.max, po)
+	prof, err := readMerged(resp.pprof(), p.q.Base, "pyroscope:"+selector, to.Sub(from), p.max, po)
+	if err != nil {
+		return nil, err
+	}
+	// A merged profile of time has lost its count of samples, which the
+	// noise model needs: Pyroscope's count series says it. Without one,
+	// readMerged's estimate (a stack seen once weighs one period) stands.
+	if n, err := p.sampleCount(ctx, typ, sel, from, to); err == nil && n > 0 {
+		var total int64
+		for _, s := range prof.Samples {
+			total += s.Weight
+		}
+		prof.SampleCount, prof.IntervalNs = n, (total+n/2)/n
+	}
+	return prof, nil
 }
 
 // pprof is the answer's profile as pprof protobuf, nil when it has no

@@ -37,6 +37,8 @@ import (
 // token; its first `unavailable` answers are Connect's CodeUnavailable.
 type fakePyroscope struct {
 	querierv1connect.UnimplementedQuerierServiceHandler
+	// doubled serves every stack twice over (no stack seen once)
+	doubled     bool
 	token       string
 	unavailable *atomic.Int32
 	calls       *atomic.Int32
@@ -44,7 +46,10 @@ type fakePyroscope struct {
 
 var pyroSel = regexp.MustCompile(`^\{service_name="gobench",build="(before|after)"(?:,instance="(r\d)")?\}$`)
 
-const pyroType = "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
+const (
+	pyroType      = "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
+	pyroCountType = "process_cpu:samples:count:cpu:nanoseconds"
+)
 
 // check is what every request must carry.
 func (f fakePyroscope) check(h http.Header, typ, sel string, start, end int64) error {
@@ -58,7 +63,7 @@ func (f fakePyroscope) check(h http.Header, typ, sel string, start, end int64) e
 	if h.Get("Connect-Protocol-Version") != "1" {
 		return connect.NewError(connect.CodeInvalidArgument, errors.New("missing Connect-Protocol-Version"))
 	}
-	if typ != pyroType || pyroSel.FindStringSubmatch(sel) == nil {
+	if (typ != pyroType && typ != pyroCountType) || pyroSel.FindStringSubmatch(sel) == nil {
 		return connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("parse error: type %q selector %q", typ, sel))
 	}
 	if start < window0.UnixMilli() || end > window1.UnixMilli() || start >= end {
@@ -72,10 +77,27 @@ func (f fakePyroscope) SelectSeries(_ context.Context, req *connect.Request[quer
 	if err := f.check(req.Header(), m.ProfileTypeID, m.LabelSelector, m.Start, m.End); err != nil {
 		return nil, err
 	}
-	if len(m.GroupBy) != 1 || m.Step != float64(m.End-m.Start)/1000 {
-		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("group_by %v step %v", m.GroupBy, m.Step))
+	if m.Step != float64(m.End-m.Start)/1000 {
+		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("step %v", m.Step))
 	}
 	resp := &querierv1.SelectSeriesResponse{}
+	if m.ProfileTypeID == pyroCountType && len(m.GroupBy) == 0 {
+		// the selector's samples, counted, in two points of the window
+		p, err := f.profileOf(m.LabelSelector)
+		if err != nil {
+			return nil, err
+		}
+		var n int64
+		for _, s := range p.Sample {
+			n += s.Value[0] // the corpus's Go profiles: samples/count first
+		}
+		resp.Series = append(resp.Series, &typesv1.Series{Labels: []*typesv1.LabelPair{{Name: "service_name", Value: "gobench"}},
+			Points: []*typesv1.Point{{Value: float64(n / 2), Timestamp: m.Start}, {Value: float64(n - n/2), Timestamp: m.End}}})
+		return connect.NewResponse(resp), nil
+	}
+	if len(m.GroupBy) != 1 || m.ProfileTypeID != pyroType {
+		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("group_by %v of %s", m.GroupBy, m.ProfileTypeID))
+	}
 	for _, v := range []string{"r2", "r1", "r3"} {
 		resp.Series = append(resp.Series, &typesv1.Series{Labels: []*typesv1.LabelPair{{Name: "service_name", Value: "gobench"}, {Name: m.GroupBy[0], Value: v}},
 			Points: []*typesv1.Point{{Value: 1, Timestamp: m.Start}}})
@@ -91,15 +113,38 @@ func (f fakePyroscope) SelectMergeStacktraces(_ context.Context, req *connect.Re
 	if m.Format != querierv1.ProfileFormat_PROFILE_FORMAT_PPROF {
 		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("format %v", m.Format))
 	}
-	g := pyroSel.FindStringSubmatch(m.LabelSelector)
+	if m.ProfileTypeID != pyroType {
+		return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("merge of %s", m.ProfileTypeID))
+	}
+	p, err := f.profileOf(m.LabelSelector)
+	if err != nil {
+		return nil, err
+	}
+	// As a merged profile of time: the cpu/nanoseconds values alone, no
+	// count of samples and no period.
+	for _, s := range p.Sample {
+		s.Value = s.Value[len(s.Value)-1:]
+	}
+	p.SampleType = p.SampleType[len(p.SampleType)-1:]
+	p.Period, p.PeriodType = 0, nil
+	return connect.NewResponse(&querierv1.SelectMergeStacktracesResponse{Pprof: &querierv1.PprofProfile{Profile: p}}), nil
+}
+
+// profileOf is the corpus file the selector names.
+func (f fakePyroscope) profileOf(sel string) (*googlev1.Profile, error) {
+	g := pyroSel.FindStringSubmatch(sel)
 	if g[2] == "" {
 		g[2] = "r1"
 	}
 	p, err := readGoProfile(g[1] + "-" + g[2] + ".pprof")
-	if err != nil {
-		return nil, err
+	if err == nil && f.doubled {
+		for _, s := range p.Sample {
+			for i := range s.Value {
+				s.Value[i] *= 2
+			}
+		}
 	}
-	return connect.NewResponse(&querierv1.SelectMergeStacktracesResponse{Pprof: &querierv1.PprofProfile{Profile: p}}), nil
+	return p, err
 }
 
 // readGoProfile reads a corpus file as the api module's pprof message.
@@ -188,8 +233,8 @@ func TestPyroscopeRetryTokenWindows(t *testing.T) {
 	if err != nil || len(runs) != 3 || runs[0].Profile.WallNs != int64(5*time.Minute) {
 		t.Fatalf("windows: %v, %d runs", err, len(runs))
 	}
-	if n := f.calls.Load(); n != 5 {
-		t.Errorf("%d calls, want 2 refused + 3 windows", n)
+	if n := f.calls.Load(); n != 8 {
+		t.Errorf("%d calls, want 2 refused + 3 windows, each merged and counted", n)
 	}
 	f.unavailable.Store(5)
 	_, err = Fetch(context.Background(), pyroQuery(t, srv.URL, "before"), Options{Token: "s3cret", Retries: 1})
@@ -204,5 +249,27 @@ func TestPyroscopeRetryTokenWindows(t *testing.T) {
 	_, err = Fetch(context.Background(), pyroQuery(t, "http://127.0.0.1:1", "before"), Options{Retries: -1, Timeout: time.Second})
 	if err == nil || !strings.HasPrefix(err.Error(), "http://127.0.0.1:1: server unreachable: ") || strings.Contains(err.Error(), "gobench") {
 		t.Errorf("unreachable: %v", err)
+	}
+}
+
+// TestPyroscopeCountsFromTheSeries: a merged profile of time has lost its
+// count of samples; it is taken from the count series Pyroscope keeps
+// beside it. When no stack was seen once (every one here twice over), the
+// estimate from the smallest weight would take the interval for twice
+// what it is and the count for half: the series says the truth. Without
+// sampleCount this test fails.
+func TestPyroscopeCountsFromTheSeries(t *testing.T) {
+	srv := newFakePyroscope(fakePyroscope{doubled: true})
+	defer srv.Close()
+	runs, err := Fetch(context.Background(), pyroQuery(t, srv.URL, "before"), Options{ReplicateBy: "instance"})
+	if err != nil || len(runs) != 3 {
+		t.Fatalf("%v, %d runs", err, len(runs))
+	}
+	fp, err := analyze.ParseFile(filepath.Join("..", "testdata", "fleet", "files", "before-r1.pprof"), analyze.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := runs[0].Profile; got.SampleCount != 2*fp.SampleCount || got.IntervalNs != fp.IntervalNs {
+		t.Errorf("%d samples of %d ns from the server, want %d of %d", got.SampleCount, got.IntervalNs, 2*fp.SampleCount, fp.IntervalNs)
 	}
 }
