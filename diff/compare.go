@@ -1086,7 +1086,7 @@ func processMeasuresProfile(sides []Side) (bool, []analyze.Warning) {
 		}
 		if outside {
 			w = append(w, analyze.Warning{Kind: analyze.WarnOutsideProfile, Message: fmt.Sprintf(
-				"side %s: its processes used %s of CPU a run, of which the profiles saw %s (%s): the rest (a build step, or processes the profiler did not follow) is outside them, so the headline is judged on sampled on-CPU time, not process CPU time",
+				"side %s: its processes used %s of CPU a run, of which the profiles saw %s (%s): the rest (the runtime starting before its profiler, a build step, or processes the profiler did not follow) is outside them, so the headline is judged on sampled on-CPU time, not process CPU time",
 				s.Name, units.Duration(process/float64(len(s.Tables))), units.Duration(profiled/float64(len(s.Tables))), units.Share(profiled, process))})
 		}
 	}

@@ -162,7 +162,15 @@ func resourceSpread(mean, sd float64, unit string) string {
 	default:
 		div, suffix, format = 1, "", "%.0f"
 	}
-	return m + " ±" + fmt.Sprintf(format, sd/div) + suffix
+	x := sd / div
+	switch {
+	case x >= 0.1 || x == 0 || div == 1:
+	case unit == "bytes":
+		format = "%.2g" // two figures, not "±0.0": 67.2 MiB ±0.012 MiB
+	default:
+		return m + " ±" + units.Count(int64(math.Round(sd))) // 23.7K ±3 faults
+	}
+	return m + " ±" + fmt.Sprintf(format, x) + suffix
 }
 
 // resourceValue formats a resource's value in its unit: a duration, bytes

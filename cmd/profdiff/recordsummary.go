@@ -77,7 +77,7 @@ func recordSummary(rec *record.Recording, walls []record.Wall, profiled func(rec
 		cm, _ := meanSD(s.cpu)
 		pm, _ := meanSD(s.profiled)
 		if outside := cm - pm; !math.IsNaN(pm) && outside > 0.2*cm && outside > 50e6 {
-			lines = append(lines, fmt.Sprintf("%s: %s CPU a run went outside the profile (%s of %s): a build before the program (go test compiles its test) or a process the profiler did not follow; the report's rows hold only the profiled time, its process CPU holds this too",
+			lines = append(lines, fmt.Sprintf("%s: %s CPU a run went outside the profile (%s of %s): the runtime starting before its profiler, a build before the program (go test compiles its test) or a process the profiler did not follow; the report's rows hold only the profiled time",
 				s.name, units.Duration(outside), units.Share(outside, cm), units.Duration(cm)))
 		}
 	}
