@@ -231,9 +231,11 @@ func (v *View) ProfilingCost(step string) string {
 	return "profiling cost (profiled runs' mean over unprofiled runs'): " + strings.Join(parts, "; ")
 }
 
-// writeTextResources writes the resource tables, under a title per step.
-func writeTextResources(tw *textWriter, v *View) {
+// writeTextResources writes the resource tables, under a title per step;
+// false when there are none.
+func writeTextResources(tw *textWriter, v *View) bool {
 	tables := v.ResourceTables()
+	first := true // the report's first lines: no blank line above
 	last := "\x00"
 	for _, t := range tables {
 		if t.Step != last {
@@ -251,7 +253,11 @@ func writeTextResources(tw *textWriter, v *View) {
 			if t.Step != "" {
 				title = "Step " + termtext.Clean(t.Step) + ": r" + strings.TrimPrefix(title, "R")
 			}
-			tw.printf("\n%s\n", title)
+			if !first {
+				tw.printf("\n")
+			}
+			tw.printf("%s\n", title)
+			first = false
 		}
 		tw.table(t.Header, t.Rows, len(t.Header)-1, false)
 	}
@@ -260,6 +266,7 @@ func writeTextResources(tw *textWriter, v *View) {
 			tw.printf("  %s\n", c)
 		}
 	}
+	return len(tables) > 0
 }
 
 // markdownResources is the resource tables as markdown, folded: one table

@@ -35,11 +35,16 @@ const (
 // profile: the headline, then top packages and functions by self time and
 // functions by total time. Two sides: broken rules, the headline, where in
 // the call tree it changed, the top changes by package and function judged
-// on self and total time, then the detail tables. Percentages are of
-// on-CPU time.
+// on self and total time, then the detail tables. A recording's resource
+// tables come first. Percentages are of on-CPU time.
 func WriteText(w io.Writer, r *diff.Report, opts TextOptions) error {
 	v := NewView(r)
 	tw := &textWriter{w: w, color: opts.Color}
+	// A recording's resource use first, the table users make by hand
+	// (sides × wall, user, sys, max RSS…, ±σ, each against the base).
+	if writeTextResources(tw, v) {
+		tw.printf("\n")
+	}
 	switch {
 	case r.Several():
 		writeTextSeveral(tw, v, opts)
@@ -50,7 +55,6 @@ func WriteText(w io.Writer, r *diff.Report, opts TextOptions) error {
 		writeTextOne(tw, v, opts)
 		writeTextPhases(tw, r)
 	}
-	writeTextResources(tw, v)
 	if len(r.Warnings) > 0 {
 		tw.printf("\nWarnings:\n")
 		for _, wn := range r.Warnings {
