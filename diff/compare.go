@@ -397,76 +397,13 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 		return compareSeveral(sides, opts)
 	}
 	opts = opts.withDefaults()
-	r := &Report{Options: opts}
-	var tables []*analyze.Table
-	for _, s := range sides {
-		sum, err := summarize(s)
-		if err != nil {
-			return nil, err
-		}
-		r.Sides = append(r.Sides, sum)
-		tables = append(tables, s.Tables...)
+	r, err := newPairReport(sides, opts)
+	if err != nil {
+		return nil, err
 	}
-	r.Warnings = runWarnings(tables)
-	for _, s := range sides {
-		r.Warnings = append(r.Warnings, s.Warnings...)
-	}
-	r.PerWork = len(sides) == 2 && sides[0].Work > 0 && sides[1].Work > 0
-	if len(sides) == 1 && sides[0].Work > 0 {
-		r.PerWork = true
-	}
-	c := &comparison{sides: sides, opts: opts, scale: make([]float64, len(sides)), interval: make([]float64, len(sides))}
-	for i, s := range sides {
-		c.scale[i] = 1
-		if r.PerWork {
-			c.scale[i] = 1 / s.Work
-		}
-		c.interval[i] = float64(max(r.Sides[i].IntervalNs, 1))
-	}
-	onCPURun := func(si, ri int) float64 { return float64(sides[si].Tables[ri].Summary.OnCPUNs) }
-	unit := c.scale
-	c.scale = slices.Repeat([]float64{1}, len(sides))
-	r.Headline.OnCPU = c.measure(onCPURun) // per run, always
-	c.scale = unit
-	c.onCPU = r.Headline.OnCPU.Mean
-	if r.PerWork {
-		r.Headline.PerWork = c.measure(onCPURun)
-		c.onCPU = r.Headline.PerWork.Mean
-	}
-	if whole := c.wholeOnCPU(); whole != nil {
-		c.onCPU = whole
-	}
-	c.runOnCPU = c.runsOnCPU()
-	useProcess, outside := processMeasuresProfile(sides)
-	r.Warnings = append(r.Warnings, outside...)
-	if useProcess {
-		c.runProcess = make([][]float64, 2)
-		for si, s := range sides {
-			for _, ns := range s.ProcessCPUNs {
-				c.runProcess[si] = append(c.runProcess[si], float64(ns)*c.scale[si])
-			}
-		}
-	}
-
+	c := newComparison(r, sides, opts)
 	if len(sides) == 2 {
-		// The headline first: whether it changed decides whether rows'
-		// shares can speak for them (see test), and the tree, judged
-		// beside the tables, reads c.scale, which this swaps.
-		r.Warnings = append(r.Warnings, sideWarnings(r.Sides, sides)...)
-		c.judgeHeadline(&r.Headline.OnCPU, slices.Repeat([]float64{1}, 2))
-		if r.PerWork {
-			c.judgeHeadline(&r.Headline.PerWork, c.scale)
-		}
-		if useProcess {
-			r.Headline.Basis = BasisProcess
-			c.scale, unit = slices.Repeat([]float64{1}, 2), c.scale
-			r.Headline.ProcessCPU = c.measure(func(si, ri int) float64 { return float64(sides[si].ProcessCPUNs[ri]) })
-			c.scale = unit
-			c.judgeHeadline(&r.Headline.ProcessCPU, slices.Repeat([]float64{1}, 2))
-			r.Warnings = append(r.Warnings, loadWarnings(r.Headline.OnCPU, r.Headline.ProcessCPU, r.Sides)...)
-		}
-		r.Headline.RunsNeeded = c.runsNeeded(*r.JudgedHeadline())
-		c.wholeMoved = r.JudgedHeadline().Change.Verdict.Real()
+		c.headline(r)
 	}
 
 	c.startTreeTotals()
@@ -502,6 +439,94 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 		r.Rules = evaluate(r, opts.Rules)
 	}
 	return r, nil
+}
+
+// newPairReport starts the report of one or two sides: each side's
+// summary, the runs' warnings, and whether times are per unit of work.
+func newPairReport(sides []Side, opts Options) (*Report, error) {
+	r := &Report{Options: opts}
+	var tables []*analyze.Table
+	for _, s := range sides {
+		sum, err := summarize(s)
+		if err != nil {
+			return nil, err
+		}
+		r.Sides = append(r.Sides, sum)
+		tables = append(tables, s.Tables...)
+	}
+	r.Warnings = runWarnings(tables)
+	for _, s := range sides {
+		r.Warnings = append(r.Warnings, s.Warnings...)
+	}
+	r.PerWork = len(sides) == 2 && sides[0].Work > 0 && sides[1].Work > 0
+	if len(sides) == 1 && sides[0].Work > 0 {
+		r.PerWork = true
+	}
+	return r, nil
+}
+
+// newComparison makes the comparison's state: each side's scale (per run,
+// or per unit of work) and sampling interval, the headline's on-CPU
+// measures, each run's on-CPU time and, when they stand for the profiles
+// (processMeasuresProfile), its process CPU time.
+func newComparison(r *Report, sides []Side, opts Options) *comparison {
+	c := &comparison{sides: sides, opts: opts, scale: make([]float64, len(sides)), interval: make([]float64, len(sides))}
+	for i, s := range sides {
+		c.scale[i] = 1
+		if r.PerWork {
+			c.scale[i] = 1 / s.Work
+		}
+		c.interval[i] = float64(max(r.Sides[i].IntervalNs, 1))
+	}
+	onCPURun := func(si, ri int) float64 { return float64(sides[si].Tables[ri].Summary.OnCPUNs) }
+	unit := c.scale
+	c.scale = slices.Repeat([]float64{1}, len(sides))
+	r.Headline.OnCPU = c.measure(onCPURun) // per run, always
+	c.scale = unit
+	c.onCPU = r.Headline.OnCPU.Mean
+	if r.PerWork {
+		r.Headline.PerWork = c.measure(onCPURun)
+		c.onCPU = r.Headline.PerWork.Mean
+	}
+	if whole := c.wholeOnCPU(); whole != nil {
+		c.onCPU = whole
+	}
+	c.runOnCPU = c.runsOnCPU()
+	useProcess, outside := processMeasuresProfile(sides)
+	r.Warnings = append(r.Warnings, outside...)
+	if useProcess {
+		c.useProcess = true
+		c.runProcess = make([][]float64, 2)
+		for si, s := range sides {
+			for _, ns := range s.ProcessCPUNs {
+				c.runProcess[si] = append(c.runProcess[si], float64(ns)*c.scale[si])
+			}
+		}
+	}
+	return c
+}
+
+// headline judges the headline of two sides, first: whether it changed
+// decides whether rows' shares can speak for them (see wholeMoved), and
+// the tree, judged beside the tables, reads c.scale, which this swaps.
+func (c *comparison) headline(r *Report) {
+	sides := c.sides
+	r.Warnings = append(r.Warnings, sideWarnings(r.Sides, sides)...)
+	c.judgeHeadline(&r.Headline.OnCPU, slices.Repeat([]float64{1}, 2))
+	if r.PerWork {
+		c.judgeHeadline(&r.Headline.PerWork, c.scale)
+	}
+	if c.useProcess {
+		r.Headline.Basis = BasisProcess
+		unit := c.scale
+		c.scale = slices.Repeat([]float64{1}, 2)
+		r.Headline.ProcessCPU = c.measure(func(si, ri int) float64 { return float64(sides[si].ProcessCPUNs[ri]) })
+		c.scale = unit
+		c.judgeHeadline(&r.Headline.ProcessCPU, slices.Repeat([]float64{1}, 2))
+		r.Warnings = append(r.Warnings, loadWarnings(r.Headline.OnCPU, r.Headline.ProcessCPU, r.Sides)...)
+	}
+	r.Headline.RunsNeeded = c.runsNeeded(*r.JudgedHeadline())
+	c.wholeMoved = r.JudgedHeadline().Change.Verdict.Real()
 }
 
 // summarize adds up a side's runs into its headline (means per run).
@@ -605,8 +630,10 @@ type comparison struct {
 	// run is taken of (see noise.go).
 	runOnCPU [][]float64
 	// runProcess is each run's process CPU time in the rows' unit, per
-	// side, when both sides carry it; nil otherwise.
+	// side, when both sides carry it and it stands for their profiles
+	// (useProcess); nil otherwise.
 	runProcess [][]float64
+	useProcess bool
 	// wholeMoved is whether the judged headline changed (better or
 	// worse): every row's share of the run then moves with it, and rows
 	// are judged on their time alone (see test).
