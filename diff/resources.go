@@ -55,6 +55,47 @@ var resourceFloor = map[string]float64{"ns": 0.5e6, "bytes": 512, "count": 0.5}
 // together (Holm), and the variants against each other (Bonferroni), as
 // a table's rows are.
 func judgeResources(sides []Side, base int, opts Options) []Resource {
+	out := lineUpResources(sides, base)
+	if len(out) == 0 || len(sides) < 2 {
+		return out
+	}
+	var variants []int
+	for si := range sides {
+		if si != base {
+			variants = append(variants, si)
+		}
+	}
+	for _, v := range variants {
+		changes, ps := testResources(out, base, v, opts)
+		holm(ps)
+		for i := range out {
+			ch := changes[i]
+			switch {
+			case math.IsNaN(ch.P):
+			case math.IsNaN(ps[i]):
+				// Below the minimum effect: no test, never a verdict
+				// but ~; its p-value is the uncorrected one.
+			default:
+				ch.P = math.Min(1, ps[i]*float64(len(variants)))
+			}
+			if !math.IsNaN(ch.Delta) {
+				ch.Verdict = verdict(ch, opts, false, false, false)
+			}
+			m := &out[i].Measure
+			if len(sides) == 2 && base == 0 { // a pair (Report.Compared)
+				m.Change = ch
+			} else {
+				m.VsBase = append(m.VsBase, ch)
+			}
+		}
+	}
+	return out
+}
+
+// lineUpResources makes a Resource of each step, kind and name the sides
+// measured (the base's order first), with each side's runs and mean (NaN
+// for a side without them) and whether its max RSS is only a bound.
+func lineUpResources(sides []Side, base int) []Resource {
 	type key struct{ step, kind, name string }
 	var keys []key
 	units := map[key]string{}
@@ -94,62 +135,37 @@ func judgeResources(sides []Side, base int, opts Options) []Resource {
 		}
 		out[i] = Resource{Step: k.step, Kind: k.kind, Name: k.name, Unit: units[k], Measure: m, AtMost: atMost}
 	}
-	if len(sides) < 2 {
-		return out
-	}
-	var variants []int
-	for si := range sides {
-		if si != base {
-			variants = append(variants, si)
-		}
-	}
-	for _, v := range variants {
-		changes := make([]Change, len(out))
-		ps := make([]float64, len(out))
-		for i := range out {
-			m := &out[i].Measure
-			a, b := m.Runs[base], m.Runs[v]
-			ch := Change{Delta: math.NaN(), DeltaPP: math.NaN(), DeltaPct: math.NaN(), P: math.NaN(), Side: int32(v)}
-			ps[i] = math.NaN()
-			bounded := out[i].AtMost != nil && (out[i].AtMost[base] || out[i].AtMost[v])
-			if len(a) > 0 && len(b) > 0 && bounded {
-				ch = change(m.Mean[base], m.Mean[v], math.NaN())
-				ch.Side = int32(v) // a bound is not tested: P stays NaN, the verdict ~
-			} else if len(a) > 0 && len(b) > 0 {
-				ch = change(m.Mean[base], m.Mean[v], math.NaN())
-				ch.Side = int32(v)
-				floor := resourceFloor[out[i].Unit]
-				sa, sb := plainStats(a, opts.RunNoise, floor), plainStats(b, opts.RunNoise, floor)
-				ch.P = testRuns(a, b, sa, sb)
-				if passesMinimum(ch, opts) {
-					ps[i] = ch.P
-				}
-			}
-			changes[i] = ch
-		}
-		holm(ps)
-		for i := range out {
-			ch := changes[i]
-			switch {
-			case math.IsNaN(ch.P):
-			case math.IsNaN(ps[i]):
-				// Below the minimum effect: no test, never a verdict
-				// but ~; its p-value is the uncorrected one.
-			default:
-				ch.P = math.Min(1, ps[i]*float64(len(variants)))
-			}
-			if !math.IsNaN(ch.Delta) {
-				ch.Verdict = verdict(ch, opts, false, false, false)
-			}
-			m := &out[i].Measure
-			if len(sides) == 2 && base == 0 { // a pair (Report.Compared)
-				m.Change = ch
-			} else {
-				m.VsBase = append(m.VsBase, ch)
-			}
-		}
-	}
 	return out
+}
+
+// testResources tests variant v's measures against the base's: each
+// change, and the p-values of those past the minimum effect (NaN for the
+// others, and for a bound, which is not tested), to be corrected together.
+func testResources(out []Resource, base, v int, opts Options) ([]Change, []float64) {
+	changes := make([]Change, len(out))
+	ps := make([]float64, len(out))
+	for i := range out {
+		m := &out[i].Measure
+		a, b := m.Runs[base], m.Runs[v]
+		ch := Change{Delta: math.NaN(), DeltaPP: math.NaN(), DeltaPct: math.NaN(), P: math.NaN(), Side: int32(v)}
+		ps[i] = math.NaN()
+		bounded := out[i].AtMost != nil && (out[i].AtMost[base] || out[i].AtMost[v])
+		if len(a) > 0 && len(b) > 0 && bounded {
+			ch = change(m.Mean[base], m.Mean[v], math.NaN())
+			ch.Side = int32(v) // a bound is not tested: P stays NaN, the verdict ~
+		} else if len(a) > 0 && len(b) > 0 {
+			ch = change(m.Mean[base], m.Mean[v], math.NaN())
+			ch.Side = int32(v)
+			floor := resourceFloor[out[i].Unit]
+			sa, sb := plainStats(a, opts.RunNoise, floor), plainStats(b, opts.RunNoise, floor)
+			ch.P = testRuns(a, b, sa, sb)
+			if passesMinimum(ch, opts) {
+				ps[i] = ch.P
+			}
+		}
+		changes[i] = ch
+	}
+	return changes, ps
 }
 
 // plainStats summarises a side's runs of a measure the kernel counts, as
