@@ -278,38 +278,7 @@ func Do(ctx context.Context, opts Options) (*Recording, error) {
 	if err := makeFolders(opts); err != nil {
 		return nil, err
 	}
-	rec := &Recording{Version: 1, Order: opts.Order.String(), RunsPerSide: opts.Runs, WarmupPerSide: opts.Warmup,
-		UnprofiledPerSide: opts.Unprofiled, TimeoutNs: int64(opts.Timeout), Runs: []Run{}, Comparison: opts.Comparison}
-	for _, st := range opts.Steps {
-		rec.Steps = append(rec.Steps, st.Name)
-	}
-	if opts.Order == Random {
-		rec.Seed = opts.Seed
-	}
-	names := make([]string, len(opts.Sides))
-	for i, s := range opts.Sides {
-		names[i] = s.Name
-		prof := ""
-		if len(opts.Steps) == 0 {
-			prof = profilers[i].String()
-		}
-		rec.Sides = append(rec.Sides, SideRecord{Name: s.Name, Command: s.Args, Dir: s.Dir, Profiler: prof, Folder: s.Name})
-	}
-	asked := opts.Sides // the programs whose versions the fingerprint asks
-	if len(opts.Steps) > 0 {
-		asked = slices.Clone(opts.Sides)
-		for i := range asked {
-			asked[i].Args = opts.Steps[0].Args
-		}
-	}
-	rec.Environment = fingerprint(ctx, asked, opts.Env, opts.now())
-	if opts.loadSample == 0 {
-		opts.loadSample = 300 * time.Millisecond
-	}
-	if opts.loadSample > 0 {
-		rec.Environment.BusyCPUsBefore = busyCPUs(opts.loadSample)
-	}
-	rec.Warnings = rec.Environment.warnings(names)
+	rec, names := newRecording(ctx, &opts, profilers)
 	if err := rec.write(opts.Out); err != nil {
 		return nil, err
 	}
@@ -355,6 +324,45 @@ func Do(ctx context.Context, opts Options) (*Recording, error) {
 	}
 	finish()
 	return rec, rec.write(opts.Out)
+}
+
+// newRecording starts the recording opts ask for: its sides, steps and
+// order, and the machine's fingerprint and load before the first run; it
+// returns the sides' names too.
+func newRecording(ctx context.Context, opts *Options, profilers []Profiler) (*Recording, []string) {
+	rec := &Recording{Version: 1, Order: opts.Order.String(), RunsPerSide: opts.Runs, WarmupPerSide: opts.Warmup,
+		UnprofiledPerSide: opts.Unprofiled, TimeoutNs: int64(opts.Timeout), Runs: []Run{}, Comparison: opts.Comparison}
+	for _, st := range opts.Steps {
+		rec.Steps = append(rec.Steps, st.Name)
+	}
+	if opts.Order == Random {
+		rec.Seed = opts.Seed
+	}
+	names := make([]string, len(opts.Sides))
+	for i, s := range opts.Sides {
+		names[i] = s.Name
+		prof := ""
+		if len(opts.Steps) == 0 {
+			prof = profilers[i].String()
+		}
+		rec.Sides = append(rec.Sides, SideRecord{Name: s.Name, Command: s.Args, Dir: s.Dir, Profiler: prof, Folder: s.Name})
+	}
+	asked := opts.Sides // the programs whose versions the fingerprint asks
+	if len(opts.Steps) > 0 {
+		asked = slices.Clone(opts.Sides)
+		for i := range asked {
+			asked[i].Args = opts.Steps[0].Args
+		}
+	}
+	rec.Environment = fingerprint(ctx, asked, opts.Env, opts.now())
+	if opts.loadSample == 0 {
+		opts.loadSample = 300 * time.Millisecond
+	}
+	if opts.loadSample > 0 {
+		rec.Environment.BusyCPUsBefore = busyCPUs(opts.loadSample)
+	}
+	rec.Warnings = rec.Environment.warnings(names)
+	return rec, names
 }
 
 // check checks the options and returns each side's profiler and, with
