@@ -600,15 +600,11 @@ func invoke(ctx context.Context, opts Options, args []string, side Side, p Profi
 	fail := func(reason string) (StepRun, error) {
 		return r, &RunError{Command: quoteCommand(args), Reason: reason, Tail: tail(filepath.Join(opts.Out, r.Stderr), 3), Out: opts.Out}
 	}
-	stdout, err := os.Create(filepath.Join(opts.Out, r.Stdout))
+	stdout, stderr, err := openLogs(opts.Out, r)
 	if err != nil {
 		return r, err
 	}
 	defer stdout.Close()
-	stderr, err := os.Create(filepath.Join(opts.Out, r.Stderr))
-	if err != nil {
-		return r, err
-	}
 	defer stderr.Close()
 	if inv.stage != "" {
 		if err := os.MkdirAll(inv.stage, 0o755); err != nil {
@@ -663,21 +659,44 @@ func invoke(ctx context.Context, opts Options, args []string, side Side, p Profi
 	if slot.Unprofiled {
 		return r, nil
 	}
+	if reason := keepProfiles(opts.Out, inv, &r); reason != "" {
+		return fail(reason)
+	}
+	return r, nil
+}
+
+// openLogs creates the run's output files, as r names them below out.
+func openLogs(out string, r StepRun) (stdout, stderr *os.File, err error) {
+	if stdout, err = os.Create(filepath.Join(out, r.Stdout)); err != nil {
+		return nil, nil, err
+	}
+	if stderr, err = os.Create(filepath.Join(out, r.Stderr)); err != nil {
+		stdout.Close()
+		return nil, nil, err
+	}
+	return stdout, stderr, nil
+}
+
+// keepProfiles names in r the profile the run wrote (the main thread's)
+// and its other threads', relative to out; it returns why not, when the
+// run wrote none.
+func keepProfiles(out string, inv invocation, r *StepRun) string {
 	var threads []string
 	if inv.stage != "" {
+		var err error
 		if threads, err = pickProfiles(inv.stage, inv.profile); err != nil {
-			return fail(err.Error())
+			return err.Error()
 		}
 	}
 	if st, err := os.Stat(inv.profile); err != nil || st.Size() == 0 {
-		return fail(fmt.Sprintf("wrote no profile at %s", inv.profile))
+		return fmt.Sprintf("wrote no profile at %s", inv.profile)
 	}
-	r.Profile, _ = filepath.Rel(mustAbs(opts.Out), inv.profile)
+	r.Profile, _ = filepath.Rel(mustAbs(out), inv.profile)
 	for _, t := range threads {
-		rel, _ := filepath.Rel(mustAbs(opts.Out), t)
+		rel, _ := filepath.Rel(mustAbs(out), t)
 		r.Threads = append(r.Threads, rel)
 	}
-	return r, nil
+	return ""
 }
 
 // watch stops the run's process group when the timeout passes (SIGTERM)
