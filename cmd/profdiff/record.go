@@ -231,71 +231,9 @@ func planRecording(r recordOptions, o options, fs *pflag.FlagSet) (recordPlan, e
 		return p, err
 	}
 	twoSides := r.beforeCmd != "" || r.afterCmd != "" || r.beforeDir != "" || r.afterDir != ""
-	named := len(r.sideCmds)+len(r.sideDirs) > 0
-	var sides []record.Side
-	var cmds []string
-	switch {
-	case twoSides && named:
-		return p, errors.New("give the sides as before/after (--before-cmd, --before-dir, ...) or as named sides (--side-cmd, --side-dir), not both")
-	case twoSides:
-		sides = []record.Side{{Name: "before", Dir: r.beforeDir}, {Name: "after", Dir: r.afterDir}}
-		cmds = []string{r.beforeCmd, r.afterCmd}
-		if (r.beforeDir == "") != (r.afterDir == "") {
-			// One checkout named: the other side is the one here.
-			sides[0].Dir, sides[1].Dir = cmp.Or(r.beforeDir, "."), cmp.Or(r.afterDir, ".")
-		}
-	case named:
-		byName := map[string]int{}
-		add := func(flag, v string, set func(i int, val string)) error {
-			name, val, ok := strings.Cut(v, "=")
-			if !ok || name == "" || val == "" {
-				return fmt.Errorf("--%s %q: give NAME=%s", flag, v, map[string]string{"side-cmd": "CMD", "side-dir": "DIR"}[flag])
-			}
-			i, seen := byName[name]
-			if !seen {
-				i = len(sides)
-				byName[name] = i
-				sides = append(sides, record.Side{Name: name})
-				cmds = append(cmds, "")
-			}
-			set(i, val)
-			return nil
-		}
-		for _, v := range r.sideCmds {
-			if err := add("side-cmd", v, func(i int, val string) { cmds[i] = val }); err != nil {
-				return p, err
-			}
-		}
-		for _, v := range r.sideDirs {
-			if err := add("side-dir", v, func(i int, val string) { sides[i].Dir = val }); err != nil {
-				return p, err
-			}
-		}
-	default:
-		return p, errors.New("nothing to record: give --cmd 'CMD' with --before-dir and --after-dir, or --before-cmd and --after-cmd")
-	}
-	for i := range sides {
-		c := cmds[i]
-		if c == "" {
-			c = r.cmd
-		}
-		if c == "" && len(r.steps) > 0 {
-			continue // the steps are its commands
-		}
-		if c == "" {
-			return p, fmt.Errorf("the side %s has no command: give --cmd, or its own (--%s-cmd)", sides[i].Name, sides[i].Name)
-		}
-		if sides[i].Args, err = record.Split(c); err != nil {
-			return p, fmt.Errorf("the command of the side %s: %v", sides[i].Name, err)
-		}
-		if sides[i].Dir != "" {
-			if sides[i].Dir, err = filepath.Abs(sides[i].Dir); err != nil {
-				return p, err
-			}
-		}
-	}
-	if len(sides) < 2 {
-		return p, fmt.Errorf("one side (%s) only: a recording compares two sides or more", sides[0].Name)
+	sides, err := recordSides(r, twoSides)
+	if err != nil {
+		return p, err
 	}
 	out := r.out
 	if out == "" {
@@ -334,6 +272,80 @@ func planRecording(r recordOptions, o options, fs *pflag.FlagSet) (recordPlan, e
 	}
 	p.again = fmt.Sprintf("profdiff %s compares them", out)
 	return p, nil
+}
+
+// recordSides are the recording's sides from the record flags: before
+// and after (twoSides), or named ones (--side-cmd, --side-dir), each with
+// its command split and its folder made absolute.
+func recordSides(r recordOptions, twoSides bool) ([]record.Side, error) {
+	named := len(r.sideCmds)+len(r.sideDirs) > 0
+	var sides []record.Side
+	var cmds []string
+	switch {
+	case twoSides && named:
+		return nil, errors.New("give the sides as before/after (--before-cmd, --before-dir, ...) or as named sides (--side-cmd, --side-dir), not both")
+	case twoSides:
+		sides = []record.Side{{Name: "before", Dir: r.beforeDir}, {Name: "after", Dir: r.afterDir}}
+		cmds = []string{r.beforeCmd, r.afterCmd}
+		if (r.beforeDir == "") != (r.afterDir == "") {
+			// One checkout named: the other side is the one here.
+			sides[0].Dir, sides[1].Dir = cmp.Or(r.beforeDir, "."), cmp.Or(r.afterDir, ".")
+		}
+	case named:
+		byName := map[string]int{}
+		add := func(flag, v string, set func(i int, val string)) error {
+			name, val, ok := strings.Cut(v, "=")
+			if !ok || name == "" || val == "" {
+				return fmt.Errorf("--%s %q: give NAME=%s", flag, v, map[string]string{"side-cmd": "CMD", "side-dir": "DIR"}[flag])
+			}
+			i, seen := byName[name]
+			if !seen {
+				i = len(sides)
+				byName[name] = i
+				sides = append(sides, record.Side{Name: name})
+				cmds = append(cmds, "")
+			}
+			set(i, val)
+			return nil
+		}
+		for _, v := range r.sideCmds {
+			if err := add("side-cmd", v, func(i int, val string) { cmds[i] = val }); err != nil {
+				return nil, err
+			}
+		}
+		for _, v := range r.sideDirs {
+			if err := add("side-dir", v, func(i int, val string) { sides[i].Dir = val }); err != nil {
+				return nil, err
+			}
+		}
+	default:
+		return nil, errors.New("nothing to record: give --cmd 'CMD' with --before-dir and --after-dir, or --before-cmd and --after-cmd")
+	}
+	for i := range sides {
+		c := cmds[i]
+		if c == "" {
+			c = r.cmd
+		}
+		if c == "" && len(r.steps) > 0 {
+			continue // the steps are its commands
+		}
+		if c == "" {
+			return nil, fmt.Errorf("the side %s has no command: give --cmd, or its own (--%s-cmd)", sides[i].Name, sides[i].Name)
+		}
+		var err error
+		if sides[i].Args, err = record.Split(c); err != nil {
+			return nil, fmt.Errorf("the command of the side %s: %v", sides[i].Name, err)
+		}
+		if sides[i].Dir != "" {
+			if sides[i].Dir, err = filepath.Abs(sides[i].Dir); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(sides) < 2 {
+		return nil, fmt.Errorf("one side (%s) only: a recording compares two sides or more", sides[0].Name)
+	}
+	return sides, nil
 }
 
 // replayArgs are the arguments that compare the recording in dir again as
