@@ -131,14 +131,7 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if o.help {
-		fmt.Fprint(stdout, recordUsageHead)
-		rf := pflag.NewFlagSet("record", pflag.ContinueOnError)
-		rf.SortFlags = false
-		for _, n := range own {
-			rf.AddFlag(fs.Lookup(n))
-		}
-		writeFlags(stdout, rf)
-		fmt.Fprint(stdout, recordUsageTail)
+		writeRecordHelp(stdout, fs, own)
 		return exitOK
 	}
 	plan, err := planRecording(r, o, fs)
@@ -162,26 +155,7 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "profdiff: recording into %s\n", plan.opts.Out)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	total := (r.runs + r.warmup + r.unprofiled) * len(plan.opts.Sides)
-	done := 0
-	plan.opts.Finished = func(run record.Run) {
-		done++
-		if o.quiet {
-			return
-		}
-		kind := ""
-		if run.Warmup {
-			kind = " (warm-up)"
-		} else if run.Unprofiled {
-			kind = " (unprofiled)"
-		}
-		status := ""
-		if !run.Succeeded() {
-			status = "  failed"
-		}
-		fmt.Fprintf(stderr, "profdiff: [%d/%d] %s #%d%s  %s wall  %s CPU%s\n", done, total, run.Side, run.Index, kind,
-			seconds(run.WallNs), seconds(run.CPUNs), status)
-	}
+	plan.opts.Finished = progress(stderr, (r.runs+r.warmup+r.unprofiled)*len(plan.opts.Sides), o.quiet)
 	rec, err := record.Do(ctx, plan.opts)
 	stop()
 	if err != nil {
@@ -200,6 +174,43 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return compareRecording(plan, compare, stdin, stdout, stderr)
+}
+
+// writeRecordHelp writes profdiff record --help: its usage and its own
+// flags (own names them in fs).
+func writeRecordHelp(stdout io.Writer, fs *pflag.FlagSet, own []string) {
+	fmt.Fprint(stdout, recordUsageHead)
+	rf := pflag.NewFlagSet("record", pflag.ContinueOnError)
+	rf.SortFlags = false
+	for _, n := range own {
+		rf.AddFlag(fs.Lookup(n))
+	}
+	writeFlags(stdout, rf)
+	fmt.Fprint(stdout, recordUsageTail)
+}
+
+// progress returns what says each run as it finishes, on stderr ("[3/10]
+// after #2  1.2s wall  1.4s CPU"), of total runs; nothing when quiet.
+func progress(stderr io.Writer, total int, quiet bool) func(record.Run) {
+	done := 0
+	return func(run record.Run) {
+		done++
+		if quiet {
+			return
+		}
+		kind := ""
+		if run.Warmup {
+			kind = " (warm-up)"
+		} else if run.Unprofiled {
+			kind = " (unprofiled)"
+		}
+		status := ""
+		if !run.Succeeded() {
+			status = "  failed"
+		}
+		fmt.Fprintf(stderr, "profdiff: [%d/%d] %s #%d%s  %s wall  %s CPU%s\n", done, total, run.Side, run.Index, kind,
+			seconds(run.WallNs), seconds(run.CPUNs), status)
+	}
 }
 
 // recordPlan is a checked profdiff record command line: the recording's
