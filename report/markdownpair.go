@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -363,7 +364,9 @@ func attrEscape(s string) string {
 			b.WriteRune(r)
 			continue
 		}
-		fmt.Fprintf(&b, "&#%d;", r)
+		b.WriteString("&#")
+		b.WriteString(strconv.Itoa(int(r)))
+		b.WriteByte(';')
 	}
 	return b.String()
 }

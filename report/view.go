@@ -455,7 +455,7 @@ func (v *View) TopChanges(rows []diff.Row, n int) []diff.Row {
 		}
 		order = append(order, s)
 	}
-	slices.SortStableFunc(order, func(a, b sized) int {
+	less := func(a, b sized) int {
 		if a.real != b.real {
 			if a.real {
 				return -1
@@ -472,9 +472,28 @@ func (v *View) TopChanges(rows []diff.Row, n int) []diff.Row {
 			return c
 		}
 		return analyze.CompareKeys(rows[a.row].Key, rows[b.row].Key)
-	})
-	if n > 0 && len(order) > n {
-		order = order[:n]
+	}
+	if n > 0 && 4*n < len(order) {
+		// The few first of thousands: kept in order as they come, rather
+		// than sorting every row (rows' keys differ, so the order is
+		// total and the result the sort's).
+		best := make([]sized, 0, n+1)
+		for _, s := range order {
+			if len(best) == n && less(s, best[n-1]) >= 0 {
+				continue
+			}
+			i, _ := slices.BinarySearchFunc(best, s, less)
+			best = slices.Insert(best, i, s)
+			if len(best) > n {
+				best = best[:n]
+			}
+		}
+		order = best
+	} else {
+		slices.SortStableFunc(order, less)
+		if n > 0 && len(order) > n {
+			order = order[:n]
+		}
 	}
 	out := make([]diff.Row, len(order))
 	for i, s := range order {
