@@ -107,15 +107,7 @@ type comparison struct {
 // pushes measured.
 func (e environment) runCompare(cfg config) *comparison {
 	c := &comparison{cfg: cfg, md: filepath.Join(cfg.dir, "report.md"), js: filepath.Join(cfg.dir, "report.json")}
-	m := meta{Name: cfg.name, Comment: cfg.comment, Repository: e.getenv("GITHUB_REPOSITORY")}
-	ev := e.event()
-	m.PR, m.BaseSHA, m.HeadSHA, m.ReadOnly = ev.pr(), ev.baseSHA(), ev.headSHA(e.getenv("GITHUB_SHA")), ev.readOnly(e.getenv("GITHUB_EVENT_NAME"), m.Repository)
-	if sha := e.input("before-commit"); sha != "" {
-		m.BaseSHA = sha
-	}
-	if sha := e.input("after-commit"); sha != "" {
-		m.HeadSHA = sha
-	}
+	m := e.eventMeta(cfg)
 	prev := e.previousComment(cfg, m)
 	// remember are --commit, --base-commit and --previous.
 	remember := func(base string) []string {
@@ -167,6 +159,31 @@ func (e environment) runCompare(cfg config) *comparison {
 	if hb.store != "" {
 		e.writeHistoryPage(c, hb.store)
 	}
+	c.readOutputs(&m)
+	c.m = m
+	return c
+}
+
+// eventMeta is what the event says of the comparison: the pull request,
+// the commits compared (the before-commit and after-commit inputs win)
+// and whether the token can write.
+func (e environment) eventMeta(cfg config) meta {
+	m := meta{Name: cfg.name, Comment: cfg.comment, Repository: e.getenv("GITHUB_REPOSITORY")}
+	ev := e.event()
+	m.PR, m.BaseSHA, m.HeadSHA, m.ReadOnly = ev.pr(), ev.baseSHA(), ev.headSHA(e.getenv("GITHUB_SHA")), ev.readOnly(e.getenv("GITHUB_EVENT_NAME"), m.Repository)
+	if sha := e.input("before-commit"); sha != "" {
+		m.BaseSHA = sha
+	}
+	if sha := e.input("after-commit"); sha != "" {
+		m.HeadSHA = sha
+	}
+	return m
+}
+
+// readOutputs reads the JSON report of a comparison that ran, into the
+// step's outputs (verdict, on-CPU change, broken rules, runs needed); one
+// it cannot read makes the status 2.
+func (c *comparison) readOutputs(m *meta) {
 	if c.status == 0 || c.status == 1 {
 		rep, err := readReport(c.js)
 		if err != nil {
@@ -183,8 +200,6 @@ func (e environment) runCompare(cfg config) *comparison {
 		c.out["changed"] = strconv.FormatBool(m.Changed)
 		c.out["runs-needed"] = strconv.Itoa(c.rep.runsNeeded())
 	}
-	c.m = m
-	return c
 }
 
 // writeHTML runs profdiff again for the HTML report; a profdiff that cannot
