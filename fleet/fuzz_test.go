@@ -47,7 +47,7 @@ func FuzzParseURI(f *testing.F) {
 					auth = auth[:j]
 				}
 				if at := strings.LastIndex(auth, "@"); at >= 0 {
-					if _, pw, ok := strings.Cut(auth[:at], ":"); ok && len(pw) >= 4 && !strings.Contains(withoutUserinfo(raw), pw) && strings.Contains(msg, pw) {
+					if _, pw, ok := strings.Cut(auth[:at], ":"); ok && len(pw) >= 4 && !strings.Contains(withoutUserinfo(raw), pw) && strings.Contains(msg, pw) && !fromTheMessage(raw, pw, now) {
 						t.Fatalf("error shows the password %q: %s", pw, msg)
 					}
 				}
@@ -61,6 +61,15 @@ func FuzzParseURI(f *testing.F) {
 			t.Fatalf("%q: base %q", raw, q.Base)
 		}
 	})
+}
+
+// fromTheMessage reports whether pw is in the error of raw only because
+// the message's own words hold it (a password "ca+h" and the help's
+// "parca+http"): with another password of its length in its place, the
+// error still holds it.
+func fromTheMessage(raw, pw string, now time.Time) bool {
+	_, err := ParseURI(strings.Replace(raw, ":"+pw+"@", ":"+strings.Repeat("Q", len(pw))+"@", 1), now)
+	return err != nil && strings.Contains(err.Error(), pw)
 }
 
 // FuzzParcaAnswer: whatever a server answers to a merge query is a
