@@ -599,11 +599,17 @@ func checkComparison(o options, nsides int, interactive, stdoutTerminal bool) er
 // profile: what a comparison of the runs so far needs.
 func everySideRan(rec *record.Recording) bool {
 	for _, s := range rec.Sides {
-		if !slices.ContainsFunc(rec.Runs, func(r record.Run) bool { return r.Side == s.Name && !r.Warmup && r.Profile != "" }) {
+		if !slices.ContainsFunc(rec.Runs, func(r record.Run) bool { return r.Side == s.Name && !r.Warmup && profiled(r) }) {
 			return false
 		}
 	}
 	return true
+}
+
+// profiled reports whether a run left a profile: its own, or, in a
+// recording of steps, one of its steps'.
+func profiled(r record.Run) bool {
+	return r.Profile != "" || slices.ContainsFunc(r.Steps, func(st record.StepRun) bool { return st.Profile != "" })
 }
 
 // seconds formats nanoseconds as seconds with three decimals.

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/profdiff/profdiff/record"
 )
 
 // twoCheckouts writes two checkouts of a small node program, the after
@@ -235,5 +237,23 @@ func TestRecordRunFailures(t *testing.T) {
 		if d := time.Since(start); d > 15*time.Second {
 			t.Errorf("%s: took %s", tc.after, d)
 		}
+	}
+}
+
+// TestEverySideRanWithSteps: a recording of steps keeps its profiles in
+// its runs' steps, and a recording that stopped after each side ran a
+// step still says where the finished runs are. Without profiled, the
+// steps' profiles are not seen.
+func TestEverySideRanWithSteps(t *testing.T) {
+	rec := &record.Recording{Sides: []record.SideRecord{{Name: "before"}, {Name: "after"}}}
+	for _, side := range []string{"before", "after"} {
+		rec.Runs = append(rec.Runs, record.Run{Side: side, Index: 1, Steps: []record.StepRun{{Name: "install", Profile: "steps/install/" + side + "/run-01.cpuprofile"}}})
+	}
+	if !everySideRan(rec) {
+		t.Error("every side ran a step, but everySideRan says no")
+	}
+	rec.Runs = rec.Runs[:1]
+	if everySideRan(rec) {
+		t.Error("after never ran, but everySideRan says yes")
 	}
 }
