@@ -617,7 +617,7 @@ func (acc *windowed) segment(w *window, opts Options, windows, start, coreLo, co
 			changed++
 		}
 	}
-	slack := locationSlack(changed)
+	slack := stats.LocationSlack(changed)
 	for si := range w.series {
 		if len(cuts[si]) == 0 {
 			continue
@@ -798,17 +798,6 @@ func cutChanges(in seriesInput, si int, cuts []int, ps []float64, isMaterial fun
 	return out
 }
 
-// locationSlack is how much lower than its best a split's t² may be and
-// still be a place the change could have been, when m series changed in
-// the window: χ²₁'s quantile at 1 − 0.05/m, so that the confidence sets
-// for the locations of all m hold together at 95% (3.84 for one series,
-// 12.1 for a hundred). With a single 95% set each, five in a hundred
-// series that changed at one commit would stay a commit off.
-func locationSlack(m int) float64 {
-	z := math.Sqrt2 * math.Erfinv(1-0.05/float64(max(m, 1)))
-	return z * z
-}
-
 // narrowestMeans are the means of commits [lo, at) and [at, hi), each a
 // range where commits were censored, at the ends nearest each other, and
 // their difference (0 where the ranges meet).
@@ -821,14 +810,7 @@ func narrowestMeans(mid, half []float64, lo, at, hi int) (float64, float64, floa
 		s2, h2 = s2+mid[i], h2+half[i]
 	}
 	n1, n2 := float64(at-lo), float64(hi-at)
-	c1, w1, c2, w2 := s1/n1, h1/n1, s2/n2, h2/n2
-	switch d := c2 - c1; {
-	case d > w1+w2:
-		return c1 + w1, c2 - w2, d - w1 - w2
-	case d < -(w1 + w2):
-		return c1 - w1, c2 + w2, d + w1 + w2
-	}
-	return c1, c1, 0
+	return stats.Narrowest(s1/n1, s2/n2, h1/n1, h2/n2)
 }
 
 // bestSplit returns the material split of commits [lo, hi) with the
@@ -886,15 +868,9 @@ func splitT2(mid, half, noise []float64, lo, hi int, isMaterial func(before, aft
 			v = commitVar
 		}
 		se2 := v * (1/n1 + 1/n2)
-		w1, w2 := h1/n1, (hAll-h1)/n2
-		var c1, c2, d float64
-		switch d0 := m2 - m1; {
-		case d0 > w1+w2:
-			c1, c2, d = m1+w1, m2-w2, d0-w1-w2
-		case d0 < -(w1 + w2):
-			c1, c2, d = m1-w1, m2+w2, d0+w1+w2
-		default:
-			continue
+		c1, c2, d := stats.Narrowest(m1, m2, h1/n1, (hAll-h1)/n2)
+		if d == 0 {
+			continue // the censored means' ranges meet
 		}
 		// the sampling noise of the means: interval·T per run
 		floor := z1/n1*math.Max(c1, 0)/n1 + (zAll-z1)/n2*math.Max(c2, 0)/n2

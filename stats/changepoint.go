@@ -246,21 +246,21 @@ func ChangePoints(series []Series, opts ChangePointOptions) []ChangePoint {
 	return out
 }
 
-// cpLocationSlack is how much lower than its best a split's t² may be
+// LocationSlack is how much lower than its best a split's t² may be
 // and still be a place the change could have been, when m series
 // changed: χ²₁'s quantile at 1 − 0.05/m, so that the splits within it
 // are about a 95% confidence set for the location of all m changes at
 // once, as likelihood-ratio intervals would give (3.84 for one series,
 // 12.1 for a hundred). With a 95% set each, five in a hundred series that
 // changed at one commit would keep a location of their own.
-func cpLocationSlack(m int) float64 {
+func LocationSlack(m int) float64 {
 	z := math.Sqrt2 * math.Erfinv(1-0.05/float64(max(m, 1)))
 	return z * z
 }
 
 // snapToCommonCommits moves each change to the commit where the most
 // series changed, if that commit is in its confidence set for the
-// location (its t² within cpLocationSlack of the best, widened by twice
+// location (its t² within LocationSlack of the best, widened by twice
 // the log of the ratio of the two commits' support; see locationStats).
 // A change no longer material where it moved is then dropped. A noisy function that went up with the commit that
 // changed everything else often peaks a commit early or late, and would
@@ -276,7 +276,7 @@ func snapToCommonCommits(series []Series, cuts [][]int, pOf map[[2]int]float64, 
 			changed++
 		}
 	}
-	slack := cpLocationSlack(changed)
+	slack := LocationSlack(changed)
 	for s, at := range cuts {
 		for k, a := range at {
 			lo, hi := 0, len(series[s])
@@ -452,7 +452,7 @@ func (t *cpTest) stat(perm []int32, o *ChangePointOptions, floor, enough float64
 		// floor can only lower it
 		se2 := max(t.sst-sp.between*d*d, 0) * sp.within
 		if t.half != nil {
-			c1, c2, d = t.narrowest(c1, c2, sumHalf*sp.inv1, (t.totalHalf-sumHalf)*sp.inv2)
+			c1, c2, d = Narrowest(c1, c2, sumHalf*sp.inv1, (t.totalHalf-sumHalf)*sp.inv2)
 		}
 		d2 := d * d
 		if d2 <= thr*se2 || d == 0 {
@@ -483,10 +483,10 @@ func (t *cpTest) stat(perm []int32, o *ChangePointOptions, floor, enough float64
 	return best, bestJ
 }
 
-// narrowest returns the ends of the intervals c1 ± w1 and c2 ± w2 (two
+// Narrowest returns the ends of the intervals c1 ± w1 and c2 ± w2 (two
 // sides' means with their censored runs anywhere below their bounds)
 // nearest each other, and their difference: 0 where the intervals meet.
-func (t *cpTest) narrowest(c1, c2, w1, w2 float64) (float64, float64, float64) {
+func Narrowest(c1, c2, w1, w2 float64) (float64, float64, float64) {
 	switch d := c2 - c1; {
 	case d > w1+w2:
 		return c1 + w1, c2 - w2, d - w1 - w2
@@ -550,7 +550,7 @@ func (t *cpTest) splitT2(o *ChangePointOptions, ssw float64) []float64 {
 			se2 = ssw * sp.within
 		}
 		if t.half != nil {
-			c1, c2, d = t.narrowest(c1, c2, sumHalf*sp.inv1, (t.totalHalf-sumHalf)*sp.inv2)
+			c1, c2, d = Narrowest(c1, c2, sumHalf*sp.inv1, (t.totalHalf-sumHalf)*sp.inv2)
 		}
 		m1, m2 := c1+t.mean, c2+t.mean
 		if ssw < 0 && o.Material != nil && !o.Material(t.s, m1, m2) {
