@@ -81,16 +81,16 @@ func TestRecordedPower(t *testing.T) {
 	}
 }
 
-// TestRecordedWithoutRecordJSON: the same loaded runs without their
-// record.json are judged on sampled time, which the load blurs: render is
-// not found (the control for TestRecordedPower).
-func TestRecordedWithoutRecordJSON(t *testing.T) {
+// copyProfiles copies a recording's profiles (its before/ and after/
+// folders) into a new folder, and returns it.
+func copyProfiles(t *testing.T, recording string) string {
+	t.Helper()
 	dir := t.TempDir()
 	for _, side := range []string{"before", "after"} {
 		if err := os.MkdirAll(filepath.Join(dir, side), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		files, _ := filepath.Glob(filepath.Join(powerLoaded, side, "*.cpuprofile"))
+		files, _ := filepath.Glob(filepath.Join(recording, side, "*.cpuprofile"))
 		for _, f := range files {
 			b, err := os.ReadFile(f)
 			if err != nil {
@@ -101,6 +101,14 @@ func TestRecordedWithoutRecordJSON(t *testing.T) {
 			}
 		}
 	}
+	return dir
+}
+
+// TestRecordedWithoutRecordJSON: the same loaded runs without their
+// record.json are judged on sampled time, which the load blurs: render is
+// not found (the control for TestRecordedPower).
+func TestRecordedWithoutRecordJSON(t *testing.T) {
+	dir := copyProfiles(t, powerLoaded) // without its record.json
 	r := readRecorded(t, dir)
 	if r.Headline.Basis != "sampled on-CPU time" || len(r.Headline.ProcessCPU) != 0 {
 		t.Errorf("headline basis %q, process_cpu %s", r.Headline.Basis, r.Headline.ProcessCPU)
@@ -116,22 +124,7 @@ func TestRecordedWithoutRecordJSON(t *testing.T) {
 // judged on it, nor are the rows scaled by it, and a warning says why.
 // Without processMeasuresProfile the basis stays process CPU time.
 func TestProcessCPUOutsideTheProfile(t *testing.T) {
-	dir := t.TempDir()
-	for _, side := range []string{"before", "after"} {
-		if err := os.MkdirAll(filepath.Join(dir, side), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		files, _ := filepath.Glob(filepath.Join(powerQuiet, side, "*.cpuprofile"))
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, side, filepath.Base(f)), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	dir := copyProfiles(t, powerQuiet) // without its record.json
 	b, err := os.ReadFile(filepath.Join(powerQuiet, "record.json"))
 	if err != nil {
 		t.Fatal(err)
