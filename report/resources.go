@@ -21,6 +21,23 @@ type ResourceTable struct {
 	Rows   [][]Cell // the measures' cells, then the side's name and kind
 }
 
+// Table is the resource table as a typed table: a column per measure,
+// then the side's name.
+func (t *ResourceTable) Table() Table {
+	out := Table{Title: "resources", Total: len(t.Rows)}
+	for i, h := range t.Header {
+		k := KindMeasure
+		if i == len(t.Header)-1 {
+			k = KindName
+		}
+		out.Columns = append(out.Columns, col(h, k))
+	}
+	for _, cs := range t.Rows {
+		out.Rows = append(out.Rows, Row{Index: -1, Cells: cs})
+	}
+	return out
+}
+
 // resourceGroups are the measures of each resource table, in order: the
 // times and memory, then the counts (as users write them by hand: wall
 // ±σ user sys RSS, then faults and context switches).
@@ -259,7 +276,8 @@ func writeTextResources(tw *textWriter, v *View) bool {
 			tw.printf("%s\n", title)
 			first = false
 		}
-		tw.table(t.Header, t.Rows, len(t.Header)-1, false)
+		tt := t.Table()
+		tw.layout(&tt)
 	}
 	if last != "\x00" {
 		if c := v.ProfilingCost(last); c != "" {

@@ -47,6 +47,26 @@ func (v *View) ResponsivenessRows() [][]Cell {
 	return rows
 }
 
+// ResponsivenessTable is the table of stall figures: a row per figure,
+// its label, a column per side, and with two sides the change. The last
+// column reads as the row's note (with one side its value, with N the
+// last side's), left-aligned and cut when long.
+func (v *View) ResponsivenessTable() Table {
+	t := Table{Title: "responsiveness", Columns: []Column{col("figure", KindLabel)}}
+	for si, s := range v.r.Sides {
+		t.Columns = append(t.Columns, sideCol(s.Name, KindSideValue, si))
+	}
+	if v.r.Compared() {
+		t.Columns = append(t.Columns, col("change", KindNote))
+	}
+	t.Columns[len(t.Columns)-1].Kind = KindNote
+	for _, cs := range v.ResponsivenessRows() {
+		t.Rows = append(t.Rows, Row{Index: -1, Cells: cs})
+	}
+	t.Total = len(t.Rows)
+	return t
+}
+
 // figureValue formats a side's figure: "437 ms ±4.2 ms", "1", "1.3 ±0.6"
 // (a mean of counts to one decimal at most).
 func figureValue(f diff.Figure, side int) string {
@@ -212,14 +232,8 @@ func writeTextResponsiveness(tw *textWriter, v *View) {
 		return
 	}
 	tw.printf("\nResponsiveness (per run, %s)\n", v.SourceText())
-	head := []string{"figure"}
-	for _, s := range v.r.Sides {
-		head = append(head, s.Name)
-	}
-	if v.r.Compared() {
-		head = append(head, "change")
-	}
-	tw.table(head, v.ResponsivenessRows(), len(head)-1, true)
+	t := v.ResponsivenessTable()
+	tw.layout(&t)
 	tw.printf("  %s\n", v.StallsUncertainty())
 	tw.printf("  Longest %s, with the functions that ran most in them (self time) and the stack they started in:\n", v.stallsNoun())
 	for i, s := range v.LongStalls() {

@@ -22,15 +22,15 @@ import (
 // change against the base and its verdict (cells that carry the verdict),
 // and its spread against the base's; spreadReal says which rows' spread
 // differs for real.
-func (v *View) sideRows() (head []string, rows [][]Cell, spreadReal []bool) {
+func (v *View) sideRows() (head []Column, rows [][]Cell, spreadReal []bool) {
 	r := v.r
-	head = []string{"side", "runs", "on-CPU / run ±σ"}
+	head = []Column{col("side", KindName), col("runs", KindCount), col("on-CPU / run ±σ", KindSideValue)}
 	if r.PerWork {
-		head = append(head, "on-CPU / "+r.Options.WorkUnit+" ±σ")
+		head = append(head, col("on-CPU / "+r.Options.WorkUnit+" ±σ", KindSideValue))
 	}
 	one := len(r.Sides) == 1
 	if !one {
-		head = append(head, "vs base", "verdict", "spread vs base")
+		head = append(head, col("vs base", KindChange), col("verdict", KindVerdict), col("spread vs base", KindNote))
 	}
 	judged := r.JudgedHeadline()
 	for si, s := range r.Sides {
@@ -46,7 +46,7 @@ func (v *View) sideRows() (head []string, rows [][]Cell, spreadReal []bool) {
 		default:
 			c := changeOf(judged, si)
 			text, verdict := v.spreadCell(judged, si)
-			row = append(row, Cell{units.SignedPct(c.DeltaPct) + " " + FormatPShort(c.P), c.Verdict}, Cell{c.Verdict.String(), c.Verdict}, Cell{Text: text})
+			row = append(row, Cell{Text: units.SignedPct(c.DeltaPct) + " " + FormatPShort(c.P), Verdict: c.Verdict}, Cell{Text: c.Verdict.String(), Verdict: c.Verdict}, Cell{Text: text})
 			real = verdict.Real()
 		}
 		rows = append(rows, row)
@@ -257,31 +257,18 @@ func writeTextSeveral(tw *textWriter, v *View, opts TextOptions) {
 	writeTextResponsiveness(tw, v)
 	tw.printf("\n%s\n", v.fastest(termtext.Clean))
 	writeTextPhases(tw, r)
-	for _, t := range v.severalTables(opts.Files) {
-		lines := t.lines
-		if len(lines) == 0 {
-			tw.printf("\nNo %s changed beyond noise in any variant.\n", strings.TrimSuffix(t.title, "s"))
+	of := []TableOf{TablePackages, TableFunctions}
+	if opts.Files {
+		of = append(of, TableFiles)
+	}
+	for _, o := range of {
+		t := v.RowsTable(RowsRequest{Of: o, Top: opts.Top})
+		if t.Total == 0 {
+			tw.printf("\nNo %s changed beyond noise in any variant.\n", strings.TrimSuffix(t.Title, "s"))
 			continue
 		}
-		if opts.Top > 0 && len(lines) > opts.Top {
-			lines = lines[:opts.Top]
-		}
-		tw.printf("\n%s that changed in a variant (%s):\n", capitalize(t.title), v.Per())
-		h := []string{strings.TrimSuffix(t.title, "s"), "time"}
-		for _, s := range r.Sides {
-			h = append(h, termtext.Clean(s.Name))
-		}
-		var body [][]Cell
-		for _, l := range lines {
-			m := l.metric.Of(l.row)
-			row := cells(termtext.Clean(t.name(l.row)), l.metric.String())
-			for si := range r.Sides {
-				text, verdict := sideCell(m, si, r.Base)
-				row = append(row, Cell{text, verdict})
-			}
-			body = append(body, row)
-		}
-		tw.table(h, body, 0, false)
+		tw.printf("\n%s that changed in a variant (%s):\n", capitalize(t.Title), v.Per())
+		tw.layout(&t)
 	}
 	tw.printf("\n%s\n", severalLegend(r, v, termtext.Clean))
 }
@@ -289,11 +276,11 @@ func writeTextSeveral(tw *textWriter, v *View, opts TextOptions) {
 // writeTextSides writes the table of the sides, their names made safe to
 // show.
 func writeTextSides(tw *textWriter, v *View) {
-	head, rows, _ := v.sideRows()
-	for _, row := range rows {
-		row[0].Text = termtext.Clean(row[0].Text)
+	t := v.SidesTable()
+	for _, row := range t.Rows {
+		row.Cells[0].Text = termtext.Clean(row.Cells[0].Text)
 	}
-	tw.table(head, rows, 0, false)
+	tw.layout(&t)
 }
 
 // markdownSeveral writes a several-sides report as markdown.
@@ -374,7 +361,8 @@ func markdownRow(cells []string, real []bool) string {
 // in bold.
 func markdownSides(v *View) string {
 	var b strings.Builder
-	head, rows, spreadReal := v.sideRows()
+	cols, rows, spreadReal := v.sideRows()
+	head := (&Table{Columns: cols}).Headers()
 	b.WriteString(markdownRow(head, nil))
 	b.WriteString("|" + strings.Repeat("---|", len(head)) + "\n")
 	for i, row := range rows {

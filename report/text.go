@@ -88,42 +88,20 @@ func writeTextOne(tw *textWriter, v *View, opts TextOptions) {
 		tw.printf("%s\n", strings.TrimRight(fmt.Sprintf("  %-8s %10s  %s", l[0].Text, l[1].Text, l[2].Text), " "))
 	}
 	writeTextResponsiveness(tw, v)
-	fnCells := func(x *diff.Row) []string {
-		return []string{v.Name(x.Key), termtext.Clean(x.Key.Package), v.Location(x.Key)}
-	}
-	fnHead := []string{"function", "package", "location"}
-	tables := []rowTable{
-		{"packages", r.Packages, diff.MetricSelf, []string{"package"}, func(x *diff.Row) []string { return []string{termtext.Clean(x.Key.Package)} }},
-		{"functions", r.Functions, diff.MetricSelf, fnHead, fnCells},
-		{"functions", r.Functions, diff.MetricTotal, fnHead, fnCells},
-	}
+	of := []TableOf{TablePackages, TableFunctions, TableFunctions}
+	by := []diff.Metric{diff.MetricSelf, diff.MetricSelf, diff.MetricTotal}
 	if opts.Files {
-		tables = append(tables, rowTable{"files", r.Files, diff.MetricSelf, []string{"file", "package"}, func(x *diff.Row) []string { return []string{v.File(x.Key), termtext.Clean(x.Key.Package)} }})
+		of, by = append(of, TableFiles), append(by, diff.MetricSelf)
 	}
-	for _, t := range tables {
-		sorted := v.Sorted
-		if opts.Top == 0 {
-			sorted = v.SortedAll // "0 for all": the rows with total time only too
-		}
-		rows := clip(sorted(t.rows, t.by), opts.Top)
-		tw.printf("\nTop %s by %s time\n", count(len(rows), len(t.rows), t.what), t.by)
-		if len(rows) == 0 {
+	for i, o := range of {
+		// "0 for all": the rows with total time only too.
+		t := v.RowsTable(RowsRequest{Of: o, By: by[i], Top: opts.Top, Idle: true})
+		tw.printf("\nTop %s by %s time\n", count(len(t.Rows), len(v.rowsOf(o)), t.Title), by[i])
+		if len(t.Rows) == 0 {
 			tw.printf("  (no on-CPU samples)\n")
 			continue
 		}
-		head := OneSideHeaders
-		if t.by == diff.MetricTotal {
-			head = []string{"total", "total%", "self", "self%"}
-		}
-		var body [][]Cell
-		for i := range rows {
-			c := v.OneSideCells(&rows[i])
-			if t.by == diff.MetricTotal {
-				c = []Cell{c[2], c[3], c[0], c[1]}
-			}
-			body = append(body, append(c, cells(t.names(&rows[i])...)...))
-		}
-		tw.table(append(head, t.head...), body, 4, false)
+		tw.layout(&t)
 	}
 }
 
@@ -143,7 +121,8 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 		tw.printf("%s\n", m)
 	}
 	tw.printf("\n")
-	tw.table([]string{"", "before", "after", "change"}, v.HeadlineRows(), 3, true)
+	headline := v.HeadlineTable()
+	tw.layout(&headline)
 	if note := v.RunsNote(); note != "" {
 		tw.printf("  %s\n", note)
 	}
@@ -160,43 +139,23 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 		tw.printf("  %d. %s\n", i+1, v.PathText(p))
 	}
 
-	pkgNames := func(x *diff.Row) []string { return []string{termtext.Clean(x.Key.Package)} }
-	fnNames := func(x *diff.Row) []string {
-		return []string{v.RowName(x), termtext.Clean(x.Key.Package), v.Location(x.Key)}
-	}
 	top := opts.Top
 	if top <= 0 || top > 10 {
 		top = 10
 	}
-	tables := []rowTable{
-		{"packages", r.Packages, opts.Sort, []string{"package"}, pkgNames},
-		{"functions", r.Functions, opts.Sort, []string{"function", "package", "location"}, fnNames},
+	of := []TableOf{TablePackages, TableFunctions}
+	for _, o := range of {
+		t := v.TopTable(o, top)
+		tw.printf("\nTop %s changes (%s; judged on self and on total time, * marks the one that makes the change real)\n", strings.TrimSuffix(t.Title, "s"), v.Per())
+		tw.layout(&t)
 	}
-	for _, t := range tables {
-		rows := v.TopChanges(t.rows, top)
-		tw.printf("\nTop %s changes (%s; judged on self and on total time, * marks the one that makes the change real)\n", strings.TrimSuffix(t.what, "s"), v.Per())
-		var body [][]Cell
-		for i := range rows {
-			body = append(body, append(TopCells(&rows[i]), cells(t.names(&rows[i])...)...))
-		}
-		tw.table(append(append([]string{}, TopHeaders...), t.head...), body, len(TopHeaders), false)
-	}
-
 	if opts.Files {
-		tables = append(tables, rowTable{"files", r.Files, opts.Sort, []string{"file", "package"}, func(x *diff.Row) []string { return []string{v.File(x.Key), termtext.Clean(x.Key.Package)} }})
+		of = append(of, TableFiles)
 	}
-	for _, t := range tables {
-		sorted := v.Sorted(t.rows, opts.Sort)
-		if opts.Top == 0 {
-			sorted = v.SortedAll(t.rows, opts.Sort) // "0 for all"
-		}
-		rows := clip(sorted, opts.Top)
-		tw.printf("\n%s by change in %s time (%s, ±σ over runs; Δshare: change in share of %s, in points; %s)\n", capitalize(count(len(rows), len(sorted), t.what)), opts.Sort, v.Per(), v.shareOf(), legendShort)
-		var body [][]Cell
-		for i := range rows {
-			body = append(body, append(ChangeCells(opts.Sort.Of(&rows[i])), cells(t.names(&rows[i])...)...))
-		}
-		tw.table(append(append([]string{}, ChangeHeaders...), t.head...), body, len(ChangeHeaders), false)
+	for _, o := range of {
+		t := v.RowsTable(RowsRequest{Of: o, By: opts.Sort, Top: opts.Top, Idle: true}) // "0 for all"
+		tw.printf("\n%s by change in %s time (%s, ±σ over runs; Δshare: change in share of %s, in points; %s)\n", capitalize(count(len(t.Rows), t.Total, t.Title)), opts.Sort, v.Per(), v.shareOf(), legendShort)
+		tw.layout(&t)
 	}
 }
 
@@ -259,34 +218,43 @@ func (t *textWriter) printf(format string, args ...any) {
 	}
 }
 
-// table writes an aligned table: the first numeric columns align right
-// (but for a first column of labels in the headline), the name columns
-// after them are as wide as their content up to a limit, and cells that
-// show a verdict are coloured when asked, but for the headline's change,
-// which is a sentence, not a verdict column.
-func (t *textWriter) table(header []string, rows [][]Cell, numeric int, headline bool) {
-	if len(rows) == 0 {
+// layout writes a table aligned: each column as wide as its widest cell
+// (names and notes cut to their limits first, see fitCell), figures
+// aligned right but in a table of words, and cells that show a verdict
+// coloured when asked, but in the columns whose kind is never coloured.
+func (t *textWriter) layout(tb *Table) {
+	if len(tb.Rows) == 0 {
 		t.printf("  (no rows)\n")
 		return
 	}
-	all := append([][]string{header}, fitNames(header, rows, numeric)...)
-	width := make([]int, len(header))
+	all := make([][]string, 0, len(tb.Rows)+1)
+	all = append(all, tb.Headers())
+	for _, row := range tb.Rows {
+		line := make([]string, len(row.Cells))
+		for j, c := range row.Cells {
+			line[j] = fitCell(c.Text, tb.Columns[j].Kind, tb.Words)
+		}
+		all = append(all, line)
+	}
+	width := make([]int, len(tb.Columns))
 	for _, line := range all {
 		for i, c := range line {
 			width[i] = max(width[i], termtext.Width(c))
 		}
 	}
+	var b strings.Builder
 	for li, line := range all {
-		var b strings.Builder
+		b.Reset()
 		b.WriteString(" ")
 		for i, c := range line {
+			k := tb.Columns[i].Kind
 			b.WriteString(" ")
-			cell := termtext.Pad(c, width[i], i < numeric && !(headline && i == 0))
+			cell := termtext.Pad(c, width[i], k.Numeric() && !tb.Words)
 			if i == len(line)-1 {
 				cell = strings.TrimRight(cell, " ")
 			}
-			if t.color && li > 0 && !headline {
-				cell = colorVerdict(cell, rows[li-1][i].Verdict)
+			if t.color && li > 0 && k.Coloured() {
+				cell = colorVerdict(cell, tb.Rows[li-1].Cells[i].Verdict)
 			}
 			b.WriteString(cell)
 		}
@@ -294,27 +262,20 @@ func (t *textWriter) table(header []string, rows [][]Cell, numeric int, headline
 	}
 }
 
-// fitNames returns the texts of a table's rows with the name columns (those
-// after the numeric ones) cut: regular expressions first, then any name or
-// location past its column's limit.
-func fitNames(header []string, rows [][]Cell, numeric int) [][]string {
-	out := make([][]string, len(rows))
-	for i, line := range rows {
-		out[i] = Texts(line)
-		for j := numeric; j < len(line); j++ {
-			c := out[i][j]
-			switch h := header[j]; {
-			case h == "location" || h == "file":
-				c = termtext.Fit(c, pathWidth, true)
-			case strings.HasPrefix(c, "RegExp: ") || strings.HasPrefix(c, "/"):
-				c = termtext.Fit(c, regexpWidth, false)
-			default:
-				c = termtext.Fit(c, nameWidth, false)
-			}
-			out[i][j] = c
-		}
+// fitCell cuts a cell's text to its column's limit: figures and labels
+// are never cut (but figures in a table of words, which read as words),
+// a location keeps its end, regular expressions give way first, and any
+// other name or note is cut past nameWidth.
+func fitCell(c string, k Kind, words bool) string {
+	switch {
+	case k == KindLabel || k.Numeric() && !words:
+		return c
+	case k == KindLocation:
+		return termtext.Fit(c, pathWidth, true)
+	case strings.HasPrefix(c, "RegExp: ") || strings.HasPrefix(c, "/"):
+		return termtext.Fit(c, regexpWidth, false)
 	}
-	return out
+	return termtext.Fit(c, nameWidth, false)
 }
 
 // colorVerdict colours a cell by the verdict it shows: green for less

@@ -296,18 +296,6 @@ func ValueSpread(m *diff.Measure, side int) string {
 	return units.DurationSpread(m.Mean[side], m.Spread(side))
 }
 
-// Cell is one cell of a table as the renderers show it: its text, and
-// the verdict it shows, so that a renderer marks a verdict by testing it
-// rather than by reading the text (as pprof's TextItem keeps Flat beside
-// FlatFormat).
-type Cell struct {
-	// Text is the cell as shown.
-	Text string
-	// Verdict is the judged change the cell shows: a verdict column's
-	// verdict, or the headline change's; VerdictNone in every other cell.
-	Verdict diff.Verdict
-}
-
 // cells are cells of texts that show no verdict.
 func cells(texts ...string) []Cell {
 	out := make([]Cell, len(texts))
@@ -324,31 +312,6 @@ func Texts(cells []Cell) []string {
 		out[i] = c.Text
 	}
 	return out
-}
-
-// verdictCell is the cell of a verdict, with mark after its text ("*" for
-// the one that makes a row's change real).
-func verdictCell(v diff.Verdict, mark string) Cell { return Cell{Text: v.String() + mark, Verdict: v} }
-
-// ChangeHeaders name the cells ChangeCells returns.
-var ChangeHeaders = []string{"before", "after", "delta", "Δshare", "Δ%", "verdict", "p"}
-
-// ChangeCells are a measure's before and after (with spread), delta,
-// change in share of on-CPU time, relative change, verdict and p.
-func ChangeCells(m *diff.Measure) []Cell {
-	c := m.Change
-	return append(cells(ValueSpread(m, 0), ValueSpread(m, 1), units.SignedDuration(c.Delta), units.SignedPP(c.DeltaPP), units.SignedPct(c.DeltaPct)),
-		verdictCell(c.Verdict, ""), Cell{Text: units.FormatP(c.P)})
-}
-
-// OneSideHeaders name the cells OneSideCells returns.
-var OneSideHeaders = []string{"self", "self%", "total", "total%"}
-
-// OneSideCells are a one-sided row's self, self%, total and total% (of
-// on-CPU time).
-func (v *View) OneSideCells(r *diff.Row) []Cell {
-	on := v.r.OnCPU(0)
-	return cells(units.Duration(r.Self.Mean[0]), units.Share(r.Self.Mean[0], on), units.Duration(r.Total.Mean[0]), units.Share(r.Total.Mean[0], on))
 }
 
 // Sorted returns the rows ordered for a table by the metric: by the size of
@@ -518,29 +481,6 @@ func Deciding(r *diff.Row) (diff.Metric, bool) {
 		return diff.MetricTotal, true
 	}
 	return diff.MetricSelf, false
-}
-
-// TopHeaders name the cells TopCells returns.
-var TopHeaders = []string{"self before", "after", "Δ%", "self", "total before", "after", "Δ%", "total", "Δshare", "p"}
-
-// TopCells are a row's cells in a "top changes" table: self before, after,
-// Δ% and verdict; total before, after, Δ% and verdict; then the change in
-// share of on-CPU time and the p-value of the metric that decides (self
-// when neither is real). The deciding verdict is marked with "*".
-func TopCells(r *diff.Row) []Cell {
-	by, real := Deciding(r)
-	verdict := func(m diff.Metric) Cell {
-		if real && m == by {
-			return verdictCell(m.Of(r).Change.Verdict, "*")
-		}
-		return verdictCell(m.Of(r).Change.Verdict, "")
-	}
-	d := by.Of(r).Change
-	out := cells(units.Duration(r.Self.Mean[0]), units.Duration(r.Self.Mean[1]), units.SignedPct(r.Self.Change.DeltaPct))
-	out = append(out, verdict(diff.MetricSelf))
-	out = append(out, cells(units.Duration(r.Total.Mean[0]), units.Duration(r.Total.Mean[1]), units.SignedPct(r.Total.Change.DeltaPct))...)
-	out = append(out, verdict(diff.MetricTotal))
-	return append(out, cells(units.SignedPP(d.DeltaPP), units.FormatP(d.P))...)
 }
 
 // HeadlineRows are the headline as label and cells: label, before, after
