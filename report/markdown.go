@@ -72,12 +72,9 @@ func WriteMarkdown(w io.Writer, r *diff.Report, opts MarkdownOptions) error {
 		return err
 	}
 	m := markdown{r: r, v: NewView(r), opts: opts}
-	m.tables = []rowTable{
-		{"packages", r.Packages, opts.Sort, []string{"package"}, func(x *diff.Row) []string { return []string{x.Key.Package} }},
-		{"functions", r.Functions, opts.Sort, []string{"function", "package", "location"}, func(x *diff.Row) []string { return []string{m.v.RowName(x), x.Key.Package, m.v.Location(x.Key)} }},
-	}
+	m.of = []TableOf{TablePackages, TableFunctions}
 	if opts.Files {
-		m.tables = append(m.tables, rowTable{"files", r.Files, opts.Sort, []string{"file", "package"}, func(x *diff.Row) []string { return []string{m.v.File(x.Key), x.Key.Package} }})
+		m.of = append(m.of, TableFiles)
 	}
 	if r.Compared() {
 		_, err := io.WriteString(w, m.pair())
@@ -95,12 +92,12 @@ func WriteMarkdown(w io.Writer, r *diff.Report, opts MarkdownOptions) error {
 const DefaultMarkdownTop = 5
 
 // markdown is one markdown report being written: the report, its view and
-// the tables it lists.
+// the tables of rows it lists.
 type markdown struct {
-	r      *diff.Report
-	v      *View
-	opts   MarkdownOptions
-	tables []rowTable
+	r    *diff.Report
+	v    *View
+	opts MarkdownOptions
+	of   []TableOf
 }
 
 // head is a single profile's top: broken rules and the headline table.
@@ -134,11 +131,11 @@ func (m *markdown) top() string {
 	v := m.v
 	var top strings.Builder
 	top.WriteString("\n#### Top by self time\n\n")
-	for _, t := range m.tables[:2] {
-		fmt.Fprintf(&top, "**%s**\n\n%s", capitalize(t.what), mdHeader(OneSideHeaders, t.mdHead()))
-		rows := clip(v.Sorted(t.rows, diff.MetricSelf), m.opts.Top)
-		for i := range rows {
-			top.WriteString(t.markdownLine(mdCells(v.OneSideCells(&rows[i])), &rows[i]))
+	for _, o := range m.of[:2] {
+		t := v.RowsTable(RowsRequest{Of: o, By: diff.MetricSelf, Top: m.opts.Top})
+		fmt.Fprintf(&top, "**%s**\n\n%s", capitalize(t.Title), mdHeader(&t, nil))
+		for _, row := range t.Rows {
+			top.WriteString(mdLine(&t, row, nil))
 		}
 		top.WriteString("\n")
 	}
@@ -148,36 +145,33 @@ func (m *markdown) top() string {
 // details is every row of each table inside <details>, and the warnings,
 // in as many rows as fit in room characters, with a note of what was cut.
 func (m *markdown) details(room int) string {
-	detailCols, cellsOf := OneSideHeaders, func(x *diff.Row) []string { return mdCells(m.v.OneSideCells(x)) }
-	if m.r.Compared() {
-		detailCols = mdChangeHeaders
-		cellsOf = func(x *diff.Row) []string { return mdChangeCells(m.opts.Sort.Of(x)) }
-	}
 	var details strings.Builder
-	for _, t := range m.tables {
-		// As many rows as fit in the table's share of the room, each
-		// rendered once.
-		rows := m.v.Sorted(t.rows, m.opts.Sort)
+	// No more rows than could fit in a table's share of the room, at the
+	// shortest a line can be.
+	most := max(room/len(m.of)/mdShortestLine+1, 1)
+	for _, o := range m.of {
+		t := m.v.RowsTable(RowsRequest{Of: o, By: m.opts.Sort, Top: most})
 		var body strings.Builder
-		body.WriteString(mdHeader(detailCols, t.mdHead()))
+		merge := m.r.Compared() // before → after, the change in one cell
+		body.WriteString(mdHeader(&t, mdMerged(merge)))
 		shown := 0
-		for i := range rows {
-			l := t.markdownLine(cellsOf(&rows[i]), &rows[i])
-			if body.Len()+len(l) > room/len(m.tables) {
+		for _, row := range t.Rows {
+			l := mdLine(&t, row, mdMerged(merge))
+			if body.Len()+len(l) > room/len(m.of) {
 				break
 			}
 			body.WriteString(l)
 			shown++
 		}
 		note := ""
-		if shown < len(rows) {
-			note = fmt.Sprintf("\n_%d of %d rows shown to stay within GitHub's comment size; the JSON output has them all._\n", shown, len(rows))
+		if shown < t.Total {
+			note = fmt.Sprintf("\n_%d of %d rows shown to stay within GitHub's comment size; the JSON output has them all._\n", shown, t.Total)
 		}
 		by := fmt.Sprintf("by %s time", m.opts.Sort)
 		if m.r.Compared() {
 			by = fmt.Sprintf("by change in %s time", m.opts.Sort)
 		}
-		fmt.Fprintf(&details, "\n<details><summary>All %s (%d) %s</summary>\n\n%s%s\n</details>\n", t.what, len(rows), by, body.String(), note)
+		fmt.Fprintf(&details, "\n<details><summary>All %s (%d) %s</summary>\n\n%s%s\n</details>\n", t.Title, t.Total, by, body.String(), note)
 	}
 	if len(m.r.Warnings) > 0 {
 		details.WriteString("\n<details><summary>Warnings</summary>\n\n")
@@ -193,11 +187,37 @@ func (m *markdown) details(room int) string {
 	return details.String()
 }
 
-// mdHeader is a table's header and alignment rows: numeric columns right
-// aligned, then the name columns.
-func mdHeader(numeric, names []string) string {
+// mdShortestLine is fewer characters than a row of a markdown table of
+// rows takes: four cells of one character ("| a | b | c | d |").
+const mdShortestLine = 16
+
+// mdHeader is a table of rows' header and alignment rows: its figures'
+// columns (merged's, when given) right aligned, then the name columns, a
+// location sharing the first name's.
+func mdHeader(t *Table, merged func([]Cell) ([]string, []string)) string {
+	var head []string
+	names := 0
+	for _, c := range t.Columns {
+		if c.Kind.Numeric() {
+			head = append(head, c.Header)
+		}
+	}
+	if merged != nil {
+		head, _ = merged(nil)
+	}
+	numeric := len(head)
+	for _, c := range t.Columns {
+		switch {
+		case c.Kind.Numeric():
+		case c.Kind == KindLocation && names > 0:
+			head[numeric] += " (location)"
+		default:
+			head = append(head, c.Header)
+			names++
+		}
+	}
 	var b strings.Builder
-	b.WriteString("| " + strings.Join(append(append([]string{}, numeric...), names...), " | ") + " |\n|")
+	b.WriteString("| " + strings.Join(head, " | ") + " |\n|")
 	for range numeric {
 		b.WriteString("---:|")
 	}
@@ -208,41 +228,50 @@ func mdHeader(numeric, names []string) string {
 	return b.String()
 }
 
-// markdownLine is one row of the table: its value cells, as markdown, then
-// its names, escaped and cut in the middle (see mdName); locations and
-// files keep more of their end, where the file's name is. A function's
-// location goes under its name in the same cell, so that the table is
-// as wide as the longer of the two, not both.
-func (t rowTable) markdownLine(cells []string, row *diff.Row) string {
-	texts := append(make([]string, 0, len(cells)+3), cells...)
-	names := t.names(row)
-	for i, n := range names {
-		place := t.head[i] == "location" || t.head[i] == "file"
+// mdLine is one row of a table of rows: its figures, as markdown (merged
+// into fewer cells when merged is given), then its names, escaped and cut
+// in the middle (see mdName); locations and files keep more of their end,
+// where the file's name is. A function's location goes under its name in
+// the same cell, so that the table is as wide as the longer of the two,
+// not both.
+func mdLine(t *Table, row Row, merged func([]Cell) ([]string, []string)) string {
+	var figures []Cell
+	for i, c := range t.Columns {
+		if c.Kind.Numeric() {
+			figures = append(figures, row.Cells[i])
+		}
+	}
+	var texts []string
+	if merged != nil {
+		_, texts = merged(figures)
+	} else {
+		texts = mdCells(figures)
+	}
+	first := len(texts)
+	names := 0
+	for i, c := range t.Columns {
+		if c.Kind.Numeric() {
+			continue
+		}
+		n := row.Cells[i].Text
+		place := c.Kind == KindLocation
 		width := mdDetailNameWidth
 		switch {
 		case place:
 			width = mdDetailPlaceWidth
-		case t.head[i] == "package" && len(t.head) > 1:
+		case c.Kind == KindPackage:
 			width = mdDetailPackageWidth
 		}
-		if t.head[i] == "location" && i > 0 {
+		if place && names > 0 {
 			if n != "-" && n != "" {
-				texts[len(cells)+i-2] += "<br>" + mdName(n, width, place)
+				texts[first] += "<br>" + mdName(n, width, place)
 			}
 			continue
 		}
 		texts = append(texts, mdName(n, width, place))
+		names++
 	}
 	return "| " + strings.Join(texts, " | ") + " |\n"
-}
-
-// mdHead is the table's name columns in markdown: a location shares the
-// function's column.
-func (t rowTable) mdHead() []string {
-	if len(t.head) == 3 && t.head[2] == "location" {
-		return []string{t.head[0] + " (location)", t.head[1]}
-	}
-	return t.head
 }
 
 // mdCells are cells as markdown: their texts, a verdict in bold.
@@ -254,15 +283,37 @@ func mdCells(cs []Cell) []string {
 	return out
 }
 
-// mdChangeHeaders name the cells mdChangeCells returns: with a table's
-// names at most 6 columns.
-var mdChangeHeaders = []string{"before → after", "change", "Δshare"}
+// mdMerged lays out the figures of a change table (ChangeCells) in a
+// markdown detail table, when merge: before → after with their spread
+// (wrapping at the arrow only), the change judged with its own p, and
+// the change in share; with a table's names at most 6 columns. It
+// returns the merged columns' headers and the figures' cells (none
+// without figures). Nil without merge.
+func mdMerged(merge bool) func([]Cell) ([]string, []string) {
+	if !merge {
+		return nil
+	}
+	return func(c []Cell) ([]string, []string) {
+		head := []string{"before → after", "change", "Δshare"}
+		if c == nil {
+			return head, nil
+		}
+		return head, []string{unbroken(c[0].Text) + "\u00a0→ " + unbroken(c[1].Text), mdChangeOf(c[2], c[4], c[5], c[6]), c[3].Text}
+	}
+}
 
-// mdChangeCells are a measure's cells in a markdown detail table: before
-// → after with their spread (wrapping at the arrow only), the change
-// judged, and the change in share.
-func mdChangeCells(m *diff.Measure) []string {
-	return []string{unbroken(ValueSpread(m, 0)) + "\u00a0→ " + unbroken(ValueSpread(m, 1)), mdChange(m.Change, false, ""), units.SignedPP(m.Change.DeltaPP)}
+// mdChangeOf is mdChange (with the delta) of a change table's cells:
+// delta, Δ%, verdict and p.
+func mdChangeOf(delta, pct, verdict, p Cell) string {
+	v := emphasize(verdict.Verdict.String(), verdict.Verdict)
+	if !math.IsNaN(pct.Value) {
+		v = pct.Text + "\u00a0" + v
+	}
+	parts := []string{unbroken(delta.Text), v}
+	if ps := units.PValue(p.Value); ps != "" {
+		parts = append(parts, ps)
+	}
+	return strings.Join(parts, " ")
 }
 
 // mdChange is a judged change in one cell, its own p-value with it: "-81.2%

@@ -192,29 +192,6 @@ func sideCell(m *diff.Measure, si, base int) (string, diff.Verdict) {
 	return units.Duration(m.Mean[si]) + " " + units.SignedPct(c.DeltaPct) + " " + c.Verdict.String(), c.Verdict
 }
 
-// severalTable is one change table of a several-sides report.
-type severalTable struct {
-	title string
-	name  func(*diff.Row) string
-	lines []changedLine
-}
-
-// severalTables are the change tables: packages and functions, and files
-// when asked for.
-func (v *View) severalTables(files bool) []severalTable {
-	r := v.r
-	ts := []severalTable{
-		{"packages", func(x *diff.Row) string { return x.Key.Package }, changedLines(r.Packages, r)},
-		{"functions", func(x *diff.Row) string {
-			return v.RowName(x) + " (" + termtext.Clean(x.Key.Package) + ", " + v.Location(x.Key) + ")"
-		}, changedLines(r.Functions, r)},
-	}
-	if files {
-		ts = append(ts, severalTable{"files", func(x *diff.Row) string { return v.File(x.Key) }, changedLines(r.Files, r)})
-	}
-	return ts
-}
-
 // severalTitle heads a several-sides report.
 func severalTitle(r *diff.Report) string {
 	var names []string
@@ -305,34 +282,22 @@ func markdownSeveral(r *diff.Report, v *View, opts MarkdownOptions) string {
 	if top <= 0 {
 		top = 10
 	}
-	for _, t := range v.severalTables(opts.Files) {
-		if len(t.lines) == 0 {
-			fmt.Fprintf(&b, "\n_No %s changed beyond noise in any variant._\n", strings.TrimSuffix(t.title, "s"))
+	of := []TableOf{TablePackages, TableFunctions}
+	if opts.Files {
+		of = append(of, TableFiles)
+	}
+	for _, o := range of {
+		t := v.RowsTable(RowsRequest{Of: o, Top: top})
+		if t.Total == 0 {
+			fmt.Fprintf(&b, "\n_No %s changed beyond noise in any variant._\n", strings.TrimSuffix(t.Title, "s"))
 			continue
 		}
-		lines := t.lines
 		more := ""
-		if len(lines) > top {
-			more = fmt.Sprintf(" (the %d largest of %d)", top, len(lines))
-			lines = lines[:top]
+		if t.Total > len(t.Rows) {
+			more = fmt.Sprintf(" (the %d largest of %d)", len(t.Rows), t.Total)
 		}
-		fmt.Fprintf(&b, "\n#### %s that changed in a variant%s\n\n", capitalize(t.title), more)
-		h := []string{strings.TrimSuffix(t.title, "s"), "time"}
-		for _, s := range r.Sides {
-			h = append(h, EscapeMarkdown(s.Name))
-		}
-		b.WriteString(markdownRow(h, nil))
-		b.WriteString("|" + strings.Repeat("---|", len(h)) + "\n")
-		for _, l := range lines {
-			m := l.metric.Of(l.row)
-			cells := []string{EscapeMarkdown(termtext.Fit(t.name(l.row), markdownNameWidth+30, false)), l.metric.String()}
-			marks := []bool{false, false}
-			for si := range r.Sides {
-				c, vd := sideCell(m, si, r.Base)
-				cells, marks = append(cells, c), append(marks, vd.Real()) // numbers and a verdict
-			}
-			b.WriteString(markdownRow(cells, marks))
-		}
+		fmt.Fprintf(&b, "\n#### %s that changed in a variant%s\n\n", capitalize(t.Title), more)
+		b.WriteString(markdownWords(&t))
 	}
 	fmt.Fprintf(&b, "\n_%s_\n", severalLegend(r, v, EscapeMarkdown))
 	if len(r.Warnings) > 0 {
@@ -341,6 +306,31 @@ func markdownSeveral(r *diff.Report, v *View, opts MarkdownOptions) string {
 			b.WriteString("- " + EscapeMarkdown(wn.String()) + "\n")
 		}
 		b.WriteString("\n</details>\n")
+	}
+	return b.String()
+}
+
+// markdownWords lays out a table of words: every column left-aligned,
+// names escaped and cut, figures as they are, the cells whose verdict is
+// real in bold.
+func markdownWords(t *Table) string {
+	var b strings.Builder
+	head := t.Headers()
+	for i, h := range head {
+		head[i] = EscapeMarkdown(h)
+	}
+	b.WriteString(markdownRow(head, nil))
+	b.WriteString("|" + strings.Repeat("---|", len(head)) + "\n")
+	texts, marks := make([]string, len(t.Columns)), make([]bool, len(t.Columns))
+	for _, row := range t.Rows {
+		for i, c := range row.Cells {
+			texts[i], marks[i] = c.Text, c.Verdict.Real()
+			switch t.Columns[i].Kind {
+			case KindName, KindPackage, KindLocation:
+				texts[i] = EscapeMarkdown(termtext.Fit(c.Text, markdownNameWidth+30, false))
+			}
+		}
+		b.WriteString(markdownRow(texts, marks))
 	}
 	return b.String()
 }

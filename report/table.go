@@ -20,6 +20,9 @@ const (
 	// KindName is a name (function, package, side): left-aligned, cut
 	// in the middle when long.
 	KindName Kind = iota
+	// KindPackage is the package a row's function or file is in: a
+	// name, narrower than the row's own where room is short.
+	KindPackage
 	// KindLocation is a file or a file:line:column: left-aligned, cut
 	// keeping its end, where the file's name is.
 	KindLocation

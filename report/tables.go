@@ -58,9 +58,9 @@ func nameColumns(o TableOf) []Column {
 	case TablePackages:
 		return []Column{col("package", KindName)}
 	case TableFiles:
-		return []Column{col("file", KindLocation), col("package", KindName)}
+		return []Column{col("file", KindLocation), col("package", KindPackage)}
 	}
-	return []Column{col("function", KindName), col("package", KindName), col("location", KindLocation)}
+	return []Column{col("function", KindName), col("package", KindPackage), col("location", KindLocation)}
 }
 
 // nameCells are the cells that name a row, in the order of nameColumns.

@@ -159,17 +159,6 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 	}
 }
 
-// rowTable is one table of a report's rows (packages, functions or
-// files) as a renderer lists it: ranked by a metric, with the columns that
-// name each row.
-type rowTable struct {
-	what  string // "packages", "functions", "files"
-	rows  []diff.Row
-	by    diff.Metric
-	head  []string                 // the name columns' headers
-	names func(*diff.Row) []string // the name cells of a row
-}
-
 const legendShort = "verdicts after Holm correction; ~ = within noise"
 
 // shareOf names what Δshare is a share of: on-CPU time, or under
