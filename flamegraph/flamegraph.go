@@ -152,9 +152,9 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 		j.String("")
 	}
 	j.Key("packages")
-	rowsTable(v, r, r.Packages, "Packages", false, opts.Top).write(j)
+	rowsTable(v, r, report.TablePackages, "Packages", opts.Top).write(j)
 	j.Key("functionTable")
-	rowsTable(v, r, r.Functions, "Functions", true, opts.Top).write(j)
+	rowsTable(v, r, report.TableFunctions, "Functions", opts.Top).write(j)
 	stallsOf(r, v).write(j)
 	j.EndObject()
 	writeTail(j)
@@ -469,64 +469,63 @@ func (t table) write(j *jsonwrite.Writer) {
 }
 
 // rowsTable is a table of rows as the text report shows them (the top
-// changes for a comparison, the heaviest for one profile).
-func rowsTable(v *report.View, r *diff.Report, rows []diff.Row, title string, functions bool, top int) table {
+// changes for a comparison, the heaviest for one profile), laid out for
+// the page: the first name first, the figures, each measure's p for a
+// comparison (the page shows one measure at a time, see page.js), then
+// the other names; each figure's sort key its value (a change's and a
+// p's rounded, a verdict's none).
+func rowsTable(v *report.View, r *diff.Report, of report.TableOf, title string, top int) table {
+	rows := r.Packages
+	if of == report.TableFunctions {
+		rows = r.Functions
+	}
 	t := table{Title: title, Total: len(rows)}
-	var shown []diff.Row
+	var rt report.Table
 	if r.Compared() {
-		shown = v.TopChanges(rows, top)
-		// The text report's cells, then each measure's p: the page shows
-		// one measure at a time (see page.js).
-		t.Headers = []string{"self before", "after", "Δ%", "self", "total before", "after", "Δ%", "total", "Δshare", "p", "self p", "total p"}
+		rt = v.TopTable(of, top)
 	} else {
-		shown = v.Sorted(rows, diff.MetricSelf)
-		if len(shown) > top {
-			shown = shown[:top]
-		}
-		t.Headers = append([]string{}, report.OneSideHeaders...)
+		rt = v.RowsTable(report.RowsRequest{Of: of, By: diff.MetricSelf, Top: top})
 	}
-	// Names come first and last, numbers between: the function's name,
-	// its numbers, then its package and location.
-	var fnOfKey map[any]int32 // by the row's key
-	if functions {
-		fnIndex, _ := treeFunctions(r)
-		fnOfKey = make(map[any]int32, len(r.Functions))
-		for i := range r.Functions {
-			if fnIndex[i] >= 0 {
-				fnOfKey[r.Functions[i].Key] = fnIndex[i]
-			}
+	var figures, names []int
+	for i, c := range rt.Columns {
+		if c.Kind.Numeric() {
+			figures = append(figures, i)
+		} else {
+			names = append(names, i)
 		}
+	}
+	order := append(append([]int{names[0]}, figures...), names[1:]...)
+	t.Headers = make([]string, 0, len(order)+2)
+	for _, i := range order {
+		t.Headers = append(t.Headers, rt.Columns[i].Header)
+		if i == figures[len(figures)-1] && r.Compared() {
+			t.Headers = append(t.Headers, "self p", "total p")
+		}
+	}
+	t.Names = []int{0}
+	for i := range names[1:] {
+		t.Names = append(t.Names, len(t.Headers)-len(names)+1+i)
+	}
+	var fnIndex []int32
+	if of == report.TableFunctions {
+		fnIndex, _ = treeFunctions(r)
 		t.Fn = []int32{}
-		t.Headers = append(append([]string{"function"}, t.Headers...), "package", "location")
-		t.Names = []int{0, len(t.Headers) - 2, len(t.Headers) - 1}
-	} else {
-		t.Headers = append([]string{"package"}, t.Headers...)
-		t.Names = []int{0}
 	}
-	for i := range shown {
-		row := &shown[i]
-		var cells []string
-		var keys []float64
-		if r.Compared() {
-			cells = append(report.Texts(report.TopCells(row)), pText(&row.Self), pText(&row.Total))
-			keys = []float64{row.Self.Mean[0], row.Self.Mean[1], key(row.Self.Change.DeltaPct), 0, row.Total.Mean[0], row.Total.Mean[1], key(row.Total.Change.DeltaPct), 0, 0, 0, key(row.Self.Change.P), key(row.Total.Change.P)}
-			by, _ := report.Deciding(row)
-			keys[8], keys[9] = key(by.Of(row).Change.DeltaPP), key(by.Of(row).Change.P)
-		} else {
-			cells = report.Texts(v.OneSideCells(row))
-			keys = []float64{row.Self.Mean[0], row.Self.Mean[0], row.Total.Mean[0], row.Total.Mean[0]}
-		}
-		if functions {
-			cells = append(append([]string{v.RowName(row)}, cells...), termtext.Clean(row.Key.Package), v.Location(row.Key))
-			keys = append(append([]float64{0}, keys...), 0, 0)
-			f, ok := fnOfKey[row.Key]
-			if !ok {
-				f = -1
+	for _, row := range rt.Rows {
+		cells := make([]string, 0, len(t.Headers))
+		keys := make([]float64, 0, len(t.Headers))
+		for _, i := range order {
+			c := row.Cells[i]
+			cells = append(cells, c.Text)
+			keys = append(keys, sortKey(rt.Columns[i].Kind, c.Value))
+			if i == figures[len(figures)-1] && r.Compared() {
+				x := &rows[row.Index]
+				cells = append(cells, pText(&x.Self), pText(&x.Total))
+				keys = append(keys, key(x.Self.Change.P), key(x.Total.Change.P))
 			}
-			t.Fn = append(t.Fn, f)
-		} else {
-			cells = append([]string{termtext.Clean(row.Key.Package)}, cells...)
-			keys = append([]float64{0}, keys...)
+		}
+		if fnIndex != nil {
+			t.Fn = append(t.Fn, fnIndex[row.Index])
 		}
 		t.Rows = append(t.Rows, cells)
 		t.Keys = append(t.Keys, keys)
@@ -535,6 +534,18 @@ func rowsTable(v *report.View, r *diff.Report, rows []diff.Row, title string, fu
 		t.Rows, t.Keys = [][]string{}, [][]float64{}
 	}
 	return t
+}
+
+// sortKey is the page's sort key of a cell of kind k showing x: a time as
+// it is, a change or p rounded (see key), a verdict or a name none.
+func sortKey(k report.Kind, x float64) float64 {
+	switch k {
+	case report.KindDuration, report.KindPercent:
+		return x
+	case report.KindChange, report.KindP:
+		return key(x)
+	}
+	return 0
 }
 
 // pText is a measure's p as the text report writes it.

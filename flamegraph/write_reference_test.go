@@ -148,8 +148,8 @@ func writeReference(w io.Writer, r *diff.Report, opts Options) error {
 		d.PathsNote = v.PathsSummary()
 	}
 	// The tables are built as before; only how they are written changed.
-	d.Packages = refTable(rowsTable(v, r, r.Packages, "Packages", false, opts.Top))
-	d.FuncTable = refTable(rowsTable(v, r, r.Functions, "Functions", true, opts.Top))
+	d.Packages = refTable(rowsTable(v, r, report.TablePackages, "Packages", opts.Top))
+	d.FuncTable = refTable(rowsTable(v, r, report.TableFunctions, "Functions", opts.Top))
 	d.Stalls = stallsOf(r, v)
 
 	blob, err := json.Marshal(d) // escapes <, > and & as \u003c...: safe in a script element
