@@ -36,6 +36,10 @@ type RowsRequest struct {
 	By diff.Metric
 	// Top is how many rows the table holds; 0 or less: all.
 	Top int
+	// RankedFirst puts, for one side, the ranked metric's columns first
+	// (total and total% before self when By is total time); else self
+	// comes first.
+	RankedFirst bool
 	// Idle lists the rows with no time in the metric on any side too,
 	// last (what --top 0, "all", lists).
 	Idle bool
@@ -93,7 +97,7 @@ func (v *View) RowsTable(q RowsRequest) Table {
 	if compared {
 		t.Columns = append(changeColumns(), names...)
 	} else {
-		t.Columns = append(oneSideColumns(q.By), names...)
+		t.Columns = append(oneSideColumns(q.By, q.RankedFirst), names...)
 	}
 	t.Rows = make([]Row, len(order))
 	for i, j := range order {
@@ -103,7 +107,7 @@ func (v *View) RowsTable(q RowsRequest) Table {
 			c = ChangeCells(q.By.Of(x))
 		} else {
 			c = v.OneSideCells(x)
-			if q.By == diff.MetricTotal {
+			if q.By == diff.MetricTotal && q.RankedFirst {
 				c = []Cell{c[2], c[3], c[0], c[1]}
 			}
 		}
@@ -119,11 +123,11 @@ func changeColumns() []Column {
 }
 
 // oneSideColumns are the columns of OneSideCells, the metric ranked by
-// first.
-func oneSideColumns(by diff.Metric) []Column {
+// first when rankedFirst.
+func oneSideColumns(by diff.Metric, rankedFirst bool) []Column {
 	self := []Column{sideCol("self", KindDuration, 0), sideCol("self%", KindPercent, 0)}
 	total := []Column{sideCol("total", KindDuration, 0), sideCol("total%", KindPercent, 0)}
-	if by == diff.MetricTotal {
+	if by == diff.MetricTotal && rankedFirst {
 		return append(total, self...)
 	}
 	return append(self, total...)

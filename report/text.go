@@ -95,7 +95,7 @@ func writeTextOne(tw *textWriter, v *View, opts TextOptions) {
 	}
 	for i, o := range of {
 		// "0 for all": the rows with total time only too.
-		t := v.RowsTable(RowsRequest{Of: o, By: by[i], Top: opts.Top, Idle: true})
+		t := v.RowsTable(RowsRequest{Of: o, By: by[i], Top: opts.Top, RankedFirst: true, Idle: true})
 		tw.printf("\nTop %s by %s time\n", count(len(t.Rows), len(v.rowsOf(o)), t.Title), by[i])
 		if len(t.Rows) == 0 {
 			tw.printf("  (no on-CPU samples)\n")

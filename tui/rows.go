@@ -107,53 +107,52 @@ func (m Model) rows() []line {
 		return out
 	}
 	r := m.report()
-	var src []diff.Row
+	of := report.TableFunctions
 	switch s.kind {
 	case kindPackages:
-		src = r.Packages
+		of = report.TablePackages
 	case kindFiles:
+		of = report.TableFiles
+	}
+	metric := m.metric()
+	t := m.view.RowsTable(report.RowsRequest{Of: of, By: metric})
+	src := r.Functions
+	switch of {
+	case report.TablePackages:
+		src = r.Packages
+	case report.TableFiles:
 		src = r.Files
-	default:
-		src = r.Functions
 	}
 	var out []line
-	metric := m.metric()
-	for _, i := range m.view.Order(src, metric) {
-		row := &src[i]
+	for _, row := range t.Rows {
 		switch {
 		case s.kind == kindPackage && row.Key.Package != s.pkg:
 			continue
 		case s.kind == kindFile && (row.Key.File != s.file.File || row.Key.Package != s.file.Package):
 			continue
 		}
-		ms := metric.Of(row)
-		if m.hideNoise && r.Compared() && ms.Change.Verdict == diff.VerdictSame {
+		verdict := metric.Of(&src[row.Index]).Change.Verdict
+		if m.hideNoise && r.Compared() && verdict == diff.VerdictSame {
 			continue
 		}
-		l := line{key: row.Key, fn: -1, path: -1, verdict: ms.Change.Verdict}
-		if r.Compared() {
-			l.cells = report.Texts(report.ChangeCells(ms))
-		} else {
-			l.cells = report.Texts(m.view.OneSideCells(row))
+		l := line{key: row.Key, fn: -1, path: -1, verdict: verdict}
+		if of == report.TableFunctions {
+			l.fn = int32(row.Index)
 		}
-		switch s.kind {
-		case kindPackages:
-			l.names = []string{termtext.Clean(row.Key.Package)}
-		case kindFiles:
-			l.names = []string{m.view.File(row.Key), termtext.Clean(row.Key.Package)}
-		default:
-			l.fn = int32(i)
-			l.names = []string{m.view.RowName(row), termtext.Clean(row.Key.Package), m.view.Location(row.Key)}
+		for i, c := range row.Cells {
+			if k := t.Columns[i].Kind; k.Numeric() {
+				l.cells = append(l.cells, c.Text)
+				l.sort = append(l.sort, report.SortValue(k, c.Value))
+			} else {
+				l.names = append(l.names, c.Text)
+			}
 		}
 		if !s.matches(l) {
 			continue
 		}
 		if r.Compared() {
-			l.sort = changeSort(ms)
 			cells, sort := m.variantCells(row.Key)
 			l.cells, l.sort = append(l.cells, cells...), append(l.sort, sort...)
-		} else {
-			l.sort = []float64{row.Self.Mean[0], row.Self.Mean[0], row.Total.Mean[0], row.Total.Mean[0]}
 		}
 		out = append(out, l)
 	}
