@@ -27,6 +27,9 @@ type outputFormat struct {
 	fromRecord bool
 	// binary: the output is not text, and is not written to a terminal.
 	binary bool
+	// source: --source's annotated source is written in this format (it
+	// is text).
+	source bool
 	// write writes a comparison; nil for the explorer, which runs rather
 	// than writes (see main).
 	write func(out io.Writer, in writeInput) error
@@ -48,7 +51,7 @@ type writeInput struct {
 
 // formats is every --format profdiff writes, in the order --help names them.
 var formats = [...]outputFormat{
-	{names: []string{"text"}, needs: needs{tree: treeCompared, whole: true}, showsWarnings: true, fromRecord: true,
+	{names: []string{"text"}, needs: needs{tree: treeCompared, whole: true}, showsWarnings: true, fromRecord: true, source: true,
 		write: func(out io.Writer, in writeInput) error {
 			return report.WriteText(out, in.rep, report.TextOptions{Top: in.o.top, Color: in.color, Files: in.o.by == "file", Sort: in.o.sortMetric()})
 		},

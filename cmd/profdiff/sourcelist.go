@@ -43,11 +43,10 @@ func (o *options) checkLineFlags() error {
 		return fmt.Errorf("--source %q: %v", o.source, err)
 	}
 	o.sourceRE = re
-	switch o.format {
-	case "":
+	if o.format == "" {
 		o.format = "text"
-	case "text":
-	default:
+	}
+	if f, ok := formatNamed(o.format); !ok || !f.source {
 		return fmt.Errorf("--source prints text, not --format %s (for per-line times in JSON, use --format json --lines)", o.format)
 	}
 	if o.jsonOutput != "" {
