@@ -481,7 +481,8 @@ func rowsTable(v *report.View, r *diff.Report, of report.TableOf, title string, 
 	}
 	t := table{Title: title, Total: len(rows)}
 	var rt report.Table
-	if r.Compared() {
+	compared := r.Compared()
+	if compared {
 		rt = v.TopTable(of, top)
 	} else {
 		rt = v.RowsTable(report.RowsRequest{Of: of, By: diff.MetricSelf, Top: top})
@@ -498,7 +499,7 @@ func rowsTable(v *report.View, r *diff.Report, of report.TableOf, title string, 
 	t.Headers = make([]string, 0, len(order)+2)
 	for _, i := range order {
 		t.Headers = append(t.Headers, rt.Columns[i].Header)
-		if i == figures[len(figures)-1] && r.Compared() {
+		if i == figures[len(figures)-1] && compared {
 			t.Headers = append(t.Headers, "self p", "total p")
 		}
 	}
@@ -518,7 +519,7 @@ func rowsTable(v *report.View, r *diff.Report, of report.TableOf, title string, 
 			c := row.Cells[i]
 			cells = append(cells, c.Text)
 			keys = append(keys, sortKey(rt.Columns[i].Kind, c.Value))
-			if i == figures[len(figures)-1] && r.Compared() {
+			if i == figures[len(figures)-1] && compared {
 				x := &rows[row.Index]
 				cells = append(cells, pText(&x.Self), pText(&x.Total))
 				keys = append(keys, key(x.Self.Change.P), key(x.Total.Change.P))

@@ -152,7 +152,7 @@ func (m *markdown) details(room int) string {
 	for _, o := range m.of {
 		t := m.v.RowsTable(RowsRequest{Of: o, By: m.opts.Sort, Top: most})
 		var body strings.Builder
-		merge := m.r.Compared() // before → after, the change in one cell
+		merge := t.Changes() // before → after, the change in one cell
 		body.WriteString(mdHeader(&t, mdMerged(merge)))
 		shown := 0
 		for _, row := range t.Rows {
@@ -168,7 +168,7 @@ func (m *markdown) details(room int) string {
 			note = fmt.Sprintf("\n_%d of %d rows shown to stay within GitHub's comment size; the JSON output has them all._\n", shown, t.Total)
 		}
 		by := fmt.Sprintf("by %s time", m.opts.Sort)
-		if m.r.Compared() {
+		if merge {
 			by = fmt.Sprintf("by change in %s time", m.opts.Sort)
 		}
 		fmt.Fprintf(&details, "\n<details><summary>All %s (%d) %s</summary>\n\n%s%s\n</details>\n", t.Title, t.Total, by, body.String(), note)

@@ -151,3 +151,14 @@ func col(header string, k Kind) Column { return Column{Header: header, Kind: k, 
 func sideCol(header string, k Kind, side int) Column {
 	return Column{Header: header, Kind: k, Side: side}
 }
+
+// Changes reports whether the table shows changes between sides (a column
+// of a change or a verdict).
+func (t *Table) Changes() bool {
+	for _, c := range t.Columns {
+		if c.Kind == KindChange || c.Kind == KindVerdict || c.Kind == KindSideChange {
+			return true
+		}
+	}
+	return false
+}

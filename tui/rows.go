@@ -132,7 +132,7 @@ func (m Model) rows() []line {
 			continue
 		}
 		verdict := metric.Of(&src[row.Index]).Change.Verdict
-		if m.hideNoise && r.Compared() && verdict == diff.VerdictSame {
+		if m.hideNoise && verdict == diff.VerdictSame { // one side has no verdict (VerdictNone)
 			continue
 		}
 		l := line{key: row.Key, fn: -1, path: -1, verdict: verdict}
@@ -150,10 +150,8 @@ func (m Model) rows() []line {
 		if !s.matches(l) {
 			continue
 		}
-		if r.Compared() {
-			cells, sort := m.variantCells(row.Key)
-			l.cells, l.sort = append(l.cells, cells...), append(l.sort, sort...)
-		}
+		cells, sort := m.variantCells(row.Key) // none but exploring N sides
+		l.cells, l.sort = append(l.cells, cells...), append(l.sort, sort...)
 		out = append(out, l)
 	}
 	m.sortLines(s, out)
@@ -258,7 +256,7 @@ func (m Model) calls(s *screen) []line {
 			l := line{key: row.Key, fn: other, path: -1, verdict: c.Total.Change.Verdict,
 				names: []string{m.view.RowName(row), termtext.Clean(row.Key.Package), m.view.Location(row.Key)},
 				cells: cellsOf(&c.Total), sort: sortOf(&c.Total)}
-			if m.hideNoise && r.Compared() && l.verdict == diff.VerdictSame {
+			if m.hideNoise && l.verdict == diff.VerdictSame {
 				continue
 			}
 			if !s.matches(l) {
