@@ -146,23 +146,9 @@ func (m *markdown) top() string {
 // in as many rows as fit in room characters, with a note of what was cut.
 func (m *markdown) details(room int) string {
 	var details strings.Builder
-	// No more rows than could fit in a table's share of the room, at the
-	// shortest a line can be.
-	most := max(room/len(m.of)/mdShortestLine+1, 1)
 	for _, o := range m.of {
-		t := m.v.RowsTable(RowsRequest{Of: o, By: m.opts.Sort, Top: most})
-		var body strings.Builder
-		merge := t.Changes() // before → after, the change in one cell
-		body.WriteString(mdHeader(&t, mdMerged(merge)))
-		shown := 0
-		for _, row := range t.Rows {
-			l := mdLine(&t, row, mdMerged(merge))
-			if body.Len()+len(l) > room/len(m.of) {
-				break
-			}
-			body.WriteString(l)
-			shown++
-		}
+		t, body, shown := m.detailTable(o, room/len(m.of))
+		merge := t.Changes()
 		note := ""
 		if shown < t.Total {
 			note = fmt.Sprintf("\n_%d of %d rows shown to stay within GitHub's comment size; the JSON output has them all._\n", shown, t.Total)
@@ -171,7 +157,7 @@ func (m *markdown) details(room int) string {
 		if merge {
 			by = fmt.Sprintf("by change in %s time", m.opts.Sort)
 		}
-		fmt.Fprintf(&details, "\n<details><summary>All %s (%d) %s</summary>\n\n%s%s\n</details>\n", t.Title, t.Total, by, body.String(), note)
+		fmt.Fprintf(&details, "\n<details><summary>All %s (%d) %s</summary>\n\n%s%s\n</details>\n", t.Title, t.Total, by, body, note)
 	}
 	if len(m.r.Warnings) > 0 {
 		details.WriteString("\n<details><summary>Warnings</summary>\n\n")
@@ -187,9 +173,37 @@ func (m *markdown) details(room int) string {
 	return details.String()
 }
 
-// mdShortestLine is fewer characters than a row of a markdown table of
-// rows takes: four cells of one character ("| a | b | c | d |").
-const mdShortestLine = 16
+// detailTable is a detail table of rows in as many rows as fit in room
+// characters: the table asked of the builder, its markdown and how many
+// of its rows that holds. It asks for a few rows first, then for as many
+// as the lines so far say would fit, so that the rows cut are never
+// formatted.
+func (m *markdown) detailTable(o TableOf, room int) (t Table, body string, shown int) {
+	want := mdFirstRows
+	for {
+		t = m.v.RowsTable(RowsRequest{Of: o, By: m.opts.Sort, Top: want})
+		merged := mdMerged(t.Changes()) // before → after, the change in one cell
+		var b strings.Builder
+		b.WriteString(mdHeader(&t, merged))
+		shown = 0
+		for _, row := range t.Rows {
+			l := mdLine(&t, row, merged)
+			if b.Len()+len(l) > room {
+				break
+			}
+			b.WriteString(l)
+			shown++
+		}
+		if shown < len(t.Rows) || len(t.Rows) == t.Total {
+			return t, b.String(), shown
+		}
+		per := max(b.Len()/max(shown, 1), 1)
+		want = max(2*want, room/per*5/4+1)
+	}
+}
+
+// mdFirstRows is how many rows detailTable asks for first.
+const mdFirstRows = 32
 
 // mdHeader is a table of rows' header and alignment rows: its figures'
 // columns (merged's, when given) right aligned, then the name columns, a
