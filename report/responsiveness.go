@@ -48,9 +48,8 @@ func (v *View) ResponsivenessRows() [][]Cell {
 }
 
 // ResponsivenessTable is the table of stall figures: a row per figure,
-// its label, a column per side, and with two sides the change. The last
-// column reads as the row's note (with one side its value, with N the
-// last side's), left-aligned and cut when long.
+// its label, a column per side (with N sides each variant's change
+// against the base beside its value), and with two sides the change.
 func (v *View) ResponsivenessTable() Table {
 	t := Table{Title: "responsiveness", Columns: []Column{col("figure", KindLabel)}}
 	for si, s := range v.r.Sides {
@@ -59,7 +58,6 @@ func (v *View) ResponsivenessTable() Table {
 	if v.r.Compared() {
 		t.Columns = append(t.Columns, col("change", KindNote))
 	}
-	t.Columns[len(t.Columns)-1].Kind = KindNote
 	for _, cs := range v.ResponsivenessRows() {
 		t.Rows = append(t.Rows, Row{Index: -1, Cells: cs})
 	}
@@ -233,6 +231,10 @@ func writeTextResponsiveness(tw *textWriter, v *View) {
 	}
 	tw.printf("\nResponsiveness (per run, %s)\n", v.SourceText())
 	t := v.ResponsivenessTable()
+	// Text reads the last column as the row's note, left-aligned and cut
+	// when long: the change, or with one side its value, with N the last
+	// side's.
+	t.Columns[len(t.Columns)-1].Kind = KindNote
 	tw.layout(&t)
 	tw.printf("  %s\n", v.StallsUncertainty())
 	tw.printf("  Longest %s, with the functions that ran most in them (self time) and the stack they started in:\n", v.stallsNoun())

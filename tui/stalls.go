@@ -9,6 +9,7 @@ import (
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/internal/units"
+	"github.com/profdiff/profdiff/report"
 )
 
 // The responsiveness view (the r key): the report's stall figures per
@@ -41,20 +42,11 @@ func (m Model) stallsLines() []string {
 		lines = append(lines, wrap("", v.NoLongStalls())...)
 	}
 	// The figures' table.
-	head := []string{"figure"}
-	for _, s := range m.report().Sides {
-		head = append(head, s.Name)
-	}
-	if m.report().Compared() {
-		head = append(head, "change")
-	}
+	t := v.ResponsivenessTable()
+	head := t.Headers()
 	table := [][]string{head}
-	for _, row := range v.ResponsivenessRows() {
-		var r []string
-		for _, c := range row {
-			r = append(r, c.Text)
-		}
-		table = append(table, r)
+	for _, row := range t.Rows {
+		table = append(table, report.Texts(row.Cells))
 	}
 	widths := make([]int, len(head))
 	for _, r := range table {
@@ -68,7 +60,7 @@ func (m Model) stallsLines() []string {
 			if i > 0 {
 				b.WriteString("  ")
 			}
-			b.WriteString(pad(c, widths[i], i > 0 && (i < len(head)-1 || !m.report().Compared())))
+			b.WriteString(pad(c, widths[i], t.Columns[i].Kind.Numeric()))
 		}
 		line := strings.TrimRight(b.String(), " ")
 		if ri == 0 {
