@@ -87,7 +87,7 @@ func (v *View) RowsTable(q RowsRequest) Table {
 		return v.severalRowsTable(q)
 	}
 	rows := v.rowsOf(q.Of)
-	order := v.order(rows, q.By, q.Idle && q.Top == 0)
+	order := v.sortedOrder(q.Of, q.By, q.Idle && q.Top == 0)
 	t := Table{Title: q.Of.what(), Total: len(order)}
 	if q.Top > 0 && len(order) > q.Top {
 		order = order[:q.Top]
@@ -114,6 +114,21 @@ func (v *View) RowsTable(q RowsRequest) Table {
 		t.Rows[i] = Row{Key: x.Key, Index: j, Cells: append(c, v.nameCells(q.Of, x)...)}
 	}
 	return t
+}
+
+// sortedOrder is order of a table's rows, sorted once per view; the
+// slice is shared, not to be changed.
+func (v *View) sortedOrder(of TableOf, by diff.Metric, all bool) []int {
+	k := orderKey{of, by, all}
+	if o, ok := v.orders[k]; ok {
+		return o
+	}
+	if v.orders == nil {
+		v.orders = map[orderKey][]int{}
+	}
+	o := v.order(v.rowsOf(of), by, all)
+	v.orders[k] = o
+	return o
 }
 
 // changeColumns are the columns of ChangeCells.

@@ -36,6 +36,18 @@ type View struct {
 	// goFiles: the report is of Go code, whose files read best as the
 	// package's import path and the file's name.
 	goFiles bool
+	// orders are the orders of the report's rows RowsTable has sorted,
+	// kept: a renderer asks for a table more than once (markdown for the
+	// rows that fit, the explorer on every key).
+	orders map[orderKey][]int
+}
+
+// orderKey names an order of a table's rows: which rows, by which metric,
+// with the rows of no time or not.
+type orderKey struct {
+	of  TableOf
+	by  diff.Metric
+	all bool
 }
 
 // NewView returns the view of a report.
