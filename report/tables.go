@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"strings"
 
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
@@ -92,13 +93,8 @@ func (v *View) RowsTable(q RowsRequest) Table {
 	if q.Top > 0 && len(order) > q.Top {
 		order = order[:q.Top]
 	}
-	names := nameColumns(q.Of)
+	t.Columns = v.RowsColumns(q)
 	compared := v.r.Compared()
-	if compared {
-		t.Columns = append(changeColumns(), names...)
-	} else {
-		t.Columns = append(oneSideColumns(q.By, q.RankedFirst), names...)
-	}
 	t.Rows = make([]Row, len(order))
 	for i, j := range order {
 		x := &rows[j]
@@ -129,6 +125,18 @@ func (v *View) sortedOrder(of TableOf, by diff.Metric, all bool) []int {
 	o := v.order(v.rowsOf(of), by, all)
 	v.orders[k] = o
 	return o
+}
+
+// RowsColumns are the columns of the table RowsTable builds for q, for a
+// renderer to head a table before it asks for its rows.
+func (v *View) RowsColumns(q RowsRequest) []Column {
+	switch {
+	case v.r.Several():
+		return v.severalColumns(q.Of)
+	case v.r.Compared():
+		return append(changeColumns(), nameColumns(q.Of)...)
+	}
+	return append(oneSideColumns(q.By, q.RankedFirst), nameColumns(q.Of)...)
 }
 
 // changeColumns are the columns of ChangeCells.
@@ -179,12 +187,11 @@ func (v *View) OneSideCells(r *diff.Row) []Cell {
 func (v *View) severalRowsTable(q RowsRequest) Table {
 	r := v.r
 	var name func(*diff.Row) string
-	kind := KindName
 	switch q.Of {
 	case TablePackages:
 		name = func(x *diff.Row) string { return termtext.Clean(x.Key.Package) }
 	case TableFiles:
-		name, kind = func(x *diff.Row) string { return v.File(x.Key) }, KindLocation
+		name = func(x *diff.Row) string { return v.File(x.Key) }
 	default:
 		name = func(x *diff.Row) string {
 			return v.RowName(x) + " (" + termtext.Clean(x.Key.Package) + ", " + v.Location(x.Key) + ")"
@@ -195,10 +202,7 @@ func (v *View) severalRowsTable(q RowsRequest) Table {
 	if q.Top > 0 && len(lines) > q.Top {
 		lines = lines[:q.Top]
 	}
-	t.Columns = []Column{col(q.Of.what()[:len(q.Of.what())-1], kind), col("time", KindMetric)}
-	for si, s := range r.Sides {
-		t.Columns = append(t.Columns, sideCol(termtext.Clean(s.Name), KindSideChange, si))
-	}
+	t.Columns = v.severalColumns(q.Of)
 	rows := v.rowsOf(q.Of)
 	for _, l := range lines {
 		m := l.metric.Of(l.row)
@@ -210,6 +214,20 @@ func (v *View) severalRowsTable(q RowsRequest) Table {
 		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// severalColumns are the columns of a table of N sides: the row's name,
+// its metric, and a column per side.
+func (v *View) severalColumns(of TableOf) []Column {
+	kind := KindName
+	if of == TableFiles {
+		kind = KindLocation
+	}
+	cols := []Column{col(strings.TrimSuffix(of.what(), "s"), kind), col("time", KindMetric)}
+	for si, s := range v.r.Sides {
+		cols = append(cols, sideCol(termtext.Clean(s.Name), KindSideChange, si))
+	}
+	return cols
 }
 
 // rowIndex is the index of x, a pointer into rows, in rows.

@@ -40,10 +40,25 @@ func (m Model) columns() []string {
 		}
 		return []string{"time", "share"}
 	}
-	if r.Compared() {
-		return append(append([]string{}, report.ChangeHeaders...), m.variantHeaders()...)
+	// The builder's figures' headers, then the other variants'.
+	var out []string
+	for _, c := range m.view.RowsColumns(report.RowsRequest{Of: m.tableOf(), By: m.metric()}) {
+		if c.Kind.Numeric() {
+			out = append(out, c.Header)
+		}
 	}
-	return report.OneSideHeaders
+	return append(out, m.variantHeaders()...)
+}
+
+// tableOf is the report's table of rows the screen lists.
+func (m Model) tableOf() report.TableOf {
+	switch m.top().kind {
+	case kindPackages:
+		return report.TablePackages
+	case kindFiles:
+		return report.TableFiles
+	}
+	return report.TableFunctions
 }
 
 // defaultSortCol is the column the report's own order sorts by: the change
@@ -107,13 +122,7 @@ func (m Model) rows() []line {
 		return out
 	}
 	r := m.report()
-	of := report.TableFunctions
-	switch s.kind {
-	case kindPackages:
-		of = report.TablePackages
-	case kindFiles:
-		of = report.TableFiles
-	}
+	of := m.tableOf()
 	metric := m.metric()
 	t := m.view.RowsTable(report.RowsRequest{Of: of, By: metric})
 	src := r.Functions
