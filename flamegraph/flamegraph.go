@@ -194,11 +194,13 @@ func writeResources(j *jsonwrite.Writer, v *report.View) {
 	j.EndArray()
 }
 
-// headline is the headline's rows of cells as the page shows them.
+// headline is the headline table's rows of cells as the page shows them
+// (the page heads and aligns them itself).
 func headline(v *report.View) [][]string {
+	t := v.HeadlineTable()
 	var rows [][]string
-	for _, row := range v.HeadlineRows() {
-		rows = append(rows, report.Texts(row))
+	for _, row := range t.Rows {
+		rows = append(rows, report.Texts(row.Cells))
 	}
 	return rows
 }

@@ -98,6 +98,8 @@ type markdown struct {
 	v    *View
 	opts MarkdownOptions
 	of   []TableOf
+	// headlineDetails are the headline's rows folded in the run details.
+	headlineDetails Table
 }
 
 // head is a single profile's top: broken rules and the headline table.
@@ -111,10 +113,8 @@ func (m *markdown) head() string {
 	}
 	s := r.Sides[0]
 	fmt.Fprintf(&head, "### profdiff: %s\n\n", EscapeMarkdown(sideName(s)))
-	head.WriteString("| measure | value | detail |\n|---|---:|---|\n")
-	for _, l := range v.HeadlineRows() {
-		fmt.Fprintf(&head, "| %s | %s | %s |\n", EscapeMarkdown(l[0].Text), EscapeMarkdown(l[1].Text), EscapeMarkdown(l[2].Text))
-	}
+	headline := v.HeadlineTable()
+	head.WriteString(mdHeadline(&headline, false))
 	head.WriteString(markdownResponsiveness(v))
 	if v.Root() != "" {
 		fmt.Fprintf(&head, "\n_Locations are relative to %s._\n", EscapeMarkdown(v.Root()))
@@ -171,6 +171,46 @@ func (m *markdown) details(room int) string {
 		details.WriteString("\n</details>\n")
 	}
 	return details.String()
+}
+
+// mdHeadline lays out a headline table (HeadlineTable, or some of its
+// rows): labels and notes left, a side's figures right, every text
+// escaped, a note whose change is real in bold; with unbreak a figure
+// wraps between figures only (the first screen's narrow columns).
+func mdHeadline(t *Table, unbreak bool) string {
+	var b strings.Builder
+	b.WriteString("|")
+	for _, c := range t.Columns {
+		if c.Header == "" {
+			b.WriteString(" |")
+		} else {
+			b.WriteString(" " + EscapeMarkdown(c.Header) + " |")
+		}
+	}
+	b.WriteString("\n|")
+	for _, c := range t.Columns {
+		if c.Kind.Numeric() {
+			b.WriteString("---:|")
+		} else {
+			b.WriteString("---|")
+		}
+	}
+	b.WriteString("\n")
+	for _, row := range t.Rows {
+		b.WriteString("|")
+		for i, c := range row.Cells {
+			text := EscapeMarkdown(c.Text)
+			switch k := t.Columns[i].Kind; {
+			case k.Numeric() && unbreak:
+				text = unbroken(text)
+			case k == KindNote:
+				text = emphasize(text, c.Verdict)
+			}
+			b.WriteString(" " + text + " |")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // detailTable is a detail table of rows in as many rows as fit in room

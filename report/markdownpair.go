@@ -61,10 +61,10 @@ func (m *markdown) pair() string {
 		}
 	}
 	fmt.Fprintf(&first, "**%s**\n\n", EscapeMarkdown(v.VerdictSentence()))
-	first.WriteString("| | before | after | change |\n|---|---:|---:|---|\n")
-	for _, l := range v.firstHeadlineRows() {
-		fmt.Fprintf(&first, "| %s | %s | %s | %s |\n", EscapeMarkdown(l[0].Text), unbroken(EscapeMarkdown(l[1].Text)), unbroken(EscapeMarkdown(l[2].Text)), emphasize(EscapeMarkdown(l[3].Text), l[3].Verdict))
-	}
+	headline := v.HeadlineTable()
+	firstScreen, details := splitHeadline(&headline)
+	first.WriteString(mdHeadline(&firstScreen, true))
+	m.headlineDetails = details
 	if c, base := m.opts.Commit, m.opts.BaseCommit; c != "" || base != "" {
 		fmt.Fprintf(&first, "\n_Commit %s against base %s._\n", EscapeMarkdown(orDash(c)), EscapeMarkdown(orDash(base)))
 	}
@@ -162,20 +162,24 @@ func (v *View) VerdictSentence() string {
 	return strings.Join(parts, ", ") + "; " + change + ", " + verdict + "."
 }
 
-// firstHeadlineRows are the headline rows the first screen shows: the
-// judged on-CPU figures, wall time, busy and GC shares, and what no
-// reader should miss (code left unmapped, a narrowing); the rest (runs,
-// samples, interval, maps) are in the run details.
-func (v *View) firstHeadlineRows() [][]Cell {
-	var out [][]Cell
-	for _, l := range v.HeadlineRows() {
-		switch l[0].Text {
+// splitHeadline splits the headline's rows: those the first screen shows
+// (the judged on-CPU figures, wall time, busy and GC shares, and what no
+// reader should miss: code left unmapped, a narrowing), and the run
+// details (runs, samples, interval, maps), whose last column is a note.
+func splitHeadline(t *Table) (first, details Table) {
+	first, details = *t, *t
+	first.Rows, details.Rows = nil, nil
+	details.Columns = slices.Clone(t.Columns)
+	details.Columns[len(details.Columns)-1].Header = "note"
+	for _, row := range t.Rows {
+		switch row.Cells[0].Text {
 		case "runs", "samples / run", "mean interval", "maps":
-			continue
+			details.Rows = append(details.Rows, row)
+		default:
+			first.Rows = append(first.Rows, row)
 		}
-		out = append(out, l)
 	}
-	return out
+	return first, details
 }
 
 // ConfirmingRun says, for the largest change past the minimum effect that
@@ -375,13 +379,8 @@ func attrEscape(s string) string {
 // maps) folded away.
 func (m *markdown) runDetails() string {
 	var b strings.Builder
-	b.WriteString("\n<details><summary>Runs and sampling</summary>\n\n| | before | after | note |\n|---|---:|---:|---|\n")
-	for _, l := range m.v.HeadlineRows() {
-		switch l[0].Text {
-		case "runs", "samples / run", "mean interval", "maps":
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", EscapeMarkdown(l[0].Text), EscapeMarkdown(l[1].Text), EscapeMarkdown(l[2].Text), EscapeMarkdown(l[3].Text))
-		}
-	}
+	b.WriteString("\n<details><summary>Runs and sampling</summary>\n\n")
+	b.WriteString(mdHeadline(&m.headlineDetails, false))
 	if root := m.v.Root(); root != "" {
 		fmt.Fprintf(&b, "\n_Locations are relative to %s._\n", EscapeMarkdown(root))
 	}
