@@ -309,7 +309,7 @@ def count_side(runs, prior, frac):
     n, s = len(runs), sum(runs)
     mean = max(s / n, 0.5)
     binom = max(1 - frac, 0.01) / mean if s > 0 else 1 / mean
-    extra, df = prior * prior, math.inf
+    extra, df = prior * prior + ((DISPERSION - 1) * binom if s > 0 else 0), math.inf
     if n >= 2 and s > 0:
         s2 = max(sum((x / mean - 1) ** 2 for x in runs) / (n - 1) - binom, 0)
         w = prior_weight(n)

@@ -131,10 +131,11 @@ func TestRules(t *testing.T) {
 		{"package:*>+2pp", rev, true},
 		// One run a side: the matcher's total (+401%) is tested on its
 		// share alone, by count of samples (106 of 3524 on-CPU samples,
-		// then 542 of 4871), whose sampling noise is binomial (a
-		// variance of 1/4 the one taken for sample time), and settles at
-		// p = 0.031; it did not on its share by sample time.
-		{"function-total:match>+5%", rev, true},
+		// then 542 of 4871), held to the prior's overdispersed count at
+		// one run, and with self and total one family does not settle
+		// (issue 40's calibration); a rule breaks only on a real
+		// verdict.
+		{"function-total:match>+5%", rev, false},
 		{"package-total:path-to-regexp>+5%", rev, true},
 		{"function:nosuchfunction>+5%", rev, false},
 		{"file:path-to-regexp/dist/index.js>+10%", rev, true},
