@@ -831,6 +831,12 @@ func (c *comparison) join(rowsOf func(*analyze.Table) []analyze.Row, index map[a
 			c.finish(&n.Total)
 		}
 	}
+	return c.ordered(out, index)
+}
+
+// ordered returns a table's joined rows in the report's canonical order
+// (the last side's total time, the first's, then key), index updated.
+func (c *comparison) ordered(out []Row, index map[analyze.Key]int32) []Row {
 	last := len(c.sides) - 1
 	order := make([]int, len(out))
 	for i := range order {
