@@ -21,10 +21,17 @@ type Key struct {
 
 // Row is one key's time in nanoseconds: Self counts samples whose leaf is the
 // key, Total samples in whose stack the key appears at least once.
+// SelfSamples and TotalSamples are the same as counts of samples, for a
+// profile that takes one sample per tick (Profile.OneSamplePerTick; 0
+// otherwise): there each sample weighs the time to the next, which a
+// loaded machine stretches (a sample of 215 ms lands on whatever was on
+// top), while the count of ticks a key was sampled on is what the
+// profiler measured of it.
 type Row struct {
-	Key   Key
-	Self  int64
-	Total int64
+	Key                       Key
+	Self                      int64
+	Total                     int64
+	SelfSamples, TotalSamples int32
 }
 
 // Summary holds a profile's headline numbers, in nanoseconds.
@@ -37,6 +44,10 @@ type Summary struct {
 	GCNs       int64 // garbage collection, part of on-CPU
 	Samples    int64
 	IntervalNs int64 // mean sampling interval
+	// OnCPUSamples counts the on-CPU samples of a profile that takes one
+	// sample per tick (Profile.OneSamplePerTick), the rows' SelfSamples
+	// and TotalSamples being theirs; 0 for other profiles.
+	OnCPUSamples int64
 	// NarrowedFromNs is the on-CPU time before the profile was narrowed
 	// (focus, ignore, a window...), set by whoever narrowed it; 0 when it
 	// was not.
@@ -235,11 +246,11 @@ func Aggregate(p *Profile, opts AggregateOptions) *Table {
 		t.Lines, t.BundledLines = lineTimes(p, a.fnKey, a.k, a.self)
 		t.LineTotals = len(p.LineTotals) > 0
 	}
-	a.self = nil // 8 bytes a node, free for what follows to reuse
-	t.Packages, _ = a.k.rows(dimPackage, a.selfs, a.totals)
+	a.self, a.selfN = nil, nil // 8 (12) bytes a node, free for what follows to reuse
+	t.Packages, _ = a.rows(dimPackage)
 	var fnRow []int32
-	t.Functions, fnRow = a.k.rows(dimFunction, a.selfs, a.totals)
-	t.Files, _ = a.k.rows(dimFile, a.selfs, a.totals)
+	t.Functions, fnRow = a.rows(dimFunction)
+	t.Files, _ = a.rows(dimFile)
 	if opts.Edges {
 		t.Edges = a.edges.table(a.k, fnRow)
 	}
@@ -270,16 +281,22 @@ type aggregation struct {
 	// next the first sample it has not read.
 	self []int64
 	next int
+	// ticks says the profile takes one sample per tick: the walk counts
+	// samples too, selfN by node (beside self) and selfsN and totalsN by
+	// key.
+	ticks bool
+	selfN []int32
 	// selfs and totals are the sums by key id, per dimension; onPath counts
 	// each key's occurrences on the current path.
-	selfs, totals [numDims][]int64
-	onPath        [numDims][]int32
-	fnKey         []int32 // each node's function key, for Lines and NodeFunctions
-	edges         *edgeSums
-	tree          *ChildIndex // the merged tree: children by function id
-	treeSelf      []treeSelf  // self time by merged tree node, one per profile node with any
-	gcNs          int64
-	stack         []pathEntry
+	selfs, totals   [numDims][]int64
+	selfsN, totalsN [numDims][]int32
+	onPath          [numDims][]int32
+	fnKey           []int32 // each node's function key, for Lines and NodeFunctions
+	edges           *edgeSums
+	tree            *ChildIndex // the merged tree: children by function id
+	treeSelf        []treeSelf  // self time by merged tree node, one per profile node with any
+	gcNs            int64
+	stack           []pathEntry
 }
 
 // pathEntry is one node on the path from the root during the walk. A
@@ -295,6 +312,7 @@ type pathEntry struct {
 	edge  int32
 	sub   int64 // subtree on-CPU time so far
 	tree  int32 // the node's node in the merged call tree
+	subN  int32 // subtree on-CPU samples so far (aggregation.ticks)
 }
 
 // The bits of pathEntry.outer past the dimensions'.
@@ -302,7 +320,7 @@ const edgeBit, hasEdge = 1 << numDims, 1 << (numDims + 1)
 
 func newAggregation(p *Profile, opts AggregateOptions) *aggregation {
 	nn := len(p.Nodes)
-	a := &aggregation{p: p, k: newKeyer(p)}
+	a := &aggregation{p: p, k: newKeyer(p), ticks: p.OneSamplePerTick()}
 	if (opts.Lines && (len(p.LineTicks) > 0 || len(p.LineTotals) > 0)) || opts.NodeFunctions {
 		a.fnKey = make([]int32, nn)
 		for i := range a.fnKey {
@@ -334,6 +352,9 @@ func (a *aggregation) summarize(t *Table, keepSelf bool) {
 	sorted := a.order == nil && !keepSelf && slices.IsSortedFunc(p.Samples, func(a, b Sample) int { return cmp.Compare(a.Node, b.Node) })
 	if !sorted {
 		a.self = make([]int64, len(p.Nodes))
+		if a.ticks {
+			a.selfN = make([]int32, len(p.Nodes))
+		}
 	}
 	sum := &t.Summary
 	rootSamples := 0
@@ -351,11 +372,15 @@ func (a *aggregation) summarize(t *Table, keepSelf bool) {
 			rootSamples++
 		}
 		sum.OnCPUNs += s.Weight
+		sum.OnCPUSamples++
 		if a.self != nil {
 			if a.self[s.Node] == 0 && s.Weight != 0 {
 				selfNodes++
 			}
 			a.self[s.Node] += s.Weight
+			if a.selfN != nil {
+				a.selfN[s.Node]++
+			}
 		} else if s.Node != last && s.Weight != 0 {
 			selfNodes, last = selfNodes+1, s.Node
 		}
@@ -370,27 +395,37 @@ func (a *aggregation) summarize(t *Table, keepSelf bool) {
 			Message: fmt.Sprintf("%d samples land on the root node; they count as on-CPU but belong to no function", rootSamples)})
 	}
 	sum.WallNs, sum.Samples, sum.IntervalNs = p.WallNs, p.SampleCount, p.IntervalNs
+	if !a.ticks {
+		sum.OnCPUSamples = 0
+	}
 }
 
-// selfOf returns node n's on-CPU self time. Without the array it reads
-// the samples of n, the next in node order, since the nodes are entered in
-// order.
-func (a *aggregation) selfOf(n int32) int64 {
+// selfOf returns node n's on-CPU self time and count of samples (0
+// unless a.ticks). Without the arrays it reads the samples of n, the next
+// in node order, since the nodes are entered in order.
+func (a *aggregation) selfOf(n int32) (int64, int32) {
 	if a.self != nil {
-		return a.self[n]
+		if a.selfN != nil {
+			return a.self[n], a.selfN[n]
+		}
+		return a.self[n], 0
 	}
 	samples := a.p.Samples
 	if a.next >= len(samples) || samples[a.next].Node != n {
-		return 0
+		return 0, 0
 	}
 	var w int64
+	start := a.next
 	for ; a.next < len(samples) && samples[a.next].Node == n; a.next++ {
 		w += samples[a.next].Weight
 	}
 	if k := a.p.Frames[a.p.Nodes[n].Frame].Kind; k == KindIdle || k == KindProgram {
-		return 0 // off-CPU
+		return 0, 0 // off-CPU
 	}
-	return w
+	if a.ticks {
+		return w, int32(a.next - start)
+	}
+	return w, 0
 }
 
 // walk visits the nodes in preorder with the path from the root on a
@@ -426,8 +461,8 @@ func (a *aggregation) enter(n int32) {
 		top := &a.stack[len(a.stack)-1]
 		caller, gc, callerKeys, parentTree = top.code, top.gc, top.keys, top.tree
 	}
-	w := a.selfOf(n)
-	e := pathEntry{node: n, sub: w, tree: parentTree}
+	w, cnt := a.selfOf(n)
+	e := pathEntry{node: n, sub: w, tree: parentTree, subN: cnt}
 	e.keys, e.code, e.gc = a.k.node(n, caller, gc)
 	if a.tree != nil {
 		if fn := e.keys[dimFunction]; fn >= 0 {
@@ -444,6 +479,9 @@ func (a *aggregation) enter(n int32) {
 		}
 		a.grow(d)
 		a.selfs[d][id] += w
+		if a.ticks {
+			a.selfsN[d][id] += cnt
+		}
 		if a.onPath[d][id] == 0 {
 			e.outer |= 1 << d
 		}
@@ -471,6 +509,9 @@ func (a *aggregation) leave() {
 			a.onPath[d][id]--
 			if e.outer&(1<<d) != 0 {
 				a.totals[d][id] += e.sub
+				if a.ticks {
+					a.totalsN[d][id] += e.subN
+				}
 			}
 		}
 	}
@@ -479,6 +520,7 @@ func (a *aggregation) leave() {
 	}
 	if len(a.stack) > 1 {
 		a.stack[len(a.stack)-2].sub += e.sub
+		a.stack[len(a.stack)-2].subN += e.subN
 	}
 	a.stack = a.stack[:len(a.stack)-1]
 }
@@ -487,6 +529,9 @@ func (a *aggregation) leave() {
 func (a *aggregation) grow(d int) {
 	for len(a.selfs[d]) < len(a.k.keys[d]) {
 		a.selfs[d], a.totals[d], a.onPath[d] = append(a.selfs[d], 0), append(a.totals[d], 0), append(a.onPath[d], 0)
+		if a.ticks {
+			a.selfsN[d], a.totalsN[d] = append(a.selfsN[d], 0), append(a.totalsN[d], 0)
+		}
 	}
 }
 
@@ -836,6 +881,20 @@ func (k *keyer) rows(d int, selfs, totals [numDims][]int64) ([]Row, []int32) {
 	for r, id := range ids {
 		out[r] = Row{Key: k.keys[d][id], Self: selfs[d][id], Total: totals[d][id]}
 		rowOf[id] = int32(r)
+	}
+	return out, rowOf
+}
+
+// rows returns dimension d's rows (keyer.rows) with their counts of
+// samples when the walk counted them.
+func (a *aggregation) rows(d int) ([]Row, []int32) {
+	out, rowOf := a.k.rows(d, a.selfs, a.totals)
+	if a.ticks {
+		for id, r := range rowOf {
+			if r >= 0 {
+				out[r].SelfSamples, out[r].TotalSamples = a.selfsN[d][id], a.totalsN[d][id]
+			}
+		}
 	}
 	return out, rowOf
 }

@@ -399,3 +399,71 @@ func TestDevServerPackages(t *testing.T) {
 		}
 	}
 }
+
+// TestSampleCountsMatchBruteForce: a profile of one sample per tick has
+// each row's count of samples as brute force counts them (its samples
+// weighing one each), with its samples in time order (the walk reads the
+// per-node array) and sorted by node (the walk reads the samples); other
+// profiles have none.
+func TestSampleCountsMatchBruteForce(t *testing.T) {
+	for _, name := range fixtures {
+		t.Run(name, func(t *testing.T) {
+			p, err := ParseFile(fixture(name), ParseOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			AttributePackages(p, nil)
+			ones := *p
+			ones.Samples = slices.Clone(p.Samples)
+			for i := range ones.Samples {
+				ones.Samples[i].Weight = 1
+			}
+			_, want := bruteForce(&ones, func(n int32) (string, string) { return "", "" })
+			self, _ := bruteForce(&ones, func(n int32) (string, string) { return "", "" })
+			byNode := *p
+			byNode.Samples = slices.Clone(p.Samples)
+			slices.SortStableFunc(byNode.Samples, func(a, b Sample) int { return int(a.Node - b.Node) })
+			for _, q := range []*Profile{p, &byNode} {
+				tab := Aggregate(q, AggregateOptions{})
+				var on int64
+				for _, s := range q.Samples {
+					if q.OnCPU(s) {
+						on++
+					}
+				}
+				if !p.OneSamplePerTick() {
+					on, want, self = 0, nil, nil
+				}
+				if tab.Summary.OnCPUSamples != on {
+					t.Errorf("on-CPU samples %d, want %d", tab.Summary.OnCPUSamples, on)
+				}
+				// Counted by function name, file and position: brute
+				// force's package is left empty.
+				got, gotSelf := map[Key]int64{}, map[Key]int64{}
+				var sum int64
+				for _, r := range tab.Functions {
+					k := r.Key
+					k.Package = ""
+					got[k] += int64(r.TotalSamples)
+					gotSelf[k] += int64(r.SelfSamples)
+					sum += int64(r.SelfSamples)
+				}
+				for k, v := range got {
+					if v != want[k] || gotSelf[k] != self[k] {
+						t.Errorf("%+v: self/total samples %d/%d, brute force %d/%d", k, gotSelf[k], v, self[k], want[k])
+					}
+				}
+				if sum != on {
+					t.Errorf("self samples add up to %d, on-CPU samples %d", sum, on)
+				}
+				var pkgSum int64
+				for _, r := range tab.Packages {
+					pkgSum += int64(r.SelfSamples)
+				}
+				if pkgSum != on {
+					t.Errorf("packages' self samples add up to %d, on-CPU samples %d", pkgSum, on)
+				}
+			}
+		})
+	}
+}

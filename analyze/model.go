@@ -144,3 +144,12 @@ func (p *Profile) findCycle() int {
 	}
 	return -1
 }
+
+// OneSamplePerTick reports whether each of p's samples is one tick of the
+// profiler, weighing the time to the next: a V8 or Chrome profile with
+// its samples' times. Then a key's count of samples is a measure of its
+// own (Row.SelfSamples); a pprof or folded sample holds a count of ticks
+// in its weight, and a V8 profile of hitCounts alone one node's ticks.
+func (p *Profile) OneSamplePerTick() bool {
+	return p.HasTimestamps && (p.Format == FormatCPUProfile || p.Format == FormatTrace)
+}

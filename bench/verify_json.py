@@ -6,15 +6,18 @@ time per run, their means, spreads, deltas and shares, and self <= total on
 every row; and that every verdict agrees with its change and p-value (a
 real verdict has p < 0.05, a change past the minimum effect and the
 direction it names); and every p-value, redone from the runs by the
-method the README's statistics section describes (diff/noise.go): each
-side's log variance a prior worth 3·(2/n)³ runs from three runs a side
-(3 below) pooled with the runs' own, never below binomial sampling noise;
-Welch's t on the row's time and on its share of each run's on-CPU time (of
-the rest of the run for a row holding most of it), the smaller p doubled,
-the share counting only when it moved the time's way and the headline
-did not change (the time alone then, still doubled), the share alone with
-one run a side; Mann-Whitney's too
-from 8 runs a side; Holm's weighted correction over each table's rows
+method the README's statistics section describes (diff/noise.go). The
+headline: each side's log variance a prior worth 3·(2/n)³ runs from
+three runs a side (3 below) pooled with the runs' own; Welch's t. A row
+(a .cpuprofile takes one sample per tick, so rows are judged on their
+counts of samples): its share of each run's on-CPU samples (of the rest
+of the run for a row holding most of it), each side's log variance the
+binomial noise of its count plus the runs' variance above that pooled
+with the prior, Satterthwaite's degrees of freedom of the estimated part,
+counting only when it moved the time's way; when the headline changed,
+its time instead (its count share times the run's on-CPU time, Welch's t
+as the headline's, never below binomial noise), doubled from two runs a
+side; Mann-Whitney's too from 8 runs a side; Holm's weighted correction over each table's rows
 that pass the minimum effect, self and total sharing it equally, each
 row weighted half equally, half by its share.
 
@@ -103,17 +106,21 @@ def read(path):
         col = cf.get('columnNumber', -1) + 1 if url else max(cf.get('columnNumber', -1) + 1, 0)
         return (pkg, name, f, max(line, 0), max(col, 0)), pkg
 
-    selfs = {'f': {}, 'p': {}}
-    totals = {'f': {}, 'p': {}}
-    on = 0
+    # Time, then count of samples (each sample one tick: what the
+    # verdicts are judged on), by function ('f') and package ('p').
+    selfs = {'f': {}, 'p': {}, 'fn': {}, 'pn': {}}
+    totals = {'f': {}, 'p': {}, 'fn': {}, 'pn': {}}
+    on = on_n = 0
     for nid, w in zip(samples, weights):
         if nodes[nid]['callFrame']['functionName'] in ('(idle)', '(program)'):
             continue
         on += w
+        on_n += 1
         kk = key(nid)
         if kk:
-            selfs['f'][kk[0]] = selfs['f'].get(kk[0], 0) + w
-            selfs['p'][kk[1]] = selfs['p'].get(kk[1], 0) + w
+            for d, k in (('f', kk[0]), ('p', kk[1])):
+                selfs[d][k] = selfs[d].get(k, 0) + w
+                selfs[d + 'n'][k] = selfs[d + 'n'].get(k, 0) + 1
         seen = {'f': set(), 'p': set()}
         a = nid
         while a is not None:
@@ -123,8 +130,9 @@ def read(path):
                     if k not in seen[d]:
                         seen[d].add(k)
                         totals[d][k] = totals[d].get(k, 0) + w
+                        totals[d + 'n'][k] = totals[d + 'n'].get(k, 0) + 1
             a = parent.get(a)
-    return on, selfs, totals
+    return on, selfs, totals, on_n
 
 
 def spread(runs):
@@ -265,27 +273,62 @@ def welch(ra, rb, interval, prior, frac=None):
     return p, ma, mb
 
 
-def row_p(runs, function_level, whole_moved):
-    """A row's p-value before the correction."""
+def row_p(runs, counts, function_level, whole_moved):
+    """A row's p-value before the correction, judged on its counts of
+    samples: its time as its share of each run's on-CPU samples times the
+    run's on-CPU time, and its share of the run's samples."""
     means = [sum(r) / len(r) for r in runs]
+    cmeans = [sum(r) / len(r) for r in counts]
     share = max(100 * means[s] / on_mean[s] for s in range(2))
     prior, share_prior = RUN_NOISE, SHARE_NOISE
     if function_level:
         a = ATTRIBUTION ** 2 / (share if share > 1 else 1)
         prior, share_prior = math.sqrt(RUN_NOISE ** 2 + a), math.sqrt(SHARE_NOISE ** 2 + a)
-    frac = min(share / 100, 1)
-    p, _, _ = welch(runs[0], runs[1], interval, prior, frac)
+    frac = min(max(cmeans[s] / on_n_mean[s] for s in range(2)), 1)
+    times = [[c / n * o if n > 0 else 0 for c, n, o in zip(counts[s], on_n[s], on[s])] for s in range(2)]
+    units = [sum(on[s]) / max(sum(on_n[s]), 1) for s in range(2)]
+    p, ta, tb = welch(times[0], times[1], units, prior, frac)
+    if (tb > ta) != (means[1] > means[0]):  # the counted time moved the other way
+        p = 1.0
     if whole_moved:  # the share says nothing: the time, at two tests' level
         return p if len(runs[0]) == 1 or len(runs[1]) == 1 else min(1.0, 2 * p)
-    k = (on_mean[0] + on_mean[1]) / 2
-    rest = means[0] + means[1] > k
-    shares = [[(max(o - v, 0) if rest else v) / o * k if o > 0 else 0 for v, o in zip(runs[s], on[s])] for s in range(2)]
-    ps, sa, sb = welch(shares[0], shares[1], interval, share_prior, 1 - frac if rest else frac)
+    k = (on_n_mean[0] + on_n_mean[1]) / 2
+    rest = cmeans[0] + cmeans[1] > k
+    shares = [[(max(o - v, 0) if rest else v) / o * k if o > 0 else 0 for v, o in zip(counts[s], on_n[s])] for s in range(2)]
+    ps, sa, sb = count_test(shares[0], shares[1], share_prior, 1 - frac if rest else frac)
     if ((sb > sa) != rest) != (means[1] > means[0]):
         ps = 1.0
-    if len(runs[0]) == 1 or len(runs[1]) == 1:
-        return ps
-    return min(1.0, 2 * min(p, ps))
+    return ps  # counted, the share alone
+
+
+def count_side(runs, prior, frac):
+    """(mean, variance of the log mean, degrees of freedom) of a side's
+    counts: binomial sampling noise, known, plus the runs' variance above
+    it (at least 0) pooled with the prior; the degrees of freedom are the
+    estimated part's (Satterthwaite)."""
+    n, s = len(runs), sum(runs)
+    mean = max(s / n, 0.5)
+    binom = max(1 - frac, 0.01) / mean if s > 0 else 1 / mean
+    extra, df = prior * prior + ((DISPERSION - 1) * binom if s > 0 else 0), math.inf
+    if n >= 2 and s > 0:
+        s2 = max(sum((x / mean - 1) ** 2 for x in runs) / (n - 1) - binom, 0)
+        w = prior_weight(n)
+        extra, df = (w * extra + (n - 1) * s2) / (w + n - 1), w + n - 1
+        df = (binom + extra) ** 2 / (extra * extra / df) if extra > 0 else math.inf
+    return mean, (binom + extra) / n, df
+
+
+def count_test(ra, rb, prior, frac):
+    (ma, va, da), (mb, vb, db) = count_side(ra, prior, frac), count_side(rb, prior, frac)
+    t = (math.log(mb) - math.log(ma)) / math.sqrt(va + vb)
+    if math.isinf(da) and math.isinf(db):
+        p = math.erfc(abs(t) / math.sqrt(2))
+    else:
+        df = (va + vb) ** 2 / (va * va / da + vb * vb / db)
+        p = math.erfc(abs(t) / math.sqrt(2)) if df > 1e6 else t_two_sided(t, df)
+    if len(ra) >= RANK_RUNS and len(rb) >= RANK_RUNS:
+        p = max(p, mann_whitney(ra, rb))
+    return p, ma, mb
 
 
 def passes_minimum(means, pp):
@@ -296,16 +339,18 @@ def passes_minimum(means, pp):
 
 
 def table_ps(rows, function_level, whole_moved):
-    """rows: [(self runs, total runs)]; the corrected p-values of the
-    self and the total of each (None when untested), as judgeRows
-    corrects them: one family per table, self and total sharing it."""
+    """rows: [(self runs, total runs, self counts, total counts)]; the
+    corrected p-values of the self and the total of each (None when
+    untested), as judgeRows corrects them: one family per table, self and
+    total sharing it."""
     ms = [r[0] for r in rows] + [r[1] for r in rows]
+    cs = [r[2] for r in rows] + [r[3] for r in rows]
     ps, ws = [None] * len(ms), [0.0] * len(ms)
     for i, runs in enumerate(ms):
         means = [sum(r) / len(r) for r in runs]
         pp = 100 * (means[1] / on_mean[1] - means[0] / on_mean[0])
         if passes_minimum(means, pp):
-            ps[i] = row_p(runs, function_level, whole_moved)
+            ps[i] = row_p(runs, cs[i], function_level, whole_moved)
             ws[i] = max(max(100 * means[s] / on_mean[s] for s in range(2)), MIN_WEIGHT)
     size = len(rows)
     for blk in (range(0, size), range(size, 2 * size)):
@@ -330,6 +375,8 @@ def close_p(got_p, want, what):
 sides = [[read(f) for f in before], [read(f) for f in after]]
 on = [[r[0] for r in s] for s in sides]
 on_mean = [sum(x) / len(x) for x in on]
+on_n = [[r[3] for r in s] for s in sides]
+on_n_mean = [sum(x) / len(x) for x in on_n]
 interval = []
 for fs in (before, after):
     # the side's mean interval: over all its samples
@@ -432,10 +479,11 @@ def join_functions(sides):
     for s in sides:
         for r in s:
             for m in (1, 2):
-                merged = {}
-                for k, v in r[m]['f'].items():
-                    merged[ident(k)] = merged.get(ident(k), 0) + v
-                r[m]['f'] = merged
+                for d in ('f', 'fn'):
+                    merged = {}
+                    for k, v in r[m][d].items():
+                        merged[ident(k)] = merged.get(ident(k), 0) + v
+                    r[m][d] = merged
     return ident
 
 
@@ -470,7 +518,7 @@ for kind, d in (('packages', 'p'), ('functions', 'f')):
         for k, means, pp, appeared, vanished in info:
             check_verdict(rows[k][metric], means, pp, appeared, vanished, f'{kind} {k} {metric}')
     ks = [r['package'] if kind == 'packages' else ident((r['package'], r['function'] if r['function'] != '(anonymous)' else '', r['file'], r['line'], r['column'])) for r in got[kind]]
-    table = [tuple([[r[mi][d].get(k, 0) for r in s] for s in sides] for mi in (1, 2)) for k in ks]
+    table = [tuple([[r[mi][dd].get(k, 0) for r in s] for s in sides] for dd in (d, d + 'n') for mi in (1, 2)) for k in ks]
     for metric, want in zip(('self', 'total'), table_ps(table, kind == 'functions', whole_moved)):
         for k, r, w in zip(ks, got[kind], want):
             close_p(r[metric]['p'], w, f'{kind} {k} {metric}')

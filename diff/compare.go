@@ -167,7 +167,15 @@ type Row struct {
 	Self, Total Measure
 	// present says on which sides the key has time at all.
 	present [2]bool
+	// samples are the row's self and total counts of samples per run,
+	// when every run takes one sample per tick (comparison.runSamples);
+	// nil otherwise. Its verdicts are judged on them (see noise.go).
+	samples *rowSamples
 }
+
+// rowSamples are a row's counts of samples: Self and Total hold, per side
+// and run, the samples its self and total time are made of.
+type rowSamples struct{ Self, Total Measure }
 
 // Real reports whether the row's self or total change is real.
 func (r *Row) Real() bool { return r.Self.Change.Verdict.Real() || r.Total.Change.Verdict.Real() }
@@ -492,6 +500,7 @@ func newComparison(r *Report, sides []Side, opts Options) *comparison {
 		c.onCPU = whole
 	}
 	c.runOnCPU = c.runsOnCPU()
+	c.runSamples = countsOfTicks(sides)
 	useProcess, outside := processMeasuresProfile(sides)
 	r.Warnings = append(r.Warnings, outside...)
 	if useProcess {
@@ -634,6 +643,11 @@ type comparison struct {
 	// (useProcess); nil otherwise.
 	runProcess [][]float64
 	useProcess bool
+	// runSamples is each run's count of on-CPU samples, per side, when
+	// the two sides' runs all take one sample per tick and none was
+	// narrowed (countsOfTicks); nil otherwise. Rows then carry their
+	// counts (Row.samples), which their verdicts are judged on.
+	runSamples [][]float64
 	// wholeMoved is whether the judged headline changed (better or
 	// worse): every row's share of the run then moves with it, and rows
 	// are judged on their time alone (see test).
@@ -689,6 +703,27 @@ func (c *comparison) runsOnCPU() [][]float64 {
 				v = t.Summary.NarrowedFromNs
 			}
 			out[si][ri] = float64(v) * c.scale[si]
+		}
+	}
+	return out
+}
+
+// countsOfTicks returns each run's count of on-CPU samples, per side, for
+// two sides whose runs all take one sample per tick
+// (analyze.Summary.OnCPUSamples) and were not narrowed (the whole run's
+// count is then not known, and shares are of the whole run); nil
+// otherwise.
+func countsOfTicks(sides []Side) [][]float64 {
+	if len(sides) != 2 {
+		return nil
+	}
+	out := make([][]float64, 2)
+	for si, s := range sides {
+		for _, t := range s.Tables {
+			if t.Summary.OnCPUSamples <= 0 || t.Summary.NarrowedFromNs > 0 {
+				return nil
+			}
+			out[si] = append(out[si], float64(t.Summary.OnCPUSamples))
 		}
 	}
 	return out
@@ -767,6 +802,9 @@ func (c *comparison) join(rowsOf func(*analyze.Table) []analyze.Row, index map[a
 						byKey[jk] = i
 					}
 					out = append(out, Row{Key: r.Key, Self: alloc.next(), Total: alloc.next()})
+					if c.runSamples != nil {
+						out[i].samples = alloc.samples()
+					}
 				}
 				if index != nil {
 					index[r.Key] = int32(i)
@@ -775,6 +813,10 @@ func (c *comparison) join(rowsOf func(*analyze.Table) []analyze.Row, index map[a
 				row.present[si] = true
 				row.Self.Runs[si][ri] += float64(r.Self) * c.scale[si]
 				row.Total.Runs[si][ri] += float64(r.Total) * c.scale[si]
+				if n := row.samples; n != nil {
+					n.Self.Runs[si][ri] += float64(r.SelfSamples)
+					n.Total.Runs[si][ri] += float64(r.TotalSamples)
+				}
 			}
 		}
 	}
@@ -784,7 +826,17 @@ func (c *comparison) join(rowsOf func(*analyze.Table) []analyze.Row, index map[a
 	for i := range out {
 		c.finish(&out[i].Self)
 		c.finish(&out[i].Total)
+		if n := out[i].samples; n != nil {
+			c.finish(&n.Self)
+			c.finish(&n.Total)
+		}
 	}
+	return c.ordered(out, index)
+}
+
+// ordered returns a table's joined rows in the report's canonical order
+// (the last side's total time, the first's, then key), index updated.
+func (c *comparison) ordered(out []Row, index map[analyze.Key]int32) []Row {
 	last := len(c.sides) - 1
 	order := make([]int, len(out))
 	for i := range order {
@@ -948,6 +1000,10 @@ func joinInto(rows []Row, target int, group []int, gone map[int]int) {
 			for ri, v := range r.Self.Runs[si] {
 				t.Self.Runs[si][ri] += v
 				t.Total.Runs[si][ri] += r.Total.Runs[si][ri]
+				if t.samples != nil && r.samples != nil {
+					t.samples.Self.Runs[si][ri] += r.samples.Self.Runs[si][ri]
+					t.samples.Total.Runs[si][ri] += r.samples.Total.Runs[si][ri]
+				}
 			}
 		}
 		if !t.present[1] && r.present[1] {
@@ -969,6 +1025,7 @@ type measureBlocks struct {
 	runs  int
 	f     []float64
 	ff    [][]float64
+	rs    []rowSamples
 }
 
 func newMeasureBlocks(c *comparison) *measureBlocks {
@@ -998,6 +1055,18 @@ func (mb *measureBlocks) next() Measure {
 	}
 	mb.f, mb.ff = f, mb.ff[n:]
 	return m
+}
+
+// samples returns a row's counts of samples, zeroed.
+func (mb *measureBlocks) samples() *rowSamples {
+	const block = 256
+	if len(mb.rs) == 0 {
+		mb.rs = make([]rowSamples, block)
+	}
+	n := &mb.rs[0]
+	mb.rs = mb.rs[1:]
+	n.Self, n.Total = mb.next(), mb.next()
+	return n
 }
 
 // sideWarnings says what makes two sides hard to compare.

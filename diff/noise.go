@@ -32,7 +32,9 @@ import (
 //     if samples fell like a Poisson count; they do not (a function's time
 //     comes in bursts, and the JIT moves time between a function and the
 //     callees it inlines from one run to the next), so the count's
-//     variance is taken as sampleDispersion times N. Measured on the
+//     variance is taken as sampleDispersion times N (for a row's counts
+//     of samples, which do fall like a binomial count, see countStatsOf,
+//     the binomial variance alone). Measured on the
 //     router corpus's five runs of each build, function rows between 0.3%
 //     and 10% of on-CPU time have a median dispersion of 2.5 and a 90th
 //     percentile of 8;
@@ -149,6 +151,62 @@ func sideStatsOf(runs []float64, intervalNs, unitScale, prior float64) sideStats
 		cv2 = (w*perRun + (n-1)*s2) / (w + n - 1)
 		df = w + n - 1
 	}
+	return sideStats{mean: mean, v: cv2 / n, df: df, cv2: cv2}
+}
+
+// countStatsOf summarises a side's counts of samples of a row (its share
+// of each run's samples, in samples of the sides' mean run) whose share
+// of the runs is frac: one run's log count varies by the binomial
+// sampling noise of its samples, (1 - frac) / samples, which is known,
+// plus the run-to-run variation above it, which is not: its estimate is
+// the runs' variance less the sampling noise (never below 0) pooled with
+// the prior (worth priorWeight runs), which expects the count to be
+// overdispersed as a time is. The degrees of freedom are those of
+// the estimated part alone (Satterthwaite's): when the runs vary no more
+// than their samples must, the test is nearly a normal one.
+func countStatsOf(runs []float64, prior, frac float64) sideStats {
+	n := float64(len(runs))
+	var sum float64
+	for _, x := range runs {
+		sum += x
+	}
+	mean := sum / n
+	if mean < 0.5 {
+		mean = 0.5
+	}
+	binom := math.Max(1-frac, 0.01) / mean
+	if sum == 0 {
+		binom = 1 / mean
+	}
+	// The prior's run-to-run part: the row's prior, and its samples'
+	// overdispersion as sampleDispersion expects of a time (a JIT's
+	// deoptimization put 144 samples on a function of 0-6 in one of 20
+	// runs at 250 µs): at one or two runs a side this is what a row is
+	// held to, and it weighs less as the runs show their own.
+	extra, df := prior*prior+(sampleDispersion-1)*binom, math.Inf(1)
+	if sum == 0 {
+		// No sample at all: the half-sample stand-in is a bound, not a
+		// count whose bursts could hide more (as sideStatsOf).
+		extra = prior * prior
+	}
+	if len(runs) >= 2 && sum > 0 {
+		var ss float64
+		for _, x := range runs {
+			d := x/mean - 1
+			ss += d * d
+		}
+		s2 := math.Max(ss/(n-1)-binom, 0)
+		w := priorWeight(len(runs))
+		extra = (w*extra + (n-1)*s2) / (w + n - 1)
+		df = w + n - 1
+		if extra > 0 {
+			cv := binom + extra
+			df = cv * cv / (extra * extra / df)
+		} else {
+			df = math.Inf(1)
+		}
+	}
+	cv2 := binom + extra
 	return sideStats{mean: mean, v: cv2 / n, df: df, cv2: cv2}
 }
 
@@ -318,12 +376,23 @@ func (c *comparison) runsNeeded(m Measure) int { return int(m.Change.RunsNeeded)
 // to one, so a table is one family in which its totals (whose shares add
 // up to many times on-CPU time) do not crowd out its self times.
 func (c *comparison) judgeSet(ms []*Measure, has func(i int) (before, after bool), eligible func(i int) bool, functionLevel bool, kinds int) {
+	c.judgeCounted(ms, nil, has, eligible, functionLevel, kinds)
+}
+
+// judgeCounted is judgeSet with each measure's counts of samples, where
+// counts (when not nil) has them (not nil): those measures are tested on
+// their counts (see timeRuns).
+func (c *comparison) judgeCounted(ms, counts []*Measure, has func(i int) (before, after bool), eligible func(i int) bool, functionLevel bool, kinds int) {
 	ps, ws := make([]float64, len(ms)), make([]float64, len(ms))
 	sts := make([][2]sideStats, len(ms))
 	for i, m := range ms {
 		ps[i] = math.NaN()
 		if (eligible == nil || eligible(i)) && passesMinimum(c.change(m), c.opts) {
-			ps[i], sts[i] = c.test(m, functionLevel)
+			var n *Measure
+			if counts != nil {
+				n = counts[i]
+			}
+			ps[i], sts[i] = c.test(m, n, functionLevel)
 			ws[i] = max(c.share(m), minWeight)
 		}
 	}
@@ -394,12 +463,26 @@ func (c *comparison) change(m *Measure) Change {
 // pValue tests a measure's change between the two sides, before any
 // correction; functionLevel takes the prior of a function's time.
 func (c *comparison) pValue(m *Measure, functionLevel bool) float64 {
-	p, _ := c.test(m, functionLevel)
+	p, _ := c.test(m, nil, functionLevel)
 	return p
 }
 
-// test returns pValue and the two sides' statistics of its time.
+// test returns pValue and the two sides' statistics of what it tested
+// (its time, or its share of the runs' samples when counted); n, when
+// not nil, holds the measure's counts of samples (Row.samples).
 //
+// Counted (runs of one sample per tick: V8, Chrome traces), a row is
+// tested on its share of each run's on-CPU samples by count alone
+// (countStatsOf), unless the whole run changed (below), when its time is
+// tested as its share of the run's samples times the run's time (process
+// CPU time, or sampled on-CPU time). A loaded machine stretches the time
+// between ticks, and a sample's time lands on whatever was on top: in the
+// calibration bench's runs, the share by sample time of a function of
+// 5-10% of on-CPU time moved 12-15% from run to run, its share by count
+// 5-6%, about the binomial noise of its count (bench/calibrate -spread).
+//
+// Otherwise (pprof and folded samples hold counts of ticks in their
+// weight already, so that their time is their count):
 // A row is tested twice: on its time, and on its share of each run's
 // on-CPU time (scaled to the two sides' mean on-CPU time, so that the
 // sampling noise reads the same). Most run-to-run noise is common to the
@@ -420,7 +503,7 @@ func (c *comparison) pValue(m *Measure, functionLevel bool) float64 {
 // for other reasons (lodash and marked there, their time 17% and 13% lower
 // in every after-run, p = 0.032 and 0.037 taken alone, stay ~ at 0.065
 // and 0.074).
-func (c *comparison) test(m *Measure, functionLevel bool) (float64, [2]sideStats) {
+func (c *comparison) test(m, n *Measure, functionLevel bool) (float64, [2]sideStats) {
 	share := c.share(m)
 	prior, sharePrior := c.opts.RunNoise, shareNoise
 	if functionLevel {
@@ -428,10 +511,19 @@ func (c *comparison) test(m *Measure, functionLevel bool) (float64, [2]sideStats
 		sharePrior = functionPrior(sharePrior, share)
 	}
 	frac := min(share/100, 1)
-	ta, tb := c.timeRuns(m.Runs[0], 0), c.timeRuns(m.Runs[1], 1)
-	a := sideStatsOf(ta, c.interval[0], c.scale[0], prior).floored(ta, c.interval[0]*c.scale[0], frac)
-	b := sideStatsOf(tb, c.interval[1], c.scale[1], prior).floored(tb, c.interval[1]*c.scale[1], frac)
+	if n != nil {
+		frac = min(c.countShare(n), 1)
+	}
+	ta, ua := c.timeRuns(m, n, 0)
+	tb, ub := c.timeRuns(m, n, 1)
+	a := sideStatsOf(ta, ua, 1, prior).floored(ta, ua, frac)
+	b := sideStatsOf(tb, ub, 1, prior).floored(tb, ub, frac)
 	p := testRuns(ta, tb, a, b)
+	if (b.mean > a.mean) != (m.Mean[1] > m.Mean[0]) {
+		// Counted, the time can move the other way than the time the
+		// report shows (the verdict's direction): it says nothing then.
+		p = 1
+	}
 	if c.runOnCPU == nil {
 		return p, [2]sideStats{a, b}
 	}
@@ -444,14 +536,21 @@ func (c *comparison) test(m *Measure, functionLevel bool) (float64, [2]sideStats
 		}
 		return math.Min(1, 2*p), [2]sideStats{a, b}
 	}
-	k := (c.onCPU[0] + c.onCPU[1]) / 2
-	rest := (m.Mean[0] + m.Mean[1]) > k // more than half of on-CPU time
-	ra, rb := c.shareRuns(m.Runs[0], 0, k, rest), c.shareRuns(m.Runs[1], 1, k, rest)
+	// More than half of on-CPU time (of its samples, counted).
+	rest := (m.Mean[0] + m.Mean[1]) > (c.onCPU[0]+c.onCPU[1])/2
+	if n != nil {
+		rest = (n.Mean[0] + n.Mean[1]) > (mean(c.runSamples[0])+mean(c.runSamples[1]))/2
+	}
+	ra, sua := c.shareRuns(m, n, 0, rest)
+	rb, sub := c.shareRuns(m, n, 1, rest)
 	if rest {
 		frac = 1 - frac
 	}
-	sa := sideStatsOf(ra, c.interval[0], c.scale[0], sharePrior).floored(ra, c.interval[0]*c.scale[0], frac)
-	sb := sideStatsOf(rb, c.interval[1], c.scale[1], sharePrior).floored(rb, c.interval[1]*c.scale[1], frac)
+	sa := sideStatsOf(ra, sua, 1, sharePrior).floored(ra, sua, frac)
+	sb := sideStatsOf(rb, sub, 1, sharePrior).floored(rb, sub, frac)
+	if n != nil {
+		sa, sb = countStatsOf(ra, sharePrior, frac), countStatsOf(rb, sharePrior, frac)
+	}
 	ps := testRuns(ra, rb, sa, sb)
 	// The verdict's direction is the time's: a share that moved the other
 	// way (a row whose time fell a little while the rest fell more) says
@@ -463,6 +562,12 @@ func (c *comparison) test(m *Measure, functionLevel bool) (float64, [2]sideStats
 	if up != (m.Mean[1] > m.Mean[0]) {
 		ps = 1
 	}
+	if n != nil {
+		// Counted, the share is the test: it holds what the time (its
+		// share times the run's) knows of the row, without the run's
+		// noise, and a second test would only halve its level.
+		return ps, [2]sideStats{sa, sb}
+	}
 	if len(m.Runs[0]) == 1 || len(m.Runs[1]) == 1 {
 		// A side of one run shows nothing of the run-to-run noise that
 		// moves every row's time at once (two runs of one build on a
@@ -473,43 +578,84 @@ func (c *comparison) test(m *Measure, functionLevel bool) (float64, [2]sideStats
 	return math.Min(1, 2*math.Min(p, ps)), [2]sideStats{a, b}
 }
 
-// timeRuns returns a side's runs of a row as the time tested: as sampled,
-// or, when the runs carry their process CPU time, the row's share of each
-// run's sampled on-CPU time times that run's process CPU time. On a
-// loaded machine the profiler's clock keeps running while the process
-// waits for a CPU: in the shared check's two programs at a load average
-// of 7 on 2 CPUs, five runs' sampled on-CPU time went 511-1031 ms while
-// their process CPU time went 562-604 ms. The share keeps what the
-// samples tell apart, the kernel's figure what the process spent.
-func (c *comparison) timeRuns(runs []float64, side int) []float64 {
-	if c.runProcess == nil {
-		return runs
-	}
-	out := make([]float64, len(runs))
-	for i, v := range runs {
-		if on := c.runOnCPU[side][i]; on > 0 {
-			out[i] = v / on * c.runProcess[side][i]
+// countShare returns the larger side's share of its runs' on-CPU samples
+// of a row's counts n, as a fraction.
+func (c *comparison) countShare(n *Measure) float64 {
+	big := 0.0
+	for si, v := range n.Mean {
+		if on := mean(c.runSamples[si]); on > 0 {
+			big = max(big, v/on)
 		}
 	}
-	return out
+	return big
+}
+
+// timeRuns returns a side's runs of a row as the time tested, with the
+// time one sample of them stands for: as sampled, or, when the runs carry
+// their process CPU time, the row's share of each run's sampled on-CPU
+// time times that run's process CPU time. On a loaded machine the
+// profiler's clock keeps running while the process waits for a CPU: in
+// the shared check's two programs at a load average of 7 on 2 CPUs, five
+// runs' sampled on-CPU time went 511-1031 ms while their process CPU time
+// went 562-604 ms. The share keeps what the samples tell apart, the
+// kernel's figure what the process spent.
+//
+// With the row's counts of samples n (runs of one sample per tick), the
+// share is by count: a loaded machine stretches the time between two
+// ticks (a sample of 215 ms in the bench's runs lands on whatever was on
+// top), and the share by sample time of a function of 5% of on-CPU time
+// moved 8.5-17% from run to run where its share by count moved 3-7%
+// (bench/calibrate -spread). The run's time it is a share of is the
+// process CPU time, or else the run's sampled on-CPU time.
+func (c *comparison) timeRuns(m, n *Measure, side int) ([]float64, float64) {
+	runs := m.Runs[side]
+	if n == nil && c.runProcess == nil {
+		return runs, c.interval[side] * c.scale[side]
+	}
+	out := make([]float64, len(runs))
+	var total, samples float64
+	for i, v := range runs {
+		on, whole := c.runOnCPU[side][i], c.runOnCPU[side][i]
+		if c.runProcess != nil {
+			whole = c.runProcess[side][i]
+		}
+		if n != nil {
+			v, on = n.Runs[side][i], c.runSamples[side][i]
+			total, samples = total+whole, samples+on
+		}
+		if on > 0 {
+			out[i] = v / on * whole
+		}
+	}
+	if n == nil {
+		return out, c.interval[side] * c.scale[side]
+	}
+	return out, total / max(samples, 1)
 }
 
 // shareRuns returns a side's runs of a row as shares of each run's
-// on-CPU time, times k; with rest, the share of the rest of each run
-// instead: a row that holds most of the run (a main function's total)
-// can move only as much as what is left of it, and what is left is the
-// count whose sampling noise and relative change are the row's.
-func (c *comparison) shareRuns(runs []float64, side int, k float64, rest bool) []float64 {
+// on-CPU time (by count of samples with the row's counts n), times the
+// two sides' mean on-CPU time (count), with the time (count) one sample
+// of them stands for; with rest, the share of the rest of each run
+// instead: a row that holds most of the run (a main function's total) can
+// move only as much as what is left of it, and what is left is the count
+// whose sampling noise and relative change are the row's.
+func (c *comparison) shareRuns(m, n *Measure, side int, rest bool) ([]float64, float64) {
+	runs, on, k, unit := m.Runs[side], c.runOnCPU[side], (c.onCPU[0]+c.onCPU[1])/2, c.interval[side]*c.scale[side]
+	if n != nil {
+		runs, on, unit = n.Runs[side], c.runSamples[side], 1
+		k = (mean(c.runSamples[0]) + mean(c.runSamples[1])) / 2
+	}
 	out := make([]float64, len(runs))
 	for i, v := range runs {
-		if on := c.runOnCPU[side][i]; on > 0 {
+		if on[i] > 0 {
 			if rest {
-				v = max(on-v, 0)
+				v = max(on[i]-v, 0)
 			}
-			out[i] = v / on * k
+			out[i] = v / on[i] * k
 		}
 	}
-	return out
+	return out, unit
 }
 
 // judge returns a call's change with its verdict, given its p-value
@@ -527,14 +673,21 @@ func (c *comparison) judge(m *Measure, p float64) Change {
 // of draws with the two judged as families of their own.
 func (c *comparison) judgeRows(rows []Row, functionLevel bool) {
 	ms := make([]*Measure, 2*len(rows))
+	var counts []*Measure
 	for i := range rows {
 		ms[i], ms[len(rows)+i] = &rows[i].Self, &rows[i].Total
+		if n := rows[i].samples; n != nil {
+			if counts == nil {
+				counts = make([]*Measure, 2*len(rows))
+			}
+			counts[i], counts[len(rows)+i] = &n.Self, &n.Total
+		}
 	}
 	has := func(i int) (bool, bool) {
 		r := &rows[i%len(rows)]
 		return r.Total.Mean[0] > 0, r.Total.Mean[1] > 0
 	}
-	c.judgeSet(ms, has, nil, functionLevel, 2)
+	c.judgeCounted(ms, counts, has, nil, functionLevel, 2)
 }
 
 // share returns the larger side's share of on-CPU time of a measure, in

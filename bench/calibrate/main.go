@@ -7,7 +7,7 @@
 // change, a second folder of the changed build). A/A draws split 2n
 // distinct runs of a set at random into n v n. A/B draws do the same and
 // then make one function of the after side's runs slower by a known
-// factor, by scaling the weight of the samples it is on top of (every
+// factor, by copying the samples it is on top of (see inject; every
 // other row keeps its runs' real noise); a change counts as found when that
 // function's self time is judged worse. A real A/B set (before and after
 // folders) counts the draws in which a named package's self time is judged
