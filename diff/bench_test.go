@@ -6,13 +6,13 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
-	"github.com/profdiff/profdiff/internal/difftest"
+	"github.com/profdiff/profdiff/analyze/analyzetest"
 )
 
 // corpusTables are the five runs of each side of the bundled router pair
 // of the shared corpus; the benchmark skips when the corpus is absent.
 func corpusTables(b *testing.B) []Side {
-	before, after := difftest.RouterRuns(b)
+	before, after := analyzetest.RouterRuns(b)
 	return []Side{{Name: "before", Tables: before}, {Name: "after", Tables: after}}
 }
 

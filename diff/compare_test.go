@@ -5,11 +5,11 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
-	"github.com/profdiff/profdiff/internal/difftest"
+	"github.com/profdiff/profdiff/analyze/analyzetest"
 )
 
 // table is a shared fixture's table.
-var table = difftest.Table
+var table = analyzetest.Table
 
 // routerPair is the unbundled router workload, before and after bucketed
 // routing: one run each side.

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
-	"github.com/profdiff/profdiff/internal/difftest"
+	"github.com/profdiff/profdiff/analyze/analyzetest"
 )
 
 // linesTable reads a fixture with its per-line times.
@@ -75,9 +75,9 @@ func TestLinesAreJudged(t *testing.T) {
 func TestLinesBeforeStartPerSide(t *testing.T) {
 	ms := int64(1e6)
 	run := func(start int32, lines map[int32]int64) *analyze.Table {
-		tab := difftest.Synthetic(start, difftest.Fn("parse", 40), 100, 100, 800, analyze.Key{}, 0)
+		tab := analyzetest.Synthetic(start, analyzetest.Fn("parse", 40), 100, 100, 800, analyze.Key{}, 0)
 		for line, self := range lines {
-			tab.Lines = append(tab.Lines, analyze.LineTime{Function: difftest.Fn("render", start), Line: line, Self: self * ms})
+			tab.Lines = append(tab.Lines, analyze.LineTime{Function: analyzetest.Fn("render", start), Line: line, Self: self * ms})
 		}
 		return tab
 	}

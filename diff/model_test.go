@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/analyze/analyzetest"
 	"github.com/profdiff/profdiff/internal/confine"
-	"github.com/profdiff/profdiff/internal/difftest"
 	"github.com/profdiff/profdiff/symbolicate"
 )
 
@@ -57,7 +57,7 @@ func TestStatsByHand(t *testing.T) {
 }
 
 // fn and synthetic build the synthetic workload's keys and runs.
-var fn, synthetic = difftest.Fn, difftest.Synthetic
+var fn, synthetic = analyzetest.Fn, analyzetest.Synthetic
 
 // TestNewGoneMovedRenamedAndPaths: between two builds, render's start line
 // moved (6 -> 9) and it stopped calling parse (gone) for a cache lookup

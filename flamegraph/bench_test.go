@@ -4,8 +4,8 @@ import (
 	"io"
 	"testing"
 
+	"github.com/profdiff/profdiff/analyze/analyzetest"
 	"github.com/profdiff/profdiff/diff"
-	"github.com/profdiff/profdiff/internal/difftest"
 )
 
 // BenchmarkWrite writes the page of the shared corpus's bundled router
@@ -13,7 +13,7 @@ import (
 func BenchmarkWrite(b *testing.B) { benchWrite(b, Write) }
 
 func benchWrite(b *testing.B, write func(io.Writer, *diff.Report, Options) error) {
-	before, after := difftest.RouterRuns(b)
+	before, after := analyzetest.RouterRuns(b)
 	sides := []diff.Side{{Name: "before", Tables: before}, {Name: "after", Tables: after}}
 	r, err := diff.Compare(sides, diff.DefaultOptions())
 	if err != nil {

@@ -4,14 +4,14 @@ import (
 	"io"
 	"testing"
 
+	"github.com/profdiff/profdiff/analyze/analyzetest"
 	"github.com/profdiff/profdiff/diff"
-	"github.com/profdiff/profdiff/internal/difftest"
 )
 
 // corpusReport compares the five runs of each side of the bundled router
 // pair of the shared corpus; the benchmark skips when the corpus is absent.
 func corpusReport(b *testing.B) *diff.Report {
-	before, after := difftest.RouterRuns(b)
+	before, after := analyzetest.RouterRuns(b)
 	r, err := diff.Compare([]diff.Side{{Name: "before", Tables: before}, {Name: "after", Tables: after}}, diff.DefaultOptions())
 	if err != nil {
 		b.Fatal(err)

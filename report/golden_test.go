@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/analyze/analyzetest"
 	"github.com/profdiff/profdiff/diff"
-	"github.com/profdiff/profdiff/internal/difftest"
 	"github.com/profdiff/profdiff/internal/units"
 )
 
@@ -28,7 +28,7 @@ func compared(t *testing.T, opts diff.Options, fixtures ...string) *diff.Report 
 	}
 	var sides []diff.Side
 	for i, f := range fixtures {
-		sides = append(sides, diff.Side{Name: names[i], Tables: []*analyze.Table{difftest.Table(t, f)}})
+		sides = append(sides, diff.Side{Name: names[i], Tables: []*analyze.Table{analyzetest.Table(t, f)}})
 	}
 	r, err := diff.Compare(sides, opts)
 	if err != nil {

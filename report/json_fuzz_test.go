@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/analyze/analyzetest"
 	"github.com/profdiff/profdiff/diff"
-	"github.com/profdiff/profdiff/internal/difftest"
 )
 
 // FuzzJSONNames puts an arbitrary name in every string a report holds
@@ -21,7 +21,7 @@ func FuzzJSONNames(f *testing.F) {
 		mk := func(run string, calleeSelf int64) *analyze.Table {
 			callee := analyze.Key{Package: name, Function: name, File: "/src/" + name + ".js", Line: 3, Column: 9}
 			min := analyze.Key{Package: "app", Function: "m" + name, File: name, Line: 1, Column: 500}
-			tab := difftest.Synthetic(6, callee, 100, 100, calleeSelf, min, 30)
+			tab := analyzetest.Synthetic(6, callee, 100, 100, calleeSelf, min, 30)
 			tab.File = run + name
 			tab.Warnings = []analyze.Warning{{Message: name}}
 			tab.Symbolication = &analyze.Symbolication{Scripts: 1, Missing: []string{name}, Minified: []string{name}, UnmappedMinifiedNs: 1}

@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/analyze/analyzetest"
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/confine"
-	"github.com/profdiff/profdiff/internal/difftest"
 	"github.com/profdiff/profdiff/internal/termtext"
 	"github.com/profdiff/profdiff/narrow"
 )
@@ -147,7 +147,7 @@ func identityReports(t *testing.T) map[string]*diff.Report {
 	// Symbolication counts and warnings, on synthetic runs whose minified
 	// function was renamed between builds.
 	mk := func(file string, self int64, callee analyze.Key, minified analyze.Key, warnings ...string) *analyze.Table {
-		tab := difftest.Synthetic(6, callee, 100, 100, self, minified, 300)
+		tab := analyzetest.Synthetic(6, callee, 100, 100, self, minified, 300)
 		tab.File = file
 		for _, w := range warnings {
 			tab.Warnings = append(tab.Warnings, analyze.Warning{Message: w})
@@ -161,12 +161,12 @@ func identityReports(t *testing.T) map[string]*diff.Report {
 	d3.Function = "d3"
 	const noMap = "no source map for /srv/dist/app.min.js"
 	cmp("synthetic symbolication", diff.DefaultOptions(),
-		side("before", 0, mk("b1", 800, difftest.Fn("parse", 20), f3, noMap), mk("b2", 820, difftest.Fn("parse", 20), f3, noMap, "1 negative time deltas were clamped to 0")),
-		side("after", 0, mk("a1", 60, difftest.Fn("lookup", 30), d3, noMap), mk("a2", 55, difftest.Fn("lookup", 30), d3, noMap, hostile)))
-	bare := difftest.Synthetic(6, difftest.Fn("parse", 20), 100, 100, 800, analyze.Key{}, 0)
-	cmp("synthetic mixed symbolication", diff.DefaultOptions(), side("before", 0, bare), side("after", 0, mk("a1", 60, difftest.Fn("lookup", 30), d3)))
+		side("before", 0, mk("b1", 800, analyzetest.Fn("parse", 20), f3, noMap), mk("b2", 820, analyzetest.Fn("parse", 20), f3, noMap, "1 negative time deltas were clamped to 0")),
+		side("after", 0, mk("a1", 60, analyzetest.Fn("lookup", 30), d3, noMap), mk("a2", 55, analyzetest.Fn("lookup", 30), d3, noMap, hostile)))
+	bare := analyzetest.Synthetic(6, analyzetest.Fn("parse", 20), 100, 100, 800, analyze.Key{}, 0)
+	cmp("synthetic mixed symbolication", diff.DefaultOptions(), side("before", 0, bare), side("after", 0, mk("a1", 60, analyzetest.Fn("lookup", 30), d3)))
 	// A function that is new (before 0: Δ% NaN) and empty runs.
-	empty := difftest.Synthetic(6, difftest.Fn("parse", 20), 0, 0, 0, analyze.Key{}, 0)
+	empty := analyzetest.Synthetic(6, analyzetest.Fn("parse", 20), 0, 0, 0, analyze.Key{}, 0)
 	cmp("synthetic empty before", diff.DefaultOptions(), side("before", 0, empty), side("after", 0, bare))
 	cmp("synthetic empty", diff.DefaultOptions(), side("only", 0, empty))
 
@@ -246,7 +246,7 @@ func sameJSON(t testing.TB, r *diff.Report) {
 // TestWriteJSONNotANumber: a number JSON cannot hold where the schema has
 // no null is an error, as json.Marshal's was.
 func TestWriteJSONNotANumber(t *testing.T) {
-	r, err := diff.Compare([]diff.Side{{Name: "a", Tables: []*analyze.Table{difftest.Synthetic(6, difftest.Fn("parse", 20), 100, 100, 800, analyze.Key{}, 0)}}}, diff.DefaultOptions())
+	r, err := diff.Compare([]diff.Side{{Name: "a", Tables: []*analyze.Table{analyzetest.Synthetic(6, analyzetest.Fn("parse", 20), 100, 100, 800, analyze.Key{}, 0)}}}, diff.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

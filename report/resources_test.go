@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/analyze/analyzetest"
 	"github.com/profdiff/profdiff/diff"
-	"github.com/profdiff/profdiff/internal/difftest"
 )
 
 // resourceReport compares the same fixture as n sides, each with the
@@ -16,7 +16,7 @@ import (
 // when bound is set.
 func resourceReport(t *testing.T, rss [][]float64, bound bool) *diff.Report {
 	t.Helper()
-	tab := difftest.Table(t, "go-router-before.pprof")
+	tab := analyzetest.Table(t, "go-router-before.pprof")
 	var sides []diff.Side
 	for i, runs := range rss {
 		var tables []*analyze.Table
@@ -62,7 +62,7 @@ func TestResourcesText(t *testing.T) {
 	if !strings.Contains(b.String(), "≤100.0 MiB") || !strings.Contains(b.String(), "+50.0% ~") {
 		t.Errorf("a bound is not marked, or was judged:\n%s", b.String()[strings.Index(b.String(), "Resources"):])
 	}
-	plain, err := diff.Compare([]diff.Side{{Name: "a", Tables: []*analyze.Table{difftest.Table(t, "go-router-before.pprof")}}}, diff.Options{})
+	plain, err := diff.Compare([]diff.Side{{Name: "a", Tables: []*analyze.Table{analyzetest.Table(t, "go-router-before.pprof")}}}, diff.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/analyze/analyzetest"
 	"github.com/profdiff/profdiff/diff"
-	"github.com/profdiff/profdiff/internal/difftest"
 )
 
 // TestResponsivenessSaysSource: a Chrome trace's figures come from the
@@ -19,7 +19,7 @@ func TestResponsivenessSaysSource(t *testing.T) {
 		{"chrome156-multi-process.trace.json.gz", "tasks", "from the browser's tasks"},
 		{"responsiveness/before-r1.cpuprofile.gz", "samples", "from samples"},
 	} {
-		side := diff.Side{Name: "profile", Tables: []*analyze.Table{difftest.Table(t, c.file)}}
+		side := diff.Side{Name: "profile", Tables: []*analyze.Table{analyzetest.Table(t, c.file)}}
 		r, err := diff.Compare([]diff.Side{side}, diff.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/analyze/analyzetest"
 	"github.com/profdiff/profdiff/diff"
-	"github.com/profdiff/profdiff/internal/difftest"
 )
 
 // loaderSide is one version of the recorded catalog loader: its runs
@@ -17,7 +17,7 @@ import (
 func loaderSide(t *testing.T, name string, runs ...int) diff.Side {
 	s := diff.Side{Name: name}
 	for _, r := range runs {
-		s.Tables = append(s.Tables, difftest.Table(t, fmt.Sprintf("responsiveness/%s-r%d.cpuprofile.gz", name, r)))
+		s.Tables = append(s.Tables, analyzetest.Table(t, fmt.Sprintf("responsiveness/%s-r%d.cpuprofile.gz", name, r)))
 	}
 	return s
 }
@@ -110,7 +110,7 @@ func TestNoLongStallIsOneLine(t *testing.T) {
 // TestNoStallsWithoutSampleTimes: a pprof profile prints nothing about
 // stalls, and its JSON has no responsiveness.
 func TestNoStallsWithoutSampleTimes(t *testing.T) {
-	r, err := diff.Compare([]diff.Side{{Name: "p", Tables: []*analyze.Table{difftest.Table(t, "go-router-before.pprof")}}}, diff.DefaultOptions())
+	r, err := diff.Compare([]diff.Side{{Name: "p", Tables: []*analyze.Table{analyzetest.Table(t, "go-router-before.pprof")}}}, diff.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/analyze/analyzetest"
 	"github.com/profdiff/profdiff/diff"
-	"github.com/profdiff/profdiff/internal/difftest"
 )
 
 // checkoutsPair is the router pair with the after side run from another
@@ -18,8 +18,8 @@ import (
 func checkoutsPair(t *testing.T, match bool) *diff.Report {
 	t.Helper()
 	sides := []diff.Side{
-		{Name: "before", Tables: []*analyze.Table{difftest.Table(t, "node-router-unbundled-before.cpuprofile")}},
-		{Name: "after", Tables: []*analyze.Table{difftest.Table(t, filepath.Join("checkouts", "node-router-after-pr-4242.cpuprofile.gz"))}},
+		{Name: "before", Tables: []*analyze.Table{analyzetest.Table(t, "node-router-unbundled-before.cpuprofile")}},
+		{Name: "after", Tables: []*analyze.Table{analyzetest.Table(t, filepath.Join("checkouts", "node-router-after-pr-4242.cpuprofile.gz"))}},
 	}
 	if match {
 		diff.Relocate(sides, diff.GuessRoots(sides, 0))

@@ -7,16 +7,16 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/analyze/analyzetest"
 	"github.com/profdiff/profdiff/diff"
-	"github.com/profdiff/profdiff/internal/difftest"
 )
 
 // threeSides is the unbundled router workload: before as the base, after
 // (bucketed routing), and before again as a variant that changed nothing.
 func threeSides(t *testing.T, opts diff.Options) (*diff.Report, []diff.Side) {
 	t.Helper()
-	before := difftest.Table(t, "node-router-unbundled-before.cpuprofile")
-	after := difftest.Table(t, "node-router-unbundled-after.cpuprofile")
+	before := analyzetest.Table(t, "node-router-unbundled-before.cpuprofile")
+	after := analyzetest.Table(t, "node-router-unbundled-after.cpuprofile")
 	sides := []diff.Side{
 		{Name: "base", Tables: []*analyze.Table{before}},
 		{Name: "bucketed", Tables: []*analyze.Table{after}},

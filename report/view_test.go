@@ -5,14 +5,14 @@ import (
 	"testing"
 
 	"github.com/profdiff/profdiff/analyze"
+	"github.com/profdiff/profdiff/analyze/analyzetest"
 	"github.com/profdiff/profdiff/diff"
-	"github.com/profdiff/profdiff/internal/difftest"
 )
 
 // minifiedRun is a synthetic run in which share of the on-CPU time is in
 // the minified script lib, which had no map, among scripts.
 func minifiedRun(lib string, scripts int, share int64) *analyze.Table {
-	tab := difftest.Synthetic(6, difftest.Fn("parse", 20), 100, 100, 800, analyze.Key{}, 0)
+	tab := analyzetest.Synthetic(6, analyzetest.Fn("parse", 20), 100, 100, 800, analyze.Key{}, 0)
 	tab.Symbolication = &analyze.Symbolication{Scripts: scripts, OnCPUJSNs: tab.Summary.OnCPUNs, Missing: []string{lib},
 		Minified: []string{lib}, UnmappedMinifiedNs: tab.Summary.OnCPUNs / share}
 	return tab
@@ -60,7 +60,7 @@ func TestPathTextElidesPassingFrames(t *testing.T) {
 	side := func(name string, files ...string) diff.Side {
 		s := diff.Side{Name: name}
 		for _, f := range files {
-			s.Tables = append(s.Tables, difftest.Table(t, "cache/"+f))
+			s.Tables = append(s.Tables, analyzetest.Table(t, "cache/"+f))
 		}
 		return s
 	}
@@ -113,7 +113,7 @@ func TestTopChangesHeaviestFirstOnTies(t *testing.T) {
 // map and are not minified (tsc from npm, which names a map it does not
 // ship): nothing to map, so no coverage to show.
 func plainRun() *analyze.Table {
-	tab := difftest.Synthetic(6, difftest.Fn("parse", 20), 100, 100, 800, analyze.Key{}, 0)
+	tab := analyzetest.Synthetic(6, analyzetest.Fn("parse", 20), 100, 100, 800, analyze.Key{}, 0)
 	tab.Symbolication = &analyze.Symbolication{Scripts: 2, OnCPUJSNs: tab.Summary.OnCPUNs, Missing: []string{"/srv/tsc.js", "/srv/_tsc.js"}}
 	return tab
 }

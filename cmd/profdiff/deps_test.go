@@ -32,7 +32,9 @@ const module = "github.com/profdiff/profdiff"
 // history (the store of commits' records and their change points) reads
 // analyze, diff's names and stats' change points, and decodes records
 // with internal/jsonscan; report renders it.
-// internal/difftest builds tables for tests only. record (profdiff record's
+// analyze/analyzetest builds tables for tests only, from analyze (as
+// net/http/httptest beside net/http), so that internal/ imports nothing
+// above it. record (profdiff record's
 // runs) only starts processes and writes files: it reads no profile, and
 // judges the runs' wall times with stats; it waits for a run's exit
 // without reaping it through golang.org/x/sys/unix (Linux's waitid).
@@ -41,27 +43,27 @@ const module = "github.com/profdiff/profdiff"
 // names of a recording's files, and never the network (a server query
 // side is fetched by the command, through fleet).
 var allowed = map[string][]string{
-	"internal/jsonscan":  {},
-	"internal/confine":   {},
-	"internal/jsonwrite": {},
-	"internal/termtext":  {"github.com/clipperhouse/displaywidth"},
-	"internal/units":     {},
-	"internal/difftest":  {module + "/analyze"},
-	"analyze":            {module + "/internal/jsonscan", module + "/internal/confine", "github.com/google/pprof/profile", "google.golang.org/protobuf/encoding/protowire"},
-	"diff":               {module + "/analyze", module + "/internal/units", module + "/stats"},
-	"report":             {module + "/analyze", module + "/diff", module + "/history", module + "/internal/jsonwrite", module + "/internal/termtext", module + "/internal/units"},
-	"sourcemap":          {module + "/internal/jsonscan"},
-	"symbolicate":        {module + "/analyze", module + "/sourcemap", module + "/internal/confine"},
-	"tui":                {module + "/analyze", module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/units", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
-	"export":             {module + "/analyze", module + "/diff", module + "/internal/termtext", "github.com/google/pprof/profile"},
-	"flamegraph":         {module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/jsonwrite"},
-	"history":            {module + "/analyze", module + "/diff", module + "/internal/confine", module + "/internal/jsonscan", module + "/stats"},
-	"narrow":             {module + "/analyze"},
-	"fleet":              {module + "/analyze", "google.golang.org/protobuf/encoding/protowire"},
-	"stats":              {},
-	"record":             {module + "/stats", "golang.org/x/sys/unix"},
-	"side":               {module + "/analyze", module + "/diff", module + "/internal/confine", module + "/narrow", module + "/record", module + "/symbolicate", "golang.org/x/sync/errgroup"},
-	"cmd/profdiff":       {module + "/analyze", module + "/internal/confine", module + "/diff", module + "/history", module + "/report", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", module + "/record", module + "/fleet", module + "/side", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup", "golang.org/x/sys/unix"},
+	"internal/jsonscan":   {},
+	"internal/confine":    {},
+	"internal/jsonwrite":  {},
+	"internal/termtext":   {"github.com/clipperhouse/displaywidth"},
+	"internal/units":      {},
+	"analyze/analyzetest": {module + "/analyze"},
+	"analyze":             {module + "/internal/jsonscan", module + "/internal/confine", "github.com/google/pprof/profile", "google.golang.org/protobuf/encoding/protowire"},
+	"diff":                {module + "/analyze", module + "/internal/units", module + "/stats"},
+	"report":              {module + "/analyze", module + "/diff", module + "/history", module + "/internal/jsonwrite", module + "/internal/termtext", module + "/internal/units"},
+	"sourcemap":           {module + "/internal/jsonscan"},
+	"symbolicate":         {module + "/analyze", module + "/sourcemap", module + "/internal/confine"},
+	"tui":                 {module + "/analyze", module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/units", "charm.land/bubbletea/v2", "charm.land/bubbles/v2/help", "charm.land/bubbles/v2/key", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi"},
+	"export":              {module + "/analyze", module + "/diff", module + "/internal/termtext", "github.com/google/pprof/profile"},
+	"flamegraph":          {module + "/diff", module + "/report", module + "/internal/termtext", module + "/internal/jsonwrite"},
+	"history":             {module + "/analyze", module + "/diff", module + "/internal/confine", module + "/internal/jsonscan", module + "/stats"},
+	"narrow":              {module + "/analyze"},
+	"fleet":               {module + "/analyze", "google.golang.org/protobuf/encoding/protowire"},
+	"stats":               {},
+	"record":              {module + "/stats", "golang.org/x/sys/unix"},
+	"side":                {module + "/analyze", module + "/diff", module + "/internal/confine", module + "/narrow", module + "/record", module + "/symbolicate", "golang.org/x/sync/errgroup"},
+	"cmd/profdiff":        {module + "/analyze", module + "/internal/confine", module + "/diff", module + "/history", module + "/report", module + "/internal/termtext", module + "/internal/units", module + "/export", module + "/flamegraph", module + "/narrow", module + "/symbolicate", module + "/tui", module + "/record", module + "/fleet", module + "/side", "github.com/spf13/pflag", "github.com/charmbracelet/x/term", "golang.org/x/sync/errgroup", "golang.org/x/sys/unix"},
 }
 
 // forbiddenStd are standard packages no profdiff package may import:

@@ -1,8 +1,8 @@
-// Package difftest builds the tables the tests of diff and of its
+// Package analyzetest builds the tables the tests of diff and of its
 // renderers (report) compare: the shared fixtures of testdata/, the runs of
 // the shared corpus, and a small synthetic workload whose times are chosen
 // by the test.
-package difftest
+package analyzetest
 
 import (
 	"fmt"
