@@ -11,11 +11,11 @@ import (
 // a run: a run of the 57 MiB tsc profile leaves a tree of 271,459 nodes
 // (2.5 MB), and five runs a side held ten of them until the comparison,
 // which then added each run's node totals and merged nodes (another
-// 3.3 MB a run). Folded, a side keeps its tree (8 bytes a node, and the
-// most time a node held in a run, 8 more) and each run's self time (12
-// bytes a node that samples end at), from which every run's totals are
-// summed again. The comparison merges the folded trees as it merged the
-// runs' own, with the same nodes, times and order (see mergeTrees).
+// 3.3 MB a run). Folded, a side keeps its tree (8 bytes a node) and each
+// run's self time (12 bytes a node that samples end at), from which a
+// run's totals are summed again when needed. The comparison merges the
+// folded trees as it merged the runs' own, with the same nodes, times and
+// order (see mergeTrees).
 type FoldedTree struct {
 	// Parent and Function are each node's parent (-1 for the root, node
 	// 0) and function (-1 for the root); a parent comes before its
@@ -26,16 +26,13 @@ type FoldedTree struct {
 	// that run's Table.Functions, so that the function's key is the
 	// table's, relocated (Relocate) along with it.
 	From []FoldedFunction
-	// Most is each node's largest total time in a run.
-	Most []int64
 	// Runs are each run's self times, in the order folded.
 	Runs []FoldedRun
 
-	index  *analyze.ChildIndex   // the nodes by (parent, function), while folding
-	keys   map[analyze.Key]int32 // the functions by key, while folding
-	local  []int32               // scratch: each of a run's nodes' folded node
-	totals []int64               // scratch: a run's node totals
-	fns    []int32               // scratch: each of a run's functions' folded function
+	index *analyze.ChildIndex   // the nodes by (parent, function), while folding
+	keys  map[analyze.Key]int32 // the functions by key, while folding
+	local []int32               // scratch: each of a run's nodes' folded node
+	fns   []int32               // scratch: each of a run's functions' folded function
 }
 
 // FoldedFunction is a function of a FoldedTree: function Function of run
@@ -57,7 +54,6 @@ func (f *FoldedTree) Fold(tree *analyze.CallTree, functions []analyze.Row) {
 	if f.index == nil {
 		f.index = analyze.NewChildIndex(tree.Len())
 		f.keys = map[analyze.Key]int32{}
-		f.Most = []int64{0}
 	}
 	run := int32(len(f.Runs))
 	f.fns = slices.Grow(f.fns[:0], len(functions))[:len(functions)]
@@ -71,23 +67,16 @@ func (f *FoldedTree) Fold(tree *analyze.CallTree, functions []analyze.Row) {
 		f.fns[j] = id
 	}
 	n := tree.Len()
-	f.totals = tree.Totals(f.totals)
 	f.local = slices.Grow(f.local[:0], n)[:n]
 	if n > 0 {
 		f.local[0] = 0
-		f.Most[0] = max(f.Most[0], f.totals[0])
 	}
 	for i := 1; i < n; i++ {
 		fn := int32(-1)
 		if g := tree.Function[i]; g >= 0 && int(g) < len(f.fns) {
 			fn = f.fns[g]
 		}
-		id, added := f.index.Child(f.local[tree.Parent[i]], fn)
-		if added {
-			f.Most = append(f.Most, 0)
-		}
-		f.local[i] = id
-		f.Most[id] = max(f.Most[id], f.totals[i])
+		f.local[i], _ = f.index.Child(f.local[tree.Parent[i]], fn)
 	}
 	nodes := make([]int32, len(tree.SelfNodes))
 	for i, node := range tree.SelfNodes {
@@ -103,8 +92,26 @@ func (f *FoldedTree) Done() {
 	}
 	parent, fn := f.index.Nodes()
 	f.Parent, f.Function = slices.Clone(parent), slices.Clone(fn)
-	f.Most = slices.Clip(f.Most)
-	f.index, f.keys, f.local, f.totals, f.fns = nil, nil, nil, nil, nil
+	f.index, f.keys, f.local, f.fns = nil, nil, nil, nil
+}
+
+// most returns each node's largest total time in a run.
+func (f *FoldedTree) most() []int64 {
+	n := f.Len()
+	most, tot := make([]int64, n), make([]int64, n)
+	for _, run := range f.Runs {
+		clear(tot)
+		for k, node := range run.SelfNodes {
+			tot[node] = run.Self[k]
+		}
+		for i := n - 1; i > 0; i-- {
+			tot[f.Parent[i]] += tot[i]
+		}
+		for i, v := range tot {
+			most[i] = max(most[i], v)
+		}
+	}
+	return most
 }
 
 // Len returns the number of nodes, the root included; 0 for no tree.

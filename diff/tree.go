@@ -368,22 +368,20 @@ type mergedTrees struct {
 	totals []int64
 }
 
-// maxCachedTotals is how many nodes of one-run sides' trees
-// startTreeTotals computes the totals of at most (8 bytes each, 32 MiB);
-// past it mergeTrees computes them itself.
+// maxCachedTotals is how many tree nodes startTreeTotals computes the
+// largest totals of at most (8 bytes each, 32 MiB); past it mergeTrees
+// computes them itself.
 const maxCachedTotals = 4 << 20
 
-// startTreeTotals starts computing the node totals of the sides of one
-// run (the others are folded, FoldedTree.Most) on a goroutine of their
-// own, when they fit maxCachedTotals, so that mergeTrees finds them done:
-// they depend on the trees alone, and the joins of the rows, which
-// mergeTrees waits for, leave a core free.
+// startTreeTotals starts computing, for each side of one run or with a
+// folded tree, each node's largest total in a run (a run's totals, for
+// one) on a goroutine of its own, when they fit maxCachedTotals, so that
+// mergeTrees finds them done: they depend on the trees alone, and the
+// joins of the rows, which mergeTrees waits for, leave a core free.
 func (c *comparison) startTreeTotals() {
 	nodes := 0
 	for _, s := range c.sides {
-		if len(s.Tables) == 1 && s.Tree == nil {
-			nodes += s.Tables[0].Tree.Len()
-		}
+		nodes += treeLen(s)
 	}
 	if nodes == 0 || nodes > maxCachedTotals {
 		return
@@ -392,13 +390,34 @@ func (c *comparison) startTreeTotals() {
 	go func() {
 		tot := make([][][]int64, len(c.sides))
 		for si, s := range c.sides {
-			if len(s.Tables) == 1 && s.Tree == nil {
-				tot[si] = [][]int64{s.Tables[0].Tree.Totals(nil)}
+			if treeLen(s) > 0 {
+				tot[si] = [][]int64{mostOf(s)}
 			}
 		}
 		done <- tot
 	}()
 	c.treeTotals = sync.OnceValue(func() [][][]int64 { return <-done })
+}
+
+// treeLen returns the number of nodes of a side's folded tree, or of its
+// one run's tree; 0 for a side of several runs not folded.
+func treeLen(s Side) int {
+	switch {
+	case s.Tree != nil:
+		return s.Tree.Len()
+	case len(s.Tables) == 1:
+		return s.Tables[0].Tree.Len()
+	}
+	return 0
+}
+
+// mostOf returns each node's largest total in a run of a side's folded
+// tree, or its one run's totals.
+func mostOf(s Side) []int64 {
+	if s.Tree != nil {
+		return s.Tree.most()
+	}
+	return s.Tables[0].Tree.Totals(nil)
 }
 
 // sideTrees returns each side's tree as mergeTrees reads it, folding the
@@ -416,17 +435,23 @@ func (c *comparison) sideTrees() []*sideTree {
 		for ri := range s.Tables {
 			st.distinct = st.distinct && distinctRows(c.rows[si][ri])
 		}
-		f := s.Tree
-		if f == nil && len(s.Tables) > 1 && slices.ContainsFunc(s.Tables, func(t *analyze.Table) bool { return t.Tree.Len() > 0 }) {
-			f = &FoldedTree{}
+		if s.Tree == nil && len(s.Tables) > 1 && slices.ContainsFunc(s.Tables, func(t *analyze.Table) bool { return t.Tree.Len() > 0 }) {
+			s.Tree = &FoldedTree{} // s is a copy: the side keeps its tables' trees
 			for _, t := range s.Tables {
-				f.Fold(&t.Tree, t.Functions)
+				s.Tree.Fold(&t.Tree, t.Functions)
 			}
-			f.Done()
+			s.Tree.Done()
 		}
-		switch {
+		if treeLen(s) > 0 {
+			if cached != nil && cached[si] != nil {
+				st.most = cached[si][0]
+			} else {
+				st.most = mostOf(s)
+			}
+		}
+		switch f := s.Tree; {
 		case f != nil:
-			st.parent, st.function, st.most, st.runs = f.Parent, f.Function, f.Most, f.Runs
+			st.parent, st.function, st.runs = f.Parent, f.Function, f.Runs
 			st.row = make([]int32, len(f.From))
 			for i, from := range f.From {
 				st.row[i] = rowOf(c.rows[si][from.Run], from.Function)
@@ -435,11 +460,6 @@ func (c *comparison) sideTrees() []*sideTree {
 			t := &s.Tables[0].Tree
 			st.parent, st.function, st.row = t.Parent, t.Function, c.rows[si][0]
 			st.runs = []FoldedRun{{SelfNodes: t.SelfNodes, Self: t.Self}}
-			if cached != nil && cached[si] != nil {
-				st.most = cached[si][0]
-			} else {
-				st.most = t.Totals(nil)
-			}
 		}
 		largest = max(largest, len(st.parent))
 		trees[si] = st
