@@ -28,6 +28,9 @@ import (
 type Side struct {
 	Name   string
 	Tables []*analyze.Table // one per run
+	// Tree is the runs' call trees folded as they were read (their
+	// tables' own are then empty); nil: the tables' own are merged.
+	Tree *FoldedTree
 	// Work is the work each run did (requests served, iterations), 0 when
 	// not given; values are then also reported per unit of work.
 	Work float64

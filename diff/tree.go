@@ -311,18 +311,17 @@ func (c *comparison) tree() []TreeNode {
 		}
 		out = append(out, TreeNode{Parent: p, Function: m.key[id], Self: alloc.next(), Total: alloc.next()})
 	}
-	for si, s := range c.sides {
-		for ri, t := range s.Tables {
-			total := m.totals(si, ri, &t.Tree)
-			local := m.local(si, ri)
-			for i, node := range t.Tree.SelfNodes {
-				if id := m.mergedID(local, node); id >= 0 {
-					out[id].Self.Runs[si][ri] += float64(t.Tree.Self[i]) * c.scale[si]
+	for si, st := range m.trees {
+		for ri, run := range st.runs {
+			near := m.nearOf(si)
+			for k, node := range run.SelfNodes {
+				if id := m.mergedID(near, node); id >= 0 {
+					out[id].Self.Runs[si][ri] += float64(run.Self[k]) * c.scale[si]
 				}
 			}
-			for i := range total {
-				if id := m.mergedID(local, int32(i)); id >= 0 {
-					out[id].Total.Runs[si][ri] += float64(total[i]) * c.scale[si]
+			for id, v := range m.runTotals(si, ri) {
+				if j := m.newID[id]; j >= 0 && v != 0 {
+					out[j].Total.Runs[si][ri] += float64(v) * c.scale[si]
 				}
 			}
 		}
@@ -334,16 +333,30 @@ func (c *comparison) tree() []TreeNode {
 	return out
 }
 
-// mergedTrees is every run's call tree merged by function row, as far as
+// sideTree is a side's call tree as mergeTrees reads it: the side's
+// FoldedTree, or its one run's own tree.
+type sideTree struct {
+	// parent and function are each node's parent and function; row is
+	// each function's row in the report (-1 for none).
+	parent, function, row []int32
+	most                  []int64 // each node's largest total in a run
+	runs                  []FoldedRun
+	// distinct: in every run, every function has a row of its own.
+	distinct bool
+}
+
+// mergedTrees is every side's call tree merged by function row, as far as
 // a node could be kept.
 type mergedTrees struct {
+	trees []*sideTree
 	// parent and key are each merged node's parent (-1 for the root) and
 	// function row (-1 for the root).
 	parent, key []int32
-	// locals maps each table node to its merged node (-1: none), side by
-	// side and run by run; nil when the one table's tree is the merged
-	// tree itself (see mergeOne).
-	locals [][][]int32
+	// near maps each side's tree nodes to their merged node, and a node
+	// with none to ^ the merged node of its nearest ancestor with one;
+	// nil when the one side's tree is the merged tree itself (see
+	// mergeOne).
+	near [][]int32
 	// order holds the merged nodes in the order merging every node of
 	// every table would have made them: the report's order.
 	order []int32
@@ -351,30 +364,24 @@ type mergedTrees struct {
 	// nodes left out; kept counts the others.
 	newID []int32
 	kept  int
-	// tot holds each table's node totals, computed once, when they fit
-	// maxCachedTotals; scratch is the array they are computed in
-	// otherwise, table after table.
-	tot     [][][]int64
-	scratch []int64
-	oneMean [][]float64 // mergeOne's means, until keep
+	// totals is the array runTotals sums a run's totals in.
+	totals []int64
 }
 
-// maxCachedTotals is how many table nodes' totals mergeTrees keeps at
-// most (8 bytes each, 32 MiB), so that each table's totals are computed
-// once rather than in each of the three passes; past it they are computed
-// again in each pass, in one array.
+// maxCachedTotals is how many tree nodes startTreeTotals computes the
+// largest totals of at most (8 bytes each, 32 MiB); past it mergeTrees
+// computes them itself.
 const maxCachedTotals = 4 << 20
 
-// startTreeTotals starts computing every table's node totals on a
-// goroutine of their own, when they fit maxCachedTotals, so that
+// startTreeTotals starts computing, for each side of one run or with a
+// folded tree, each node's largest total in a run (a run's totals, for
+// one) on a goroutine of its own, when they fit maxCachedTotals, so that
 // mergeTrees finds them done: they depend on the trees alone, and the
 // joins of the rows, which mergeTrees waits for, leave a core free.
 func (c *comparison) startTreeTotals() {
 	nodes := 0
 	for _, s := range c.sides {
-		for _, t := range s.Tables {
-			nodes += t.Tree.Len()
-		}
+		nodes += treeLen(s)
 	}
 	if nodes == 0 || nodes > maxCachedTotals {
 		return
@@ -383,9 +390,8 @@ func (c *comparison) startTreeTotals() {
 	go func() {
 		tot := make([][][]int64, len(c.sides))
 		for si, s := range c.sides {
-			tot[si] = make([][]int64, len(s.Tables))
-			for ri, t := range s.Tables {
-				tot[si][ri] = t.Tree.Totals(nil)
+			if treeLen(s) > 0 {
+				tot[si] = [][]int64{mostOf(s)}
 			}
 		}
 		done <- tot
@@ -393,74 +399,140 @@ func (c *comparison) startTreeTotals() {
 	c.treeTotals = sync.OnceValue(func() [][][]int64 { return <-done })
 }
 
-// totals returns the totals of run ri of side si, whose tree is tree.
-func (m *mergedTrees) totals(si, ri int, tree *analyze.CallTree) []int64 {
-	if m.tot == nil {
-		m.scratch = tree.Totals(m.scratch)
-		return m.scratch
+// treeLen returns the number of nodes of a side's folded tree, or of its
+// one run's tree; 0 for a side of several runs not folded.
+func treeLen(s Side) int {
+	switch {
+	case s.Tree != nil:
+		return s.Tree.Len()
+	case len(s.Tables) == 1:
+		return s.Tables[0].Tree.Len()
 	}
-	if m.tot[si][ri] == nil {
-		m.tot[si][ri] = tree.Totals(nil)
-	}
-	return m.tot[si][ri]
+	return 0
 }
 
-// local returns the merged node of each node of run ri of side si; nil
-// when they are the same (mergeOne).
-func (m *mergedTrees) local(si, ri int) []int32 {
-	if m.locals == nil {
+// mostOf returns each node's largest total in a run of a side's folded
+// tree, or its one run's totals.
+func mostOf(s Side) []int64 {
+	if s.Tree != nil {
+		return s.Tree.most()
+	}
+	return s.Tables[0].Tree.Totals(nil)
+}
+
+// sideTrees returns each side's tree as mergeTrees reads it, folding the
+// runs of a side of several that were not folded as they were read; nil
+// when no table has a tree.
+func (c *comparison) sideTrees() []*sideTree {
+	var cached [][][]int64
+	if c.treeTotals != nil {
+		cached = c.treeTotals()
+	}
+	trees := make([]*sideTree, len(c.sides))
+	largest := 0
+	for si, s := range c.sides {
+		st := &sideTree{distinct: true}
+		for ri := range s.Tables {
+			st.distinct = st.distinct && distinctRows(c.rows[si][ri])
+		}
+		if s.Tree == nil && len(s.Tables) > 1 && slices.ContainsFunc(s.Tables, func(t *analyze.Table) bool { return t.Tree.Len() > 0 }) {
+			s.Tree = &FoldedTree{} // s is a copy: the side keeps its tables' trees
+			for _, t := range s.Tables {
+				s.Tree.Fold(&t.Tree, t.Functions)
+			}
+			s.Tree.Done()
+		}
+		if treeLen(s) > 0 {
+			if cached != nil && cached[si] != nil {
+				st.most = cached[si][0]
+			} else {
+				st.most = mostOf(s)
+			}
+		}
+		switch f := s.Tree; {
+		case f != nil:
+			st.parent, st.function, st.runs = f.Parent, f.Function, f.Runs
+			st.row = make([]int32, len(f.From))
+			for i, from := range f.From {
+				st.row[i] = rowOf(c.rows[si][from.Run], from.Function)
+			}
+		case len(s.Tables) == 1:
+			t := &s.Tables[0].Tree
+			st.parent, st.function, st.row = t.Parent, t.Function, c.rows[si][0]
+			st.runs = []FoldedRun{{SelfNodes: t.SelfNodes, Self: t.Self}}
+		}
+		largest = max(largest, len(st.parent))
+		trees[si] = st
+	}
+	if largest == 0 {
 		return nil
 	}
-	return m.locals[si][ri]
+	return trees
 }
 
-// mergedID returns the report's tree node of a table node, given its
-// table's locals, -1 for none.
-func (m *mergedTrees) mergedID(local []int32, node int32) int32 {
-	if local != nil {
-		if node = local[node]; node < 0 {
+// nearOf returns the merged node of each of side si's tree nodes (see
+// mergedTrees.near); nil when they are the same (mergeOne).
+func (m *mergedTrees) nearOf(si int) []int32 {
+	if m.near == nil {
+		return nil
+	}
+	return m.near[si]
+}
+
+// mergedID returns the report's tree node of a side's tree node, given
+// the side's near, -1 for none.
+func (m *mergedTrees) mergedID(near []int32, node int32) int32 {
+	if near != nil {
+		if node = near[node]; node < 0 {
 			return -1
 		}
 	}
 	return m.newID[node]
 }
 
-// mergeTrees merges the tables' trees in two passes, so that the nodes
+// runTotals returns the total time of each merged node in run ri of side
+// si: a run's self time goes to the merged node of the node it is at or
+// of its nearest ancestor with one, and a merged node's total is its
+// subtree's, as the sum of the totals of the run's nodes merged into it
+// is. The array is reused by the next call.
+func (m *mergedTrees) runTotals(si, ri int) []int64 {
+	st := m.trees[si]
+	if m.near == nil { // mergeOne: one run, whose tree is the merged tree
+		return st.most
+	}
+	near, run := m.near[si], st.runs[ri]
+	m.totals = slices.Grow(m.totals[:0], len(m.parent))[:len(m.parent)]
+	tot := m.totals
+	clear(tot)
+	for k, node := range run.SelfNodes {
+		id := near[node]
+		if id < 0 {
+			id = ^id
+		}
+		tot[id] += run.Self[k]
+	}
+	for i := len(tot) - 1; i > 0; i-- {
+		tot[m.parent[i]] += tot[i]
+	}
+	return tot
+}
+
+// mergeTrees merges the sides' trees in two passes, so that the nodes
 // that cannot be kept cost neither memory nor lookups. The first adds to
 // the index only the nodes that could be kept: a merged node is kept when
 // its mean over some side's runs reaches the floor, so one of those runs
 // reaches it alone (a parent holds at least its children's time, so a
-// node's parent is added before it). The second maps every table node to
-// its merged node, when it has one, and sums the means; a table node
-// whose parent has none has none either. A merged node's time is then the
-// same as if every node had been merged. nil when no table has a tree.
+// node's parent is added before it). The second maps every side's node to
+// its merged node, when it has one, and sums the means; a node whose
+// parent has none has none either. A merged node's time is then the same
+// as if every node had been merged. nil when no table has a tree.
 func (c *comparison) mergeTrees() *mergedTrees {
-	largest := 0
-	for _, s := range c.sides {
-		for _, t := range s.Tables {
-			largest = max(largest, t.Tree.Len())
-		}
-	}
-	if largest == 0 {
+	trees := c.sideTrees()
+	if trees == nil {
 		return nil
 	}
-	least, floor := c.treeFloors()
-	m := &mergedTrees{}
-	if c.treeTotals != nil {
-		m.tot = c.treeTotals()
-	} else {
-		m.tot = make([][][]int64, len(c.sides))
-		nodes := 0
-		for si, s := range c.sides {
-			m.tot[si] = make([][]int64, len(s.Tables))
-			for _, t := range s.Tables {
-				nodes += t.Tree.Len()
-			}
-		}
-		if nodes > maxCachedTotals {
-			m.tot = nil
-		}
-	}
+	least, floor := c.treeFloors(trees)
+	m := &mergedTrees{trees: trees}
 	var eligible func(means []float64) bool
 	if c.pathFloors() != nil {
 		// A little under the minimum, since the means judged later are
@@ -468,84 +540,78 @@ func (c *comparison) mergeTrees() *mergedTrees {
 		// path, leaving one out could.
 		eligible = func(means []float64) bool { return c.share(&Measure{Mean: means}) >= c.opts.MinDeltaPP*(1-1e-9) }
 	}
-	if len(c.sides) == 1 && len(c.sides[0].Tables) == 1 && distinctRows(c.rows[0][0]) {
-		m.mergeOne(&c.sides[0].Tables[0].Tree, c.rows[0][0], c.scale[0])
-		m.keep(m.oneMean, least, eligible)
-		m.oneMean = nil
+	if len(c.sides) == 1 && len(c.sides[0].Tables) == 1 && trees[0].distinct {
+		m.keep([][]float64{m.mergeOne(trees[0], c.scale[0])}, least, eligible)
 		return m
 	}
 	index := analyze.NewChildIndex(0)
-	rows := c.rows
-	var scratch []int32 // addCandidates', table after table
-	for si, s := range c.sides {
-		for ri, t := range s.Tables {
-			// A little under the floor, so that rounding in the means
-			// cannot keep a node that was not a candidate.
-			scratch = addCandidates(index, &t.Tree, m.totals(si, ri, &t.Tree), rows[si][ri], floor[si]/c.scale[si]*(1-1e-9), scratch)
-		}
+	var scratch []int32 // addCandidates', side after side
+	for si, st := range trees {
+		// A little under the floor, so that rounding in the means
+		// cannot keep a node that was not a candidate.
+		scratch = addCandidates(index, st, floor[si]/c.scale[si]*(1-1e-9), scratch)
 	}
 	scratch = nil
-	m.locals = make([][][]int32, len(c.sides))
-	mean := make([][]float64, len(c.sides))
-	first := make([]int32, index.Len()) // each merged node's place in order, +1
-	for si, s := range c.sides {
-		mean[si] = make([]float64, index.Len())
-		m.locals[si] = make([][]int32, len(s.Tables))
-		w := c.scale[si] / float64(len(s.Tables))
-		for ri, t := range s.Tables {
-			local := findMerged(index, &t.Tree, rows[si][ri])
-			total := m.totals(si, ri, &t.Tree)
-			for i, id := range local {
-				if id < 0 {
-					continue
-				}
-				if first[id] == 0 {
-					m.order = append(m.order, id)
-					first[id] = int32(len(m.order))
-				}
-				mean[si][id] += float64(total[i]) * w
+	m.near = make([][]int32, len(trees))
+	seen := make([]bool, index.Len())
+	for si, st := range trees {
+		m.near[si] = findMerged(index, st)
+		for _, id := range m.near[si] {
+			if id >= 0 && !seen[id] {
+				seen[id] = true
+				m.order = append(m.order, id)
 			}
-			m.locals[si][ri] = local
 		}
 	}
 	m.parent, m.key = index.Nodes()
+	mean := make([][]float64, len(trees))
+	for si, st := range trees {
+		mean[si] = make([]float64, len(m.parent))
+		w := c.scale[si] / float64(len(c.sides[si].Tables))
+		for ri := range st.runs {
+			for id, v := range m.runTotals(si, ri) {
+				if v != 0 {
+					mean[si][id] += float64(v) * w
+				}
+			}
+		}
+	}
 	m.keep(mean, least, eligible)
 	return m
 }
 
-// mergeOne makes the merged tree of a single table whose functions each
+// mergeOne makes the merged tree of a single run whose functions each
 // have a row of their own: merging it by row would add its nodes one by
 // one in their order, each a child of its parent's node and none merged
-// with a sibling (the table's tree is merged by function already), so it
-// is the table's tree, with the same nodes in the same order. Its means
-// are left in oneMean for keep.
-func (m *mergedTrees) mergeOne(tree *analyze.CallTree, row []int32, scale float64) {
-	n := tree.Len()
-	m.parent = tree.Parent
+// with a sibling (the run's tree is merged by function already), so it
+// is the run's tree, with the same nodes in the same order. It returns
+// the nodes' means, for keep.
+func (m *mergedTrees) mergeOne(st *sideTree, scale float64) []float64 {
+	n := len(st.parent)
+	m.parent = st.parent
 	m.key = make([]int32, n)
 	m.order = make([]int32, n)
-	for i, fn := range tree.Function {
-		m.key[i] = rowOf(row, fn)
+	for i, fn := range st.function {
+		m.key[i] = rowOf(st.row, fn)
 		m.order[i] = int32(i)
 	}
-	total := m.totals(0, 0, tree)
 	mean := make([]float64, n)
-	for i, v := range total {
+	for i, v := range st.most {
 		mean[i] = float64(v) * scale
 	}
-	m.oneMean = [][]float64{mean}
+	return mean
 }
 
 // treeFloors returns the time (in the rows' unit) a merged node must hold
 // on some side to be kept, and per side the time one of its runs must
 // hold for a node to be a candidate.
-func (c *comparison) treeFloors() (least float64, floor []float64) {
-	for si, s := range c.sides {
+func (c *comparison) treeFloors(trees []*sideTree) (least float64, floor []float64) {
+	for si, st := range trees {
 		var root float64 // the mean root total, summed as the nodes' means are
-		w := c.scale[si] / float64(len(s.Tables))
-		for _, t := range s.Tables {
+		w := c.scale[si] / float64(len(c.sides[si].Tables))
+		for _, run := range st.runs {
 			var sum int64
-			for _, v := range t.Tree.Self {
+			for _, v := range run.Self {
 				sum += v
 			}
 			root += float64(sum) * w
@@ -607,37 +673,47 @@ func (c *comparison) functionRows(t *analyze.Table) []int32 {
 	return row
 }
 
-// addCandidates adds to the index the table's nodes whose total holds at
-// least floor (in the table's nanoseconds). Where two of the table's functions
-// share a row (renamed functions joined), two siblings can make one merged
-// node whose time is their sum, so every node is added. local is scratch
-// space, returned for the next table.
-func addCandidates(index *analyze.ChildIndex, tree *analyze.CallTree, total []int64, row []int32, floor float64, local []int32) []int32 {
-	if !distinctRows(row) {
+// addCandidates adds to the index the side's nodes that hold at least
+// floor (in the tables' nanoseconds) in some run. Where two of a run's
+// functions share a row (renamed functions joined), two siblings can make
+// one merged node whose time is their sum, so every node is added. local
+// is scratch space, returned for the next side.
+func addCandidates(index *analyze.ChildIndex, st *sideTree, floor float64, local []int32) []int32 {
+	if !st.distinct {
 		floor = 0
 	}
-	local = slices.Grow(local[:0], tree.Len())[:tree.Len()]
+	n := len(st.parent)
+	if n == 0 {
+		return local
+	}
+	local = slices.Grow(local[:0], n)[:n]
 	local[0] = 0 // the root's node is the root
-	for i := 1; i < len(local); i++ {
+	for i := 1; i < n; i++ {
 		local[i] = -1
-		if p := local[tree.Parent[i]]; p >= 0 && float64(total[i]) >= floor {
-			local[i], _ = index.Child(p, rowOf(row, tree.Function[i]))
+		if p := local[st.parent[i]]; p >= 0 && float64(st.most[i]) >= floor {
+			local[i], _ = index.Child(p, rowOf(st.row, st.function[i]))
 		}
 	}
 	return local
 }
 
-// findMerged returns the merged node of each of the table's nodes, -1 for
-// none.
-func findMerged(index *analyze.ChildIndex, tree *analyze.CallTree, row []int32) []int32 {
-	local := make([]int32, tree.Len())
-	for i := 1; i < len(local); i++ {
-		local[i] = -1
-		if p := local[tree.Parent[i]]; p >= 0 {
-			local[i] = index.Find(p, rowOf(row, tree.Function[i]))
+// findMerged returns the merged node of each of the side's nodes, and for
+// a node with none ^ that of its nearest ancestor with one (the root's is
+// the root).
+func findMerged(index *analyze.ChildIndex, st *sideTree) []int32 {
+	near := make([]int32, len(st.parent))
+	for i := 1; i < len(near); i++ {
+		p := near[st.parent[i]]
+		if p < 0 {
+			near[i] = p
+			continue
+		}
+		near[i] = ^p
+		if id := index.Find(p, rowOf(st.row, st.function[i])); id >= 0 {
+			near[i] = id
 		}
 	}
-	return local
+	return near
 }
 
 // distinctRows reports whether every function has a row of its own.

@@ -48,7 +48,11 @@ func Read(sides []Side, r Reading) ([]diff.Side, [][]*analyze.Profile, error) {
 	tables := make([][]*analyze.Table, len(sides))
 	aopts, keep := r.Aggregate, r.KeepProfiles
 	profiles := make([][]*analyze.Profile, len(sides))
+	folds := make([]*treeFold, len(sides))
 	for si, s := range sides {
+		if aopts.Tree && len(s.Files) > 1 {
+			folds[si] = &treeFold{pending: make([]*analyze.Table, len(s.Files))}
+		}
 		tables[si] = make([]*analyze.Table, len(s.Files))
 		profiles[si] = make([]*analyze.Profile, len(s.Files))
 		for ri := range s.Files {
@@ -90,6 +94,8 @@ func Read(sides []Side, r Reading) ([]diff.Side, [][]*analyze.Profile, error) {
 			if keep {
 				profiles[j.side][j.run] = p
 			}
+			p = nil // not live while the run waits to be folded
+			folds[j.side].add(j.run, t)
 			return nil
 		})
 	}
@@ -101,9 +107,52 @@ func Read(sides []Side, r Reading) ([]diff.Side, [][]*analyze.Profile, error) {
 	}
 	var ds []diff.Side
 	for si, s := range sides {
-		ds = append(ds, diff.Side{Name: s.Name, Formed: s.Formed, Tables: tables[si], Work: s.Work, ProcessCPUNs: processCPU(s.Files), Resources: recordResources(s.Files)})
+		ds = append(ds, diff.Side{Name: s.Name, Formed: s.Formed, Tables: tables[si], Tree: folds[si].tree(), Work: s.Work, ProcessCPUNs: processCPU(s.Files), Resources: recordResources(s.Files)})
 	}
 	return ds, profiles, nil
+}
+
+// treeFold folds a side's runs' call trees into one as they are read
+// (diff.FoldedTree), in the order of the side's runs, whichever is read
+// first, and empties each run's own: a side's runs then hold one tree,
+// not one each. A run read before those ahead of it waits, with its tree,
+// for them; with the runs read in their order, a few at once, that is a
+// run or two.
+type treeFold struct {
+	mu      sync.Mutex
+	fold    diff.FoldedTree
+	pending []*analyze.Table // the runs read and not folded yet, by run
+	next    int              // the next run to fold
+}
+
+// add folds run ri, whose table is t, and every run after it that waits;
+// a nil fold (a side of one run, or no tree asked for) does nothing.
+func (f *treeFold) add(ri int, t *analyze.Table) {
+	if f == nil {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pending[ri] = t
+	for f.next < len(f.pending) && f.pending[f.next] != nil {
+		t := f.pending[f.next]
+		f.fold.Fold(&t.Tree, t.Functions)
+		t.Tree = analyze.CallTree{}
+		f.pending[f.next] = nil
+		f.next++
+	}
+	if f.next == len(f.pending) {
+		f.fold.Done() // the side's last run: what folding used goes
+	}
+}
+
+// tree returns the folded tree, once every run is folded; nil for a nil
+// fold.
+func (f *treeFold) tree() *diff.FoldedTree {
+	if f == nil {
+		return nil
+	}
+	return &f.fold
 }
 
 // DefaultMemoryBudget is the estimated memory (analyze.ReadCost) that the runs
