@@ -71,21 +71,17 @@ func main() {
 	sizes := flag.String("sizes", "5,10,15,20,30,50,100,200", "the changes injected, in percent, comma-separated (20 among them for the +20% columns)")
 	flag.Parse()
 	o.seed = *seed
-	for _, f := range strings.Split(*ns, ",") {
-		var n int
-		if _, err := fmt.Sscan(f, &n); err != nil || n < 1 {
-			fmt.Fprintf(os.Stderr, "calibrate: -n %q: give runs a side as 1,2,3\n", *ns)
-			os.Exit(2)
-		}
-		o.ns = append(o.ns, n)
+	runs, err := numbers(*ns, func(v float64) bool { return v >= 1 && v == float64(int(v)) })
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "calibrate: -n %q: give runs a side as 1,2,3\n", *ns)
+		os.Exit(2)
 	}
-	for _, f := range strings.Split(*sizes, ",") {
-		var v float64
-		if _, err := fmt.Sscan(f, &v); err != nil || v <= 0 {
-			fmt.Fprintf(os.Stderr, "calibrate: -sizes %q: give percentages as 10,20,50\n", *sizes)
-			os.Exit(2)
-		}
-		o.sizes = append(o.sizes, v)
+	for _, v := range runs {
+		o.ns = append(o.ns, int(v))
+	}
+	if o.sizes, err = numbers(*sizes, func(v float64) bool { return v > 0 }); err != nil {
+		fmt.Fprintf(os.Stderr, "calibrate: -sizes %q: give percentages as 10,20,50\n", *sizes)
+		os.Exit(2)
 	}
 	o.minPct = 5
 	o.out = os.Stdout
@@ -107,36 +103,58 @@ func main() {
 		return
 	}
 	if *debug != "" {
-		fn, rest, _ := strings.Cut(*debug, "=")
-		var size float64
-		var n int
-		fmt.Sscanf(rest, "%g:%d", &size, &n)
-		name, r2, _ := strings.Cut(aa[0], "=")
-		dir, mapDir, _ := strings.Cut(r2, ":")
-		s, err := load(name, dir, mapDir, "")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
+		if err := debugDraw(o, aa[0], *debug); err != nil {
+			fmt.Fprintln(os.Stderr, "calibrate:", err)
 			os.Exit(2)
 		}
-		a, b := draw(rand.New(rand.NewPCG(o.seed, 7)), len(s.profiles), n)
-		r, _ := s.compare(a, b, &injection{fn: fn, factor: 1 + size/100})
-		for _, row := range r.Functions {
-			if row.Key.Function == fn {
-				fmt.Printf("%s %s self %v -> %v %+v\n", row.Key.Function, row.Key.File, row.Self.Runs[0], row.Self.Runs[1], row.Self.Change)
-			}
-		}
-		for _, row := range r.Packages {
-			if row.Self.Change.Verdict.Real() || row.Total.Change.Verdict.Real() {
-				fmt.Printf("%s self %v -> %v %+v\n", row.Key.Package, row.Self.Runs[0], row.Self.Runs[1], row.Self.Change)
-			}
-		}
-		fmt.Println(r.Headline.OnCPU.Runs, flagged(r))
 		return
 	}
 	if err := run(o, aa, real); err != nil {
 		fmt.Fprintln(os.Stderr, "calibrate:", err)
 		os.Exit(2)
 	}
+}
+
+// numbers reads a comma-separated list of numbers, each of which ok accepts.
+func numbers(list string, ok func(float64) bool) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(list, ",") {
+		var v float64
+		if _, err := fmt.Sscan(f, &v); err != nil || !ok(v) {
+			return nil, fmt.Errorf("%q is not one", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// debugDraw prints one draw's rows of a function with a change injected
+// (-debug FUNCTION=PCT:N), from the first -aa set, spec.
+func debugDraw(o options, spec, debug string) error {
+	fn, rest, _ := strings.Cut(debug, "=")
+	var size float64
+	var n int
+	fmt.Sscanf(rest, "%g:%d", &size, &n)
+	name, r2, _ := strings.Cut(spec, "=")
+	dir, mapDir, _ := strings.Cut(r2, ":")
+	s, err := load(name, dir, mapDir, "")
+	if err != nil {
+		return err
+	}
+	a, b := draw(rand.New(rand.NewPCG(o.seed, 7)), len(s.profiles), n)
+	r, _ := s.compare(a, b, &injection{fn: fn, factor: 1 + size/100})
+	for _, row := range r.Functions {
+		if row.Key.Function == fn {
+			fmt.Printf("%s %s self %v -> %v %+v\n", row.Key.Function, row.Key.File, row.Self.Runs[0], row.Self.Runs[1], row.Self.Change)
+		}
+	}
+	for _, row := range r.Packages {
+		if row.Self.Change.Verdict.Real() || row.Total.Change.Verdict.Real() {
+			fmt.Printf("%s self %v -> %v %+v\n", row.Key.Package, row.Self.Runs[0], row.Self.Runs[1], row.Self.Change)
+		}
+	}
+	fmt.Println(r.Headline.OnCPU.Runs, flagged(r))
+	return nil
 }
 
 type multiFlag []string
@@ -162,68 +180,17 @@ func run(o options, aa, real []string) error {
 				fmt.Fprintf(o.out, "| %s | %d | (needs %d runs, has %d) | | | | |\n", name, n, 2*n, len(s.profiles))
 				continue
 			}
-			flags := 0
-			for d := 0; d < o.draws; d++ {
-				a, b := s.draw(rng, n)
-				r, err := s.compare(a, b, nil)
-				if err != nil {
+			flags, err := s.aaFlags(o, rng, name, n)
+			if err != nil {
+				return err
+			}
+			c := abCells{smallest: "-", at20: "-", unrelated: "-", ceiling: "-", ceilingCount: "-"}
+			if len(targets) > 0 {
+				if c, err = s.injected(o, rng, targets, n); err != nil {
 					return err
 				}
-				if f := flagged(r); len(f) > 0 {
-					flags++
-					if o.verbose {
-						fmt.Fprintf(os.Stderr, "%s %d v %d A/A: %v\n", name, n, n, f)
-					}
-				}
 			}
-			smallest, at20, unrelated, ceiling, ceilingCount := "-", "-", "-", "-", "-"
-			if len(targets) > 0 {
-				found := map[float64]int{}
-				wrong, alone, counted, byCount := 0, 0, 0, 0
-				for _, size := range o.sizes {
-					for d := 0; d < o.draws; d++ {
-						a, b := s.draw(rng, n)
-						target := targets[d%len(targets)]
-						r, err := s.compare(a, b, &injection{fn: target, factor: 1 + size/100})
-						if err != nil {
-							return err
-						}
-						if worse(r, target) {
-							found[size]++
-						}
-						if size == 20 && shareTest(r, target) {
-							alone++
-						}
-						if size == 20 {
-							if f, ok := s.countTest(a, b, target, 1+size/100); ok {
-								counted++
-								if f {
-									byCount++
-								}
-							}
-						}
-						if size == 20 && unrelatedWorse(r, target) {
-							wrong++
-						}
-					}
-				}
-				for _, size := range o.sizes {
-					if found[size]*10 >= 8*o.draws {
-						smallest = fmt.Sprintf("+%g%%", size)
-						break
-					}
-				}
-				if smallest == "-" {
-					smallest = fmt.Sprintf("> +%g%%", o.sizes[len(o.sizes)-1])
-				}
-				at20 = pct(found[20], o.draws)
-				ceiling = pct(alone, o.draws)
-				if counted > 0 {
-					ceilingCount = pct(byCount, counted)
-				}
-				unrelated = pct(wrong, o.draws)
-			}
-			fmt.Fprintf(o.out, "| %s | %d | %s | %s | %s | %s / %s | %s |\n", name, n, pct(flags, o.draws), smallest, at20, ceiling, ceilingCount, unrelated)
+			fmt.Fprintf(o.out, "| %s | %d | %s | %s | %s | %s / %s | %s |\n", name, n, pct(flags, o.draws), c.smallest, c.at20, c.ceiling, c.ceilingCount, c.unrelated)
 		}
 		fmt.Fprintf(o.out, "\n%s: %d runs; injected into %s\n\n", name, len(s.profiles), strings.Join(targets, ", "))
 	}
@@ -235,46 +202,140 @@ func run(o options, aa, real []string) error {
 	return nil
 }
 
-// realChange draws n v n from a real change's before and after runs and
-// counts the draws in which the package is judged better.
-func realChange(o options, spec string) error {
+// aaFlags returns in how many of o.draws A/A draws of n runs a side the
+// report flags any row (-v lists them on standard error).
+func (s *set) aaFlags(o options, rng *rand.Rand, name string, n int) (int, error) {
+	flags := 0
+	for d := 0; d < o.draws; d++ {
+		a, b := s.draw(rng, n)
+		r, err := s.compare(a, b, nil)
+		if err != nil {
+			return 0, err
+		}
+		if f := flagged(r); len(f) > 0 {
+			flags++
+			if o.verbose {
+				fmt.Fprintf(os.Stderr, "%s %d v %d A/A: %v\n", name, n, n, f)
+			}
+		}
+	}
+	return flags, nil
+}
+
+// abCells are the A/B cells of one row of the table.
+type abCells struct {
+	smallest, at20, unrelated, ceiling, ceilingCount string
+}
+
+// injected draws, for each size of o.sizes, o.draws A/B splits of n runs
+// a side with the change injected into one of targets in turn, and
+// returns the table's A/B cells: the smallest size found in 80% of
+// draws, the share found at +20%, the ceilings of one uncorrected test
+// of the target's share (by sample time, by count), and the share of
+// draws with another function judged worse at +20%.
+func (s *set) injected(o options, rng *rand.Rand, targets []string, n int) (abCells, error) {
+	found := map[float64]int{}
+	wrong, alone, counted, byCount := 0, 0, 0, 0
+	for _, size := range o.sizes {
+		for d := 0; d < o.draws; d++ {
+			a, b := s.draw(rng, n)
+			target := targets[d%len(targets)]
+			r, err := s.compare(a, b, &injection{fn: target, factor: 1 + size/100})
+			if err != nil {
+				return abCells{}, err
+			}
+			if worse(r, target) {
+				found[size]++
+			}
+			if size != 20 {
+				continue
+			}
+			if shareTest(r, target) {
+				alone++
+			}
+			if f, ok := s.countTest(a, b, target, 1+size/100); ok {
+				counted++
+				if f {
+					byCount++
+				}
+			}
+			if unrelatedWorse(r, target) {
+				wrong++
+			}
+		}
+	}
+	c := abCells{smallest: fmt.Sprintf("> +%g%%", o.sizes[len(o.sizes)-1]), ceilingCount: "-"}
+	for _, size := range o.sizes {
+		if found[size]*10 >= 8*o.draws {
+			c.smallest = fmt.Sprintf("+%g%%", size)
+			break
+		}
+	}
+	c.at20, c.ceiling, c.unrelated = pct(found[20], o.draws), pct(alone, o.draws), pct(wrong, o.draws)
+	if counted > 0 {
+		c.ceilingCount = pct(byCount, counted)
+	}
+	return c, nil
+}
+
+// realSpec is one -real set: its name, the before and after runs (with
+// their map folders), and what the change must be found as.
+type realSpec struct {
+	name, before, after, mapsBefore, mapsAfter string
+	// pkg is a package whose self time is expected better; fn, when not
+	// "", a function whose self time is expected worse instead, the
+	// sides' files keyed below roots (the two checkouts of a recording).
+	pkg, fn string
+	roots   []string
+}
+
+// parseReal reads -real NAME=BEFORE:AFTER:PACKAGE[:MAPDIR_BEFORE:MAPDIR_AFTER],
+// where PACKAGE may be +FUNCTION@ROOT_BEFORE@ROOT_AFTER: a function whose
+// self time is expected worse, the sides' files keyed below their roots
+// (as --root-before and --root-after; with a trailing slash).
+func parseReal(spec string) (realSpec, error) {
 	name, rest, _ := strings.Cut(spec, "=")
 	parts := strings.Split(rest, ":")
 	if len(parts) < 3 {
-		return fmt.Errorf("--real %q: give NAME=BEFORE:AFTER:PACKAGE", spec)
+		return realSpec{}, fmt.Errorf("--real %q: give NAME=BEFORE:AFTER:PACKAGE", spec)
 	}
-	var mb, ma string
+	rs := realSpec{name: name, before: parts[0], after: parts[1], pkg: parts[2]}
 	if len(parts) >= 5 {
-		mb, ma = parts[3], parts[4]
+		rs.mapsBefore, rs.mapsAfter = parts[3], parts[4]
 	}
-	// PACKAGE is a package whose self time is expected better, or
-	// +FUNCTION@ROOT_BEFORE@ROOT_AFTER a function whose self time is
-	// expected worse, the sides' files keyed below their roots (the two
-	// checkouts of a recording, as --root-before and --root-after; with
-	// a trailing slash).
-	pkg, fn, roots := parts[2], "", []string(nil)
-	if strings.HasPrefix(pkg, "+") {
-		f := strings.Split(pkg[1:], "@")
-		fn = f[0]
+	if strings.HasPrefix(rs.pkg, "+") {
+		f := strings.Split(rs.pkg[1:], "@")
+		rs.fn = f[0]
 		if len(f) == 3 {
-			roots = []string{f[1], f[2]}
+			rs.roots = []string{f[1], f[2]}
 		}
 	}
-	roots = append(roots, "", "")
-	before, err := load(name+" before", parts[0], mb, roots[0])
+	rs.roots = append(rs.roots, "", "")
+	return rs, nil
+}
+
+// realChange prints, for each runs-a-side, the share of draws of a -real
+// set in which its change is found, and in which another self time is
+// judged worse.
+func realChange(o options, spec string) error {
+	rs, err := parseReal(spec)
 	if err != nil {
 		return err
 	}
-	after, err := load(name+" after", parts[1], ma, roots[1])
+	before, err := load(rs.name+" before", rs.before, rs.mapsBefore, rs.roots[0])
+	if err != nil {
+		return err
+	}
+	after, err := load(rs.name+" after", rs.after, rs.mapsAfter, rs.roots[1])
 	if err != nil {
 		return err
 	}
 	rng := rand.New(rand.NewPCG(o.seed, 11))
-	what := pkg + " self judged better"
-	if fn != "" {
-		what = fn + " self judged worse"
+	what := rs.pkg + " self judged better"
+	if rs.fn != "" {
+		what = rs.fn + " self judged worse"
 	}
-	fmt.Fprintf(o.out, "| real change %s | runs a side | %s | draws with another self time judged worse |\n|---|---:|---:|---:|\n", name, what)
+	fmt.Fprintf(o.out, "| real change %s | runs a side | %s | draws with another self time judged worse |\n|---|---:|---:|---:|\n", rs.name, what)
 	for _, n := range o.ns {
 		if n > len(before.profiles) || n > len(after.profiles) {
 			continue
@@ -284,55 +345,65 @@ func realChange(o options, spec string) error {
 			a := rng.Perm(len(before.profiles))[:n]
 			b := rng.Perm(len(after.profiles))[:n]
 			sides := []diff.Side{before.side("before", a, nil), after.side("after", b, nil)}
-			if roots[0] != "" {
+			if rs.roots[0] != "" {
 				// In place, and once is as good as many: a relocated
 				// path is no longer below its root.
-				diff.Relocate(sides, roots[:2])
+				diff.Relocate(sides, rs.roots[:2])
 			}
 			r, err := diff.Compare(sides, diff.DefaultOptions())
 			if err != nil {
 				return err
 			}
-			if fn != "" {
-				if worse(r, fn) {
-					found++
-				}
-				if o.verbose && d == 0 {
-					for _, row := range r.Functions {
-						if row.Key.Function == fn {
-							fmt.Fprintf(os.Stderr, "%s %d v %d: %s %s self %+v\n", name, n, n, fn, row.Key.File, row.Self.Change)
-						}
-					}
-				}
-			} else {
-				for _, p := range r.Packages {
-					if strings.Contains(p.Key.Package, pkg) && p.Self.Change.Verdict == diff.VerdictBetter {
-						found++
-						break
-					}
-				}
+			f, x := rs.judge(o, r, n, d == 0)
+			if f {
+				found++
 			}
-			for _, f := range flagged(r) {
-				// A self time judged worse elsewhere: totals above the
-				// change hold it.
-				// (For a function's change, its package's self time too.)
-				kind := "package "
-				if fn != "" {
-					kind = "function "
-				}
-				if strings.HasPrefix(f, kind) && strings.HasSuffix(f, " self worse") && (fn == "" || !strings.HasPrefix(f, "function "+fn)) {
-					other++
-					if o.verbose {
-						fmt.Fprintf(os.Stderr, "%s %d v %d: %s\n", name, n, n, f)
-					}
-					break
-				}
+			if x {
+				other++
 			}
 		}
-		fmt.Fprintf(o.out, "| %s | %d | %s | %s |\n", name, n, pct(found, o.draws), pct(other, o.draws))
+		fmt.Fprintf(o.out, "| %s | %d | %s | %s |\n", rs.name, n, pct(found, o.draws), pct(other, o.draws))
 	}
 	fmt.Fprintln(o.out)
 	return nil
+}
+
+// judge says whether one draw's report found the set's change, and
+// whether it judged another self time worse (-v lists them, and the
+// first draw's row of the function, on standard error).
+func (rs realSpec) judge(o options, r *diff.Report, n int, first bool) (found, other bool) {
+	if rs.fn != "" {
+		found = worse(r, rs.fn)
+		if o.verbose && first {
+			for _, row := range r.Functions {
+				if row.Key.Function == rs.fn {
+					fmt.Fprintf(os.Stderr, "%s %d v %d: %s %s self %+v\n", rs.name, n, n, rs.fn, row.Key.File, row.Self.Change)
+				}
+			}
+		}
+	} else {
+		for _, p := range r.Packages {
+			if strings.Contains(p.Key.Package, rs.pkg) && p.Self.Change.Verdict == diff.VerdictBetter {
+				found = true
+				break
+			}
+		}
+	}
+	// A self time judged worse elsewhere: totals above the change hold
+	// it. (For a function's change, its package's self time too.)
+	kind := "package "
+	if rs.fn != "" {
+		kind = "function "
+	}
+	for _, f := range flagged(r) {
+		if strings.HasPrefix(f, kind) && strings.HasSuffix(f, " self worse") && (rs.fn == "" || !strings.HasPrefix(f, "function "+rs.fn)) {
+			if o.verbose {
+				fmt.Fprintf(os.Stderr, "%s %d v %d: %s\n", rs.name, n, n, f)
+			}
+			return found, true
+		}
+	}
+	return found, false
 }
 
 func pct(k, n int) string { return fmt.Sprintf("%.1f%%", 100*float64(k)/float64(n)) }
