@@ -261,7 +261,14 @@ def mann_whitney(a, b):
 
 def welch(ra, rb, interval, prior, frac=None):
     """The p-value of two sides' runs (see side), and the sides' means."""
-    (ma, va, da), (mb, vb, db) = side(ra, interval[0], prior, frac), side(rb, interval[1], prior, frac)
+    return log_t_test(side(ra, interval[0], prior, frac), side(rb, interval[1], prior, frac), ra, rb)
+
+
+def log_t_test(sa, sb, ra, rb):
+    """The p-value of two sides' (mean, variance of the log mean, degrees
+    of freedom), no lower than the rank test's with enough runs, and the
+    sides' means."""
+    (ma, va, da), (mb, vb, db) = sa, sb
     t = (math.log(mb) - math.log(ma)) / math.sqrt(va + vb)
     if math.isinf(da) and math.isinf(db):
         p = math.erfc(abs(t) / math.sqrt(2))
@@ -319,16 +326,7 @@ def count_side(runs, prior, frac):
 
 
 def count_test(ra, rb, prior, frac):
-    (ma, va, da), (mb, vb, db) = count_side(ra, prior, frac), count_side(rb, prior, frac)
-    t = (math.log(mb) - math.log(ma)) / math.sqrt(va + vb)
-    if math.isinf(da) and math.isinf(db):
-        p = math.erfc(abs(t) / math.sqrt(2))
-    else:
-        df = (va + vb) ** 2 / (va * va / da + vb * vb / db)
-        p = math.erfc(abs(t) / math.sqrt(2)) if df > 1e6 else t_two_sided(t, df)
-    if len(ra) >= RANK_RUNS and len(rb) >= RANK_RUNS:
-        p = max(p, mann_whitney(ra, rb))
-    return p, ma, mb
+    return log_t_test(count_side(ra, prior, frac), count_side(rb, prior, frac), ra, rb)
 
 
 def passes_minimum(means, pp):
