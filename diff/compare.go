@@ -1,11 +1,15 @@
 // Package diff builds profdiff's comparison over any number of sides, each
-// judged against one base (a single profile is a comparison with one side;
-// two sides are a pair; with more, each variant's pair against the base is
-// kept in Report.Pairs), computed once and judged whole:
+// side other than the base judged against it (a single profile is a
+// comparison with one side and no variant; two sides are a base and one
+// variant), computed once and judged whole:
 // the sides' headlines with run counts and spread; rows by package,
 // function and file, each with a judged change of self and of total time;
 // the calls between functions; the call tree merged over runs and sides;
-// and the paths through that tree that carry the real changes. Renderers
+// and the paths through that tree that carry the real changes. A report has
+// one shape whatever its count of sides: its sides, headline and rows
+// carry one change per variant (Measure.ChangeFor), and each variant's
+// calls, tree, paths, rules and lines are a value (Report.Variants),
+// computed as the pair of the base and that side. Renderers
 // (text, markdown, JSON, the explorer, the flame graph, the exports) read
 // the Report and compute no comparison of their own. The computation never
 // prints.
@@ -142,13 +146,16 @@ type Measure struct {
 	Mean []float64
 	// Runs holds each side's value in each run.
 	Runs [][]float64
-	// Change compares the two sides of a pair; its Verdict is VerdictNone
-	// for one side, and for three sides or more, where VsBase holds the
-	// changes.
+	// Change compares the two sides of a report of two sides with the
+	// base first; its Verdict is VerdictNone for one side, and where
+	// VsBase holds the changes. Read a side's change with ChangeFor,
+	// which answers for any count of sides.
 	Change Change
 	// VsBase holds one change per side other than the base, in side order,
-	// each judged against the base (Report.Base); for two sides it is
-	// Change alone. Nil for one side.
+	// each judged against the base (Report.Base), for three sides or more
+	// or a base after its variant; nil for one side, and for two sides
+	// with the base first, whose one change is Change (a report holds
+	// hundreds of thousands of measures: one change each, not two).
 	VsBase []Change
 }
 
@@ -278,7 +285,11 @@ type Report struct {
 	// comparison of the base with each variant, in side order: their
 	// calls, call tree, paths and rules. The report itself then holds the
 	// sides, headline and rows of all sides, with VsBase filled and no
-	// Calls, Lines, Tree or Paths of its own. Nil for one or two sides.
+	// Calls, Lines, Tree or Paths of its own. Nil for one side, and for
+	// two sides with the base first.
+	//
+	// Deprecated: read a variant's parts from Variants (a Variant's Pair
+	// is its two-side report), which answers for any count of sides.
 	Pairs []*Report
 	// Phases are stretches of every run (--phase), each compared on its
 	// own; the report shows their headlines as one block each.
@@ -302,12 +313,21 @@ type Phase struct {
 	Report *Report
 }
 
-// Compared reports whether the report is a pair: two sides, the second
-// judged against the first.
+// Compared reports whether the report is written as before → after: two
+// sides, the second judged against the first, the report's own rows
+// carrying the one change in Change. The text, markdown and JSON reports
+// lay such a report out as a pair (before and after columns, the top
+// changes, the paths); any other report with a variant, as a table of
+// its sides. It answers that question of layout only: where a variant's
+// data is, Variants and Measure.ChangeFor answer for any count of sides,
+// and Judged says whether there is a variant at all.
 func (r *Report) Compared() bool { return len(r.Sides) == 2 && r.Pairs == nil }
 
 // Several reports whether the report judges variants against a base
 // through Pairs.
+//
+// Deprecated: use Variants for a variant's parts, Judged for whether
+// there is one, and Compared for the layout of before → after.
 func (r *Report) Several() bool { return r.Pairs != nil }
 
 // OnCPU returns side i's on-CPU time in the rows' unit (per run, or per
@@ -391,8 +411,11 @@ func (o Options) withDefaults() Options {
 // DefaultOptions returns the options a comparison uses when none are given.
 func DefaultOptions() Options { return Options{MinDeltaPP: -1, MinDeltaPct: -1}.withDefaults() }
 
-// Compare builds the report for one side, two (before, after), or a base
-// and several variants, each judged against the base (see Report.Pairs).
+// Compare builds the report of any number of sides, each side other than
+// opts.Base judged against it (see Report.Variants): one side is judged
+// against nothing, two with the base first as before and after in the
+// report's own fields, and any other base and variants each as a pair
+// with the base, lined up into rows of every side.
 // Each side's runs are kept apart for the noise test.
 func Compare(sides []Side, opts Options) (*Report, error) {
 	if len(sides) == 0 {
@@ -452,7 +475,9 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 	return r, nil
 }
 
-// newPairReport starts the report of one or two sides: each side's
+// newPairReport starts the report of one side, or of two with the base
+// first (compareSeveral starts the others): each side's
+
 // summary, the runs' warnings, and whether times are per unit of work.
 func newPairReport(sides []Side, opts Options) (*Report, error) {
 	r := &Report{Options: opts}

@@ -196,19 +196,19 @@ func evaluate(rep *Report, rules []Rule) []RuleResult {
 }
 
 // UnmatchedRules returns the --fail-on rules, in their order, that name
-// rows no table of the comparison has on either side: in every pair, with
-// a base and several variants. Such a rule can never break, which is
-// almost always a misspelt name rather than a passed gate.
+// rows no table of the comparison has on the base or the variant, for
+// every variant. Such a rule can never break, which is almost always a
+// misspelt name rather than a passed gate.
 func (r *Report) UnmatchedRules() []Rule {
-	reps := r.Pairs
-	if len(reps) == 0 {
-		reps = []*Report{r}
+	vs := r.Variants()
+	if len(vs) == 0 {
+		return nil
 	}
 	var out []Rule
-	for i, res := range reps[0].Rules {
+	for i, res := range vs[0].Rules {
 		unmatched := true
-		for _, p := range reps {
-			if i >= len(p.Rules) || !p.Rules[i].NoRows {
+		for _, v := range vs {
+			if i >= len(v.Rules) || !v.Rules[i].NoRows {
 				unmatched = false
 				break
 			}
@@ -220,17 +220,13 @@ func (r *Report) UnmatchedRules() []Rule {
 	return out
 }
 
-// Broken reports whether any rule broke, in the report or any of its
-// pairs.
+// Broken reports whether any rule broke, for any variant.
 func (r *Report) Broken() bool {
-	for _, p := range r.Pairs {
-		if p.Broken() {
-			return true
-		}
-	}
-	for _, res := range r.Rules {
-		if res.Broken {
-			return true
+	for _, v := range r.Variants() {
+		for _, res := range v.Rules {
+			if res.Broken {
+				return true
+			}
 		}
 	}
 	return false
