@@ -43,15 +43,15 @@ func writeSpeedscope(w io.Writer, sides []export.Side) error {
 // writeFolded writes flamegraph.pl's folded stacks.
 func writeFolded(w io.Writer, sides []export.Side) error { return export.WriteFolded(w, sides) }
 
-// pairSides keeps the two sides of the pair drawn, base first.
-func pairSides(pair *diff.Report, ds []diff.Side, profiles [][]*analyze.Profile) ([]diff.Side, [][]*analyze.Profile) {
-	var keptSides []diff.Side
-	var kept [][]*analyze.Profile
-	for _, s := range pair.Sides {
-		for i := range ds {
-			if ds[i].Name == s.Name {
-				keptSides, kept = append(keptSides, ds[i]), append(kept, profiles[i])
-			}
+// pairSides keeps the sides of the pair drawn, base first: those whose
+// indices drawn holds (invocation.drawn).
+func pairSides(drawn []int, ds []diff.Side, profiles [][]*analyze.Profile) ([]diff.Side, [][]*analyze.Profile) {
+	keptSides := make([]diff.Side, len(drawn))
+	kept := make([][]*analyze.Profile, len(drawn))
+	for k, i := range drawn {
+		keptSides[k] = ds[i]
+		if i < len(profiles) {
+			kept[k] = profiles[i]
 		}
 	}
 	return keptSides, kept

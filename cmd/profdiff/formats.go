@@ -43,6 +43,7 @@ type writeInput struct {
 	o        options
 	rep      *diff.Report // the whole report (every side)
 	pair     *diff.Report // the pair drawn: the base against --variant
+	drawn    []int        // the index among every side of each side of pair
 	ds       []diff.Side
 	profiles [][]*analyze.Profile
 	sides    []side.Side
@@ -79,13 +80,11 @@ var formats = [...]outputFormat{
 	{names: []string{"folded"}, needs: needs{profiles: true}, write: exportWriter(writeFolded)},
 }
 
-// exportWriter writes the pair drawn (or the two sides) for another tool.
+// exportWriter writes the sides of the pair drawn (the base and
+// --variant, or the one side) for another tool.
 func exportWriter(write exporter) func(io.Writer, writeInput) error {
 	return func(out io.Writer, in writeInput) error {
-		ds, profiles := in.ds, in.profiles
-		if in.rep.Several() {
-			ds, profiles = pairSides(in.pair, ds, profiles)
-		}
+		ds, profiles := pairSides(in.drawn, in.ds, in.profiles)
 		return writeExport(out, write, ds, profiles)
 	}
 }

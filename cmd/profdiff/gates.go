@@ -27,7 +27,7 @@ func unmatchedRule(rep *diff.Report) error {
 		what = fmt.Sprintf("no file's path ends in %s", r.Name)
 	}
 	sides := "either side"
-	if rep.Several() {
+	if len(rep.Sides) > 2 {
 		sides = "any side"
 	}
 	if len(rep.Options.Narrowing) > 0 {
@@ -77,11 +77,14 @@ func narrowedAway(ds []diff.Side, narrowing []string) []analyze.Warning {
 	return out
 }
 
-// addWarnings adds ws to the report's warnings and to those of each of its
-// pairs (the pair one output draws must say them too).
+// addWarnings adds ws to the report's warnings and to those of each
+// variant's pair of two sides (the pair one output draws must say them
+// too), once each: for two sides the pair is the report.
 func addWarnings(rep *diff.Report, ws []analyze.Warning) {
 	rep.Warnings = append(rep.Warnings, ws...)
-	for _, p := range rep.Pairs {
-		p.Warnings = append(p.Warnings, ws...)
+	for _, v := range rep.Variants() {
+		if p := v.Pair(); p != rep {
+			p.Warnings = append(p.Warnings, ws...)
+		}
 	}
 }

@@ -272,8 +272,12 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.format == "tui" {
 		last := &compared{ds, dopts}
 		in := tui.Input{Report: inv.pair(rep), Sort: o.sortMetric(), Narrow: inv.renarrow(stdin, dopts, last)}
-		if rep.Several() {
+		// The explorer switches between the variants of a report whose
+		// variants are pairs of their own (tui.Input.Several reads its
+		// Pairs), and compares again with another base.
+		if rep.Pairs != nil {
 			in.Several, in.Variant = rep, slices.Index(rep.Pairs, in.Report)
+
 			in.Rebase = func(base int) (*diff.Report, error) {
 				opts := last.opts
 				opts.Base = base
@@ -298,7 +302,7 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 		return inv.writeSource(rep, stdout, stderr)
 	}
 	o.readSource = inv.sourceOf(rep)
-	return writeReport(o, rep, inv.pair(rep), ds, profiles, inv.sides, stdout, stderr)
+	return writeReport(o, rep, inv.pair(rep), inv.drawn(rep), ds, profiles, inv.sides, stdout, stderr)
 }
 
 // comparePhases compares each --phase: every run read again and narrowed
@@ -330,18 +334,24 @@ func (inv *invocation) comparePhases(stdin io.Reader, dopts diff.Options) ([]dif
 	return out, nil
 }
 
-// pair returns the two sides drawn where one pair is shown (the explorer,
-// the flame graph, the exports): the report itself, or with several
-// variants the base against --variant.
+// pair returns the report drawn where one comparison of two sides is
+// shown (the explorer, the flame graph, the exports): the base against
+// --variant as a report of two sides (for two sides, the report itself),
+// or the report of one side.
 func (inv *invocation) pair(rep *diff.Report) *diff.Report {
-	if !rep.Several() {
-		return rep
+	if v, ok := rep.VariantOf(inv.variant); ok {
+		return v.Pair()
 	}
-	k := inv.variant
-	if k > rep.Base {
-		k--
+	return rep
+}
+
+// drawn returns, for each side of the report pair draws, its index among
+// every side: the base and --variant, or the one side.
+func (inv *invocation) drawn(rep *diff.Report) []int {
+	if _, ok := rep.VariantOf(inv.variant); ok {
+		return []int{rep.Base, inv.variant}
 	}
-	return rep.Pairs[k]
+	return []int{rep.Base}
 }
 
 // compared is what the explorer shows was compared from: the sides read

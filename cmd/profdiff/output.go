@@ -139,8 +139,10 @@ func list(out io.Writer, file string, stdin io.Reader, popts analyze.ParseOption
 }
 
 // writeReport writes the comparison in the chosen format (and as JSON to
-// --json-output) and returns the exit status.
-func writeReport(o options, rep, pair *diff.Report, ds []diff.Side, profiles [][]*analyze.Profile, sides []side.Side, stdout, stderr io.Writer) int {
+// --json-output) and returns the exit status; pair is the report drawn
+// where one comparison of two sides is shown, drawn the index of each of
+// its sides among every side (invocation.drawn).
+func writeReport(o options, rep, pair *diff.Report, drawn []int, ds []diff.Side, profiles [][]*analyze.Profile, sides []side.Side, stdout, stderr io.Writer) int {
 	color := o.output == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
 	// Warnings are said here when the report goes to a file, to nowhere
 	// (> /dev/null, as in CI) or is an export that holds none; a report on
@@ -163,6 +165,6 @@ func writeReport(o options, rep, pair *diff.Report, ds []diff.Side, profiles [][
 		if format.write == nil {
 			return fmt.Errorf("--format %s is not written to a file", o.format)
 		}
-		return format.write(out, writeInput{o: o, rep: rep, pair: pair, ds: ds, profiles: profiles, sides: sides, color: color})
+		return format.write(out, writeInput{o: o, rep: rep, pair: pair, drawn: drawn, ds: ds, profiles: profiles, sides: sides, color: color})
 	}, rep.Broken())
 }

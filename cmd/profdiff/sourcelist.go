@@ -78,18 +78,15 @@ func (inv *invocation) sideSources(files *confine.Reader, sides int) func(side i
 	}
 }
 
-// pairSide returns, for the report drawn (rep, or with a base and several
-// variants its pair of the base and inv.variant), the index among every
-// side of its side si.
+// pairSide returns, for the report drawn (inv.pair: the base and
+// inv.variant), the index among every side of its side si.
 func (inv *invocation) pairSide(rep *diff.Report) func(si int) int {
+	drawn := inv.drawn(rep)
 	return func(si int) int {
-		if !rep.Several() {
+		if si < 0 || si >= len(drawn) {
 			return si
 		}
-		if si == 0 {
-			return rep.Base
-		}
-		return inv.variant
+		return drawn[si]
 	}
 }
 
