@@ -112,20 +112,22 @@ func (j *jsonReport) phases() {
 }
 
 // rules writes each --fail-on rule, whether it broke and the rows that
-// broke it; with several variants, one entry per rule and variant, with
-// side, the variant's name; absent without rules.
+// broke it, one entry per rule and variant; but for two sides with the
+// base first (written as before → after, where the variant goes without
+// saying), with side, the variant's name; absent without rules.
 func (j *jsonReport) rules(v *View) {
 	type sideRule struct {
 		side string
 		res  diff.RuleResult
 	}
 	var rules []sideRule
-	for _, res := range j.r.Rules {
-		rules = append(rules, sideRule{"", res})
-	}
-	for _, p := range j.r.Pairs {
-		for _, res := range p.Rules {
-			rules = append(rules, sideRule{p.Sides[1].Name, res})
+	for _, va := range j.r.Variants() {
+		name := j.r.Sides[va.Side].Name
+		if j.r.Compared() {
+			name = ""
+		}
+		for _, res := range va.Rules {
+			rules = append(rules, sideRule{name, res})
 		}
 	}
 	if len(rules) == 0 {
@@ -175,6 +177,20 @@ type jsonReport struct {
 	opts JSONOptions
 	// nums are a change's numbers, formatted once (formatChange).
 	nums [4][]byte
+	// sides are the variants' sides, in side order (variantSides).
+	sides []int
+}
+
+// variantSides returns the side of each of the report's variants, in side
+// order, found once.
+func (j *jsonReport) variantSides() []int {
+	if j.sides == nil {
+		j.sides = []int{}
+		for _, v := range j.r.Variants() {
+			j.sides = append(j.sides, v.Side)
+		}
+	}
+	return j.sides
 }
 
 // side writes a side's headline; with several runs, each number is the
@@ -586,25 +602,26 @@ func (j *jsonReport) measure(m *diff.Measure) {
 		j.num(m.Spread(si))
 	}
 	j.EndArray()
-	if j.r.Compared() {
-		c := &m.Change
-		j.formatChange(c)
-		j.changeMembers(c, false)
-		// vs_base: one judged change per side other than the base, in
-		// side order, each with the members above and side, the side's
-		// name; absent for one side. A pair's one entry is its change
-		// above, its numbers formatted once.
+	// A report of two sides with the base first writes its one change
+	// at the top of the measure too, as version 2 did.
+	pair := j.r.Compared()
+	if pair {
+		j.formatChange(&m.Change)
+		j.changeMembers(&m.Change, false)
+	}
+	// vs_base: one judged change per side other than the base, in side
+	// order, each with the members above and side, the side's name;
+	// absent for one side. A pair's one entry is its change above, its
+	// numbers formatted once.
+	if pair || len(m.VsBase) > 0 {
 		j.Key("vs_base")
 		j.BeginArray()
-		j.change(c, 1)
-		j.EndArray()
-	} else if len(m.VsBase) > 0 {
-		j.Key("vs_base")
-		j.BeginArray()
-		for i := range m.VsBase {
-			c := &m.VsBase[i]
-			j.formatChange(c)
-			j.change(c, int(c.Side))
+		for _, side := range j.variantSides() {
+			c := m.ChangeFor(side)
+			if !pair {
+				j.formatChange(&c)
+			}
+			j.change(&c, side)
 		}
 		j.EndArray()
 	}

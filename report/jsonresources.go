@@ -65,20 +65,19 @@ func (j *jsonReport) resources() {
 			}
 			j.EndArray()
 		}
-		changes := m.VsBase
 		if r.Compared() {
+			// A pair's change at the top too, as for the rows.
 			j.resourceChange(&m.Change)
-			changes = []diff.Change{m.Change}
-			changes[0].Side = 1
 		}
-		if len(changes) > 0 {
+		if sides := j.variantSides(); len(sides) > 0 { // judgeResources judges every variant
 			j.Key("vs_base")
 			j.BeginArray()
-			for k := range changes {
+			for _, side := range sides {
+				c := m.ChangeFor(side)
 				j.BeginObject()
 				j.Key("side")
-				j.String(r.Sides[changes[k].Side].Name)
-				j.resourceChange(&changes[k])
+				j.String(r.Sides[side].Name)
+				j.resourceChange(&c)
 				j.EndObject()
 			}
 			j.EndArray()

@@ -133,17 +133,8 @@ func (v *View) resourceCell(res *diff.Resource, side int) Cell {
 	if side == v.r.Base {
 		return Cell{Text: text}
 	}
-	var ch *diff.Change
-	if v.r.Compared() {
-		ch = &m.Change
-	} else {
-		for i := range m.VsBase {
-			if int(m.VsBase[i].Side) == side {
-				ch = &m.VsBase[i]
-			}
-		}
-	}
-	if ch == nil || math.IsNaN(ch.Delta) {
+	ch := m.ChangeFor(side)
+	if math.IsNaN(ch.Delta) {
 		return Cell{Text: text}
 	}
 	pct := units.SignedPct(ch.DeltaPct) + " "

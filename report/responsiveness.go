@@ -31,7 +31,7 @@ func (v *View) ResponsivenessRows() [][]Cell {
 		row := cells(f.Name)
 		for si := range f.Measure.Mean {
 			cell := Cell{Text: figureValue(f, si)}
-			if v.r.Several() && si != v.r.Base {
+			if v.Layout() == LayoutSides && si != v.r.Base {
 				// Each variant's change against the base beside its value.
 				c := changeOf(f.Measure, si)
 				cell.Text += " " + units.SignedPct(c.DeltaPct) + " " + c.Verdict.String()
@@ -39,7 +39,7 @@ func (v *View) ResponsivenessRows() [][]Cell {
 			}
 			row = append(row, cell)
 		}
-		if v.r.Compared() {
+		if v.Layout() == LayoutPair {
 			row = append(row, figureChange(f))
 		}
 		rows = append(rows, row)
@@ -55,7 +55,7 @@ func (v *View) ResponsivenessTable() Table {
 	for si, s := range v.r.Sides {
 		t.Columns = append(t.Columns, sideCol(s.Name, KindSideValue, si))
 	}
-	if v.r.Compared() {
+	if v.Layout() == LayoutPair {
 		t.Columns = append(t.Columns, col("change", KindNote))
 	}
 	for _, cs := range v.ResponsivenessRows() {
@@ -260,7 +260,8 @@ func markdownResponsiveness(v *View) string {
 		b.WriteString(" " + EscapeMarkdown(s.Name) + " |")
 		align += "---:|"
 	}
-	if v.r.Compared() {
+	pair := v.Layout() == LayoutPair
+	if pair {
 		b.WriteString(" change |")
 		align += "---|"
 	}
@@ -269,7 +270,7 @@ func markdownResponsiveness(v *View) string {
 		b.WriteString("|")
 		for i, c := range row {
 			text := EscapeMarkdown(c.Text)
-			if v.r.Compared() && i == len(row)-1 {
+			if pair && i == len(row)-1 {
 				text = emphasize(text, c.Verdict)
 			}
 			b.WriteString(" " + text + " |")

@@ -12,8 +12,9 @@ import (
 	"github.com/profdiff/profdiff/internal/units"
 )
 
-// This file writes a report of a base and several variants (diff.Report.Pairs)
-// as text and markdown: a headline table with a row per side, then the
+// This file writes a report of a base and its variants laid out as a table
+// of sides (any report with a variant but a before → after pair, see
+// diff.Report.Compared) as text and markdown: a headline table with a row per side, then the
 // packages and functions that changed in any variant, one compact column
 // per side.
 
@@ -44,7 +45,7 @@ func (v *View) sideRows() (head []Column, rows [][]Cell, spreadReal []bool) {
 		case si == r.Base:
 			row = append(row, cells("(base)", "", "")...)
 		default:
-			c := changeOf(judged, si)
+			c := judged.ChangeFor(si)
 			text, verdict := v.spreadCell(judged, si)
 			row = append(row, Cell{Text: units.SignedPct(c.DeltaPct) + " " + FormatPShort(c.P), Verdict: c.Verdict}, Cell{Text: c.Verdict.String(), Verdict: c.Verdict}, Cell{Text: text})
 			real = verdict.Real()
@@ -70,7 +71,7 @@ func (v *View) fastest(esc func(string) string) string {
 	if best == r.Base {
 		return fmt.Sprintf("%s, the base, takes the least on-CPU time: %s %s; no variant takes less.", name, units.Duration(m.Mean[best]), v.Per())
 	}
-	c := changeOf(m, best)
+	c := m.ChangeFor(best)
 	how := "a real change"
 	if !c.Verdict.Real() {
 		how = "not distinguishable from noise"
@@ -129,15 +130,9 @@ func FormatPShort(p float64) string {
 	return ""
 }
 
-// changeOf returns a measure's change for side si against the base.
-func changeOf(m *diff.Measure, si int) diff.Change {
-	for _, c := range m.Changes() {
-		if int(c.Side) == si {
-			return c
-		}
-	}
-	return diff.Change{DeltaPP: math.NaN(), DeltaPct: math.NaN(), P: math.NaN()}
-}
+// changeOf returns a measure's change for side si against the base
+// (diff.Measure.ChangeFor), whatever the count of sides.
+func changeOf(m *diff.Measure, si int) diff.Change { return m.ChangeFor(si) }
 
 // changedLine is one row of a several-sides change table: a key's self or
 // total time on every side.
@@ -180,7 +175,7 @@ func sideCell(m *diff.Measure, si, base int) (string, diff.Verdict) {
 	if si == base {
 		return units.Duration(m.Mean[si]), diff.VerdictNone
 	}
-	c := changeOf(m, si)
+	c := m.ChangeFor(si)
 	switch {
 	case c.Verdict == diff.VerdictNew:
 		return units.Duration(m.Mean[si]) + " new", c.Verdict
@@ -209,16 +204,16 @@ func severalLegend(r *diff.Report, v *View, name func(string) string) string {
 	return fmt.Sprintf("Times are %s, the mean over runs; ±σ is the standard deviation over runs. "+
 		"Each variant is judged against %s, the base: better/worse/new/gone is real at α=%g after Holm correction over the rows and Bonferroni over the %d variants, and exceeds %gpp of on-CPU and %g%%; ~ is within noise. "+
 		"σ ×N is the variant's spread over runs against the base's.",
-		v.Per(), name(r.Sides[r.Base].Name), r.Options.Alpha, len(r.Pairs), r.Options.MinDeltaPP, r.Options.MinDeltaPct)
+		v.Per(), name(r.Sides[r.Base].Name), r.Options.Alpha, len(r.Variants()), r.Options.MinDeltaPP, r.Options.MinDeltaPct)
 }
 
 // writeTextSeveral writes a several-sides report as text.
 func writeTextSeveral(tw *textWriter, v *View, opts TextOptions) {
 	r := v.r
-	for _, p := range r.Pairs {
-		for _, res := range p.Rules {
+	for _, va := range r.Variants() {
+		for _, res := range va.Rules {
 			if res.Broken {
-				tw.printf("FAILED (%s): %s: %s\n", termtext.Clean(p.Sides[1].Name), termtext.Clean(res.Rule.Text), termtext.Clean(strings.Join(v.Offenders(res), "; ")))
+				tw.printf("FAILED (%s): %s: %s\n", termtext.Clean(r.Sides[va.Side].Name), termtext.Clean(res.Rule.Text), termtext.Clean(strings.Join(v.Offenders(res), "; ")))
 			}
 		}
 	}
@@ -263,10 +258,10 @@ func writeTextSides(tw *textWriter, v *View) {
 // markdownSeveral writes a several-sides report as markdown.
 func markdownSeveral(r *diff.Report, v *View, opts MarkdownOptions) string {
 	var b strings.Builder
-	for _, p := range r.Pairs {
-		for _, res := range p.Rules {
+	for _, va := range r.Variants() {
+		for _, res := range va.Rules {
 			if res.Broken {
-				fmt.Fprintf(&b, "> **Failed** (%s): `%s` — %s\n\n", EscapeMarkdown(p.Sides[1].Name), strings.ReplaceAll(res.Rule.Text, "`", "'"), EscapeMarkdown(strings.Join(v.Offenders(res), "; ")))
+				fmt.Fprintf(&b, "> **Failed** (%s): `%s` — %s\n\n", EscapeMarkdown(r.Sides[va.Side].Name), strings.ReplaceAll(res.Rule.Text, "`", "'"), EscapeMarkdown(strings.Join(v.Offenders(res), "; ")))
 			}
 		}
 	}

@@ -84,7 +84,7 @@ func (v *View) nameCells(o TableOf, x *diff.Row) []Cell {
 // of the change; for N sides the rows that changed for real in a variant
 // (self or total time), a column per side, the largest change first.
 func (v *View) RowsTable(q RowsRequest) Table {
-	if v.r.Several() {
+	if v.Layout() == LayoutSides {
 		return v.severalRowsTable(q)
 	}
 	rows := v.rowsOf(q.Of)
@@ -94,7 +94,7 @@ func (v *View) RowsTable(q RowsRequest) Table {
 		order = order[:q.Top]
 	}
 	t.Columns = v.RowsColumns(q)
-	compared := v.r.Compared()
+	compared := v.Layout() == LayoutPair
 	t.Rows = make([]Row, len(order))
 	for i, j := range order {
 		x := &rows[j]
@@ -130,10 +130,10 @@ func (v *View) sortedOrder(of TableOf, by diff.Metric, all bool) []int {
 // RowsColumns are the columns of the table RowsTable builds for q, for a
 // renderer to head a table before it asks for its rows.
 func (v *View) RowsColumns(q RowsRequest) []Column {
-	switch {
-	case v.r.Several():
+	switch v.Layout() {
+	case LayoutSides:
 		return v.severalColumns(q.Of)
-	case v.r.Compared():
+	case LayoutPair:
 		return append(changeColumns(), nameColumns(q.Of)...)
 	}
 	return append(oneSideColumns(q.By, q.RankedFirst), nameColumns(q.Of)...)
@@ -327,7 +327,7 @@ func SortValue(k Kind, x float64) float64 {
 // with their verdicts); for one, label, value and note.
 func (v *View) HeadlineTable() Table {
 	t := Table{Title: "headline"}
-	if v.r.Compared() {
+	if v.Layout() == LayoutPair {
 		t.Columns = []Column{col("", KindLabel), sideCol("before", KindSideValue, 0), sideCol("after", KindSideValue, 1), col("change", KindNote)}
 	} else {
 		t.Columns = []Column{col("measure", KindLabel), sideCol("value", KindSideValue, 0), col("detail", KindNote)}

@@ -45,10 +45,10 @@ func WriteText(w io.Writer, r *diff.Report, opts TextOptions) error {
 	if writeTextResources(tw, v) {
 		tw.printf("\n")
 	}
-	switch {
-	case r.Several():
+	switch v.Layout() {
+	case LayoutSides:
 		writeTextSeveral(tw, v, opts)
-	case r.Compared():
+	case LayoutPair:
 		writeTextCompare(tw, v, opts)
 		writeTextPhases(tw, r)
 	default:

@@ -42,6 +42,37 @@ type View struct {
 	orders map[orderKey][]int
 }
 
+// Layout is how a report is laid out, the one choice that differs by the
+// count of sides: the renderers write each layout as its goldens pin it,
+// and read a variant's data the same way for every layout (through
+// diff.Report.Variants and diff.Measure.ChangeFor).
+type Layout uint8
+
+// The layouts.
+const (
+	// LayoutOne is one side: its times and shares, nothing judged.
+	LayoutOne Layout = iota
+	// LayoutPair is two sides with the base first (diff.Report.Compared),
+	// written as before → after: a column each, the change and verdict
+	// beside them, the top changes and the paths.
+	LayoutPair
+	// LayoutSides is a base and its variants otherwise (three sides or
+	// more, or a base after its variant): a table of the sides, and rows
+	// with a column per side, each variant's change beside its value.
+	LayoutSides
+)
+
+// Layout returns how the report is laid out.
+func (v *View) Layout() Layout {
+	switch {
+	case v.r.Compared():
+		return LayoutPair
+	case v.r.Judged():
+		return LayoutSides
+	}
+	return LayoutOne
+}
+
 // orderKey names an order of a table's rows: which rows, by which metric,
 // with the rows of no time or not.
 type orderKey struct {
@@ -362,7 +393,7 @@ func (v *View) order(rows []diff.Row, by diff.Metric, all bool) []int {
 		}
 	}
 	last := len(v.r.Sides) - 1
-	compared := v.r.Compared()
+	compared := v.Layout() == LayoutPair
 	slices.SortStableFunc(out, func(i, j int) int {
 		a, b := &rows[i], &rows[j]
 		ma, mb := by.Of(a), by.Of(b)
@@ -500,10 +531,10 @@ func Deciding(r *diff.Row) (diff.Metric, bool) {
 // label, value and note for one.
 func (v *View) HeadlineRows() [][]Cell {
 	r := v.r
-	if !r.Compared() {
+	if v.Layout() != LayoutPair {
 		return v.oneSideHeadline()
 	}
-	a, b := r.Sides[0], r.Sides[1]
+	a, b := r.Sides[0], r.Sides[1] // before, after
 	ppDelta := func(pa, wa, pb, wb int64) string {
 		if wa == 0 || wb == 0 {
 			return ""
@@ -687,7 +718,7 @@ func (v *View) RunsNote() string {
 		notes = append(notes, "The headline is judged on process CPU time (the operating system's figure for each run, from record.json), which a loaded machine does not inflate as it does sampled on-CPU time.")
 	}
 	if n := v.r.Headline.RunsNeeded; n != 0 {
-		if v.r.Sides[0].Runs == 1 || v.r.Sides[1].Runs == 1 {
+		if slices.ContainsFunc(v.r.Sides, func(s diff.SideSummary) bool { return s.Runs == 1 }) {
 			notes = append(notes, fmt.Sprintf("One run per side cannot tell a change of this size from run-to-run noise (about %.0f%% between runs of one build); about %d runs per side would.",
 				100*v.r.Options.RunNoise, n))
 		} else {
