@@ -87,7 +87,12 @@ var verdictCodes = map[diff.Verdict]int8{diff.VerdictSame: 0, diff.VerdictBetter
 
 // Write writes the page for r. It streams: the markup, then the data
 // written value by value as it is read from the report, then the rest.
+// The page draws one side, or the base against one variant: of a report
+// with several, the first (to draw another, pass its diff.Variant.Pair).
 func Write(w io.Writer, r *diff.Report, opts Options) error {
+	if vs := r.Variants(); len(vs) > 0 {
+		r = vs[0].Pair()
+	}
 	if opts.Top <= 0 {
 		opts.Top = 50
 	}
@@ -100,7 +105,7 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 	j.Key("title")
 	j.String(opts.Title)
 	j.Key("compared")
-	j.Bool(r.Compared())
+	j.Bool(r.Judged())
 	j.Key("per")
 	j.String(v.Per())
 	j.Key("sides")
@@ -146,7 +151,7 @@ func Write(w io.Writer, r *diff.Report, opts Options) error {
 		j.EndArray()
 	}
 	j.Key("pathsNote")
-	if r.Compared() {
+	if r.Judged() {
 		j.String(v.PathsSummary())
 	} else {
 		j.String("")
@@ -237,7 +242,7 @@ func writeTree(j *jsonwrite.Writer, r *diff.Report, v *report.View) []int32 {
 	})
 	held := writeTreeTimes(j, r)
 	j.Key("judged")
-	writeJudged(j, n, r.Compared(), func(i int) (*diff.Measure, *diff.Measure) { return &r.Tree[i].Self, &r.Tree[i].Total })
+	writeJudged(j, n, r.Judged(), func(i int) (*diff.Measure, *diff.Measure) { return &r.Tree[i].Self, &r.Tree[i].Total })
 	// other: on-CPU time not held by the nodes' self time.
 	j.Key("other")
 	j.BeginArray()
@@ -288,7 +293,7 @@ func writeTreeFunctions(j *jsonwrite.Writer, r *diff.Report, v *report.View, fns
 		j.EndArray()
 	}
 	j.Key("fnJudged")
-	writeJudged(j, len(fns), r.Compared(), func(i int) (*diff.Measure, *diff.Measure) {
+	writeJudged(j, len(fns), r.Judged(), func(i int) (*diff.Measure, *diff.Measure) {
 		row := &r.Functions[fns[i]]
 		return &row.Self, &row.Total
 	})
@@ -483,7 +488,7 @@ func rowsTable(v *report.View, r *diff.Report, of report.TableOf, title string, 
 	}
 	t := table{Title: title, Total: len(rows)}
 	var rt report.Table
-	compared := r.Compared()
+	compared := r.Judged()
 	if compared {
 		rt = v.TopTable(of, top)
 	} else {
