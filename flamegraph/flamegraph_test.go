@@ -254,3 +254,26 @@ func TestTablesFitAndSelect(t *testing.T) {
 		}
 	}
 }
+
+// TestPageOfSeveralDrawsTheFirstVariant: a report of a base and two
+// variants is drawn as its first variant's pair, byte for byte, not as a
+// page with no tree (the pair's parts are not the report's own).
+func TestPageOfSeveralDrawsTheFirstVariant(t *testing.T) {
+	before := aggregate(t, "node-router-unbundled-before.cpuprofile", nil)
+	after := aggregate(t, "node-router-unbundled-after.cpuprofile", nil)
+	r, err := diff.Compare([]diff.Side{
+		{Name: "before", Tables: []*analyze.Table{before}},
+		{Name: "after", Tables: []*analyze.Table{after}},
+		{Name: "again", Tables: []*analyze.Table{before}},
+	}, diff.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := r.Variants()
+	if len(vs) != 2 || len(r.Tree) != 0 {
+		t.Fatalf("%d variants, %d nodes of its own", len(vs), len(r.Tree))
+	}
+	if got, want := page(t, r), page(t, vs[0].Pair()); !bytes.Equal(got, want) {
+		t.Errorf("the page of three sides (%d bytes) is not the first variant's (%d bytes)", len(got), len(want))
+	}
+}
