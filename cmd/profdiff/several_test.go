@@ -139,3 +139,34 @@ func runCLIStdin(file string, args ...string) (code int, stdout, stderr string) 
 	code = run(args, bytes.NewReader(data), &o, &e)
 	return code, o.String(), e.String()
 }
+
+// An export of three sides holds the two --variant draws, base first: the
+// same bytes as the export of those two sides alone, whichever side the
+// base is.
+func TestSeveralSidesExportThePairDrawn(t *testing.T) {
+	before, after := fixture("node-router-unbundled-before.cpuprofile"), fixture("node-router-unbundled-after.cpuprofile")
+	three := []string{"--side", "base=" + before, "--side", "bucketed=" + after, "--side", "again=" + before}
+	for _, c := range []struct {
+		flags []string
+		pair  []string
+		head  string // the sides as the folded header names them
+	}{
+		{[]string{"--variant", "bucketed"}, []string{"--side", "base=" + before, "--side", "bucketed=" + after}, "stacks: base bucketed,"},
+		{[]string{"--base", "bucketed", "--variant", "again"}, []string{"--side", "bucketed=" + after, "--side", "again=" + before}, "stacks: bucketed again,"},
+	} {
+		code, got, errs := runCLI(append(append([]string{"--format", "folded"}, c.flags...), three...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %q", c.flags, code, errs)
+		}
+		code, want, errs := runCLI(append([]string{"--format", "folded"}, c.pair...)...)
+		if code != 0 {
+			t.Fatalf("the pair alone: exit %d %q", code, errs)
+		}
+		if first, _, _ := strings.Cut(got, "\n"); !strings.Contains(first, c.head) {
+			t.Errorf("%v: header %q, want the base first (%q)", c.flags, first, c.head)
+		}
+		if got != want || !strings.Contains(got, ";") {
+			t.Errorf("%v: the export of three sides (%d bytes) is not the pair's (%d bytes)", c.flags, len(got), len(want))
+		}
+	}
+}
