@@ -13,12 +13,12 @@ import (
 	"github.com/profdiff/profdiff/internal/termtext"
 )
 
-// JSONVersion is the version of the JSON shape WriteJSON writes. Version 2
-// has one shape whatever the flags: every row has self and total objects.
-// Version 3 adds any number of sides: every measure has vs_base, one
-// judged change per side other than the base (for two sides, the same as
-// its top-level change members, which stay), and the report names its
-// base.
+// JSONVersion is the version of the JSON shape WriteJSON writes: one shape
+// whatever the flags and the count of sides. Every row has self and total
+// measures; every measure has vs_base, one judged change per side other
+// than the base, and the report names its base. A report of two sides
+// with the base first also writes its one change at the top of each
+// measure, as version 2 did (the same numbers as its one vs_base entry).
 const JSONVersion = 3
 
 // MaxJSONCalls bounds the calls the JSON report lists: the heaviest, and
