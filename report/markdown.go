@@ -370,29 +370,6 @@ func mdChangeOf(delta, pct, verdict, p Cell) string {
 	return strings.Join(parts, " ")
 }
 
-// mdChange is a judged change in one cell, its own p-value with it: "-81.2%
-// **better\*** p<0.001", "-16.9% ~ p=0.252", or with the delta "-6.04 µs
-// -71.6% **better** p<0.001". A row new or gone has no percentage.
-func mdChange(c diff.Change, pctOnly bool, mark string) string {
-	var parts []string
-	if !pctOnly {
-		parts = append(parts, unbroken(units.SignedDuration(c.Delta)))
-	}
-	v := c.Verdict.String()
-	if mark != "" {
-		v += `\` + mark
-	}
-	v = emphasize(v, c.Verdict)
-	if !math.IsNaN(c.DeltaPct) {
-		v = units.SignedPct(c.DeltaPct) + "\u00a0" + v
-	}
-	parts = append(parts, v)
-	if p := units.PValue(c.P); p != "" {
-		parts = append(parts, p)
-	}
-	return strings.Join(parts, " ")
-}
-
 // unbroken joins a figure's words with no-break spaces, so that a narrow
 // column wraps between figures, not inside "6.65 µs ±12%".
 func unbroken(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") }
