@@ -115,7 +115,7 @@ func (m *markdown) head() string {
 	fmt.Fprintf(&head, "### profdiff: %s\n\n", EscapeMarkdown(sideName(s)))
 	headline := v.HeadlineTable()
 	head.WriteString(mdHeadline(&headline, false))
-	head.WriteString(markdownResponsiveness(v))
+	head.WriteString(mdStalls(v))
 	if v.Root() != "" {
 		fmt.Fprintf(&head, "\n_Locations are relative to %s._\n", EscapeMarkdown(v.Root()))
 	}
@@ -174,8 +174,9 @@ func (m *markdown) details(room int) string {
 }
 
 // mdHeadline lays out a headline table (HeadlineTable, or some of its
-// rows): labels and notes left, a side's figures right, every text
-// escaped, a note whose change is real in bold; with unbreak a figure
+// rows), or a table of stalls or resources: labels, names and notes left,
+// figures right, every text escaped, a note or measure whose change is
+// real in bold; with unbreak a figure
 // wraps between figures only (the first screen's narrow columns).
 func mdHeadline(t *Table, unbreak bool) string {
 	var b strings.Builder
@@ -203,7 +204,7 @@ func mdHeadline(t *Table, unbreak bool) string {
 			switch k := t.Columns[i].Kind; {
 			case k.Numeric() && unbreak:
 				text = unbroken(text)
-			case k == KindNote:
+			case k == KindNote || k == KindMeasure: // a sentence's or a measure's verdict
 				text = emphasize(text, c.Verdict)
 			}
 			b.WriteString(" " + text + " |")

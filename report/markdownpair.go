@@ -82,7 +82,7 @@ func (m *markdown) pair() string {
 
 	var rest strings.Builder
 	rest.WriteString(m.runDetails())
-	rest.WriteString(markdownResources(v))
+	rest.WriteString(mdResources(v))
 	if unsettled := v.Unsettled(10); len(unsettled) > 1 {
 		fmt.Fprintf(&rest, "\n<details><summary>Large changes the runs cannot settle yet (%d)</summary>\n\n", len(unsettled))
 		for _, x := range unsettled {
@@ -92,7 +92,7 @@ func (m *markdown) pair() string {
 	}
 	rest.WriteString(markdownPhases(r))
 	if m.showStalls() {
-		rest.WriteString("\n<details><summary>Responsiveness: stalls</summary>\n" + markdownResponsiveness(v) + "\n</details>\n")
+		rest.WriteString("\n<details><summary>Responsiveness: stalls</summary>\n" + mdStalls(v) + "\n</details>\n")
 	}
 	if len(r.Paths) > 0 || r.Tree == nil { // no tree: the summary says why no path is known
 		fmt.Fprintf(&rest, "\n<details><summary>Where it changed (%s)</summary>\n\n_%s._\n\n", units.Plural(len(r.Paths), "path", "paths"), EscapeMarkdown(v.PathsSummary()))
