@@ -81,7 +81,7 @@ func WriteMarkdown(w io.Writer, r *diff.Report, opts MarkdownOptions) error {
 		return err
 	}
 	head, top := m.head(), m.top()
-	legend := "\n" + markdownLegend(m.v, opts.Sort) + "\n"
+	legend := "\n" + oneSideLegend + "\n"
 	// The detail tables get what room is left, cut to fit.
 	details := m.details(MarkdownLimit - len(head) - len(top) - len(legend) - 200)
 	_, err := io.WriteString(w, head+top+details+legend)
@@ -396,12 +396,12 @@ func emphasize(text string, v diff.Verdict) string {
 	return text
 }
 
-// markdownLegend is the one-line legend under the tables.
+// oneSideLegend is the one-line legend under a single profile's tables.
+const oneSideLegend = "_Percentages are of on-CPU time (all but (idle) and (program))._"
+
+// markdownLegend is the one-line legend under a comparison's tables.
 func markdownLegend(v *View, sort diff.Metric) string {
 	r := v.r
-	if !r.Compared() {
-		return "_Percentages are of on-CPU time (all but (idle) and (program))._"
-	}
 	return fmt.Sprintf("_Times are %s, the mean over runs ± its standard deviation (σ) over runs; the detail tables rank by change in %s time. "+
 		"Δshare is the change in share of %s, in percentage points. "+
 		"better/worse: the change is real at α=%g after Holm correction and exceeds %gpp and %g%%; ~: within noise; p: corrected p-value._",
