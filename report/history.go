@@ -180,11 +180,6 @@ func shortFile(file string) string {
 	return file
 }
 
-// historyVerdict is a change's verdict and p-value: "better p=0.004".
-func historyVerdict(c history.Change) string {
-	return strings.TrimSpace(c.Verdict + " " + units.PValue(c.P))
-}
-
 // historyDelta is a change's before → after and relative change; a side
 // below the floor reads so ("below 0.1% here"), not as a time.
 func historyDelta(res *history.Result, cp history.ChangePoint, c history.Change) string {
@@ -252,19 +247,20 @@ func WriteHistoryText(w io.Writer, res *history.Result) error {
 	}
 	for _, cp := range res.ChangePoints {
 		fmt.Fprintf(&b, "\n%s  %s  %s\n", termtext.Clean(cp.Commit), historyDate(cp.Date), termtext.Clean(cp.Message))
-		for _, c := range cp.Changes {
-			fmt.Fprintf(&b, "  %-60s  %-30s  %s\n", termtext.Fit(termtext.Clean(historyChangeName(c.Kind, c.Name, c.Package, c.File, c.Metric, res.Per)), 60, true),
-				historyDelta(res, cp, c), historyVerdict(c))
+		t := HistoryChangesTable(res, cp)
+		for _, row := range t.Rows {
+			c := row.Cells
+			fmt.Fprintf(&b, "  %-60s  %-30s  %s\n", termtext.Fit(c[0].Text, 60, true), c[1].Text, strings.TrimSpace(c[2].Text+" "+c[3].Text))
 		}
 	}
 	if len(res.ChangePoints) == 0 {
 		b.WriteString("\nNo change point: every series stayed within its noise.\n")
 	}
 	b.WriteString("\nSeries (oldest → newest" + sparkScale(res) + ")\n")
-	all := append(slices.Clone(res.Headlines), res.Changed...)
-	for _, s := range all {
-		fmt.Fprintf(&b, "  %-60s  %s  %s … %s\n", termtext.Fit(termtext.Clean(historyChangeName(s.Kind, s.Name, s.Package, s.File, s.Metric, res.Per)), 60, true),
-			SparklineBelow(s.Means, s.Below), seriesValue(res, s, 0), seriesValue(res, s, len(s.Means)-1))
+	series := HistorySeriesTable(res)
+	for _, row := range series.Rows {
+		c := row.Cells
+		fmt.Fprintf(&b, "  %-60s  %s  %s … %s\n", termtext.Fit(c[0].Text, 60, true), c[1].Text, c[2].Text, c[3].Text)
 	}
 	b.WriteString("\n" + historyLegend(res) + "\n")
 	_, err := io.WriteString(w, b.String())
@@ -284,16 +280,18 @@ func WriteHistoryMarkdown(w io.Writer, res *history.Result) error {
 	for _, cp := range res.ChangePoints {
 		fmt.Fprintf(&b, "#### %s\n\n", EscapeMarkdown(cp.Commit+" · "+historyDate(cp.Date)+" · "+cp.Message))
 		b.WriteString("| what changed | before → after | verdict |\n|---|---:|---|\n")
-		for _, c := range cp.Changes {
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", EscapeMarkdown(termtext.Fit(historyChangeName(c.Kind, c.Name, c.Package, c.File, c.Metric, res.Per), markdownNameWidth, true)),
-				unbroken(historyDelta(res, cp, c)), "**"+c.Verdict+"** "+units.PValue(c.P))
+		t := HistoryChangesTable(res, cp)
+		for _, row := range t.Rows {
+			c := row.Cells
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", EscapeMarkdown(termtext.Fit(c[0].Text, markdownNameWidth, true)), unbroken(c[1].Text), "**"+c[2].Text+"** "+c[3].Text)
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString("#### Series (oldest → newest" + sparkScale(res) + ")\n\n| series | trend | first | last |\n|---|---|---:|---:|\n")
-	for _, s := range append(slices.Clone(res.Headlines), res.Changed...) {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", EscapeMarkdown(termtext.Fit(historyChangeName(s.Kind, s.Name, s.Package, s.File, s.Metric, res.Per), markdownNameWidth, true)),
-			SparklineBelow(s.Means, s.Below), unbroken(seriesValue(res, s, 0)), unbroken(seriesValue(res, s, len(s.Means)-1)))
+	series := HistorySeriesTable(res)
+	for _, row := range series.Rows {
+		c := row.Cells
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", EscapeMarkdown(termtext.Fit(c[0].Text, markdownNameWidth, true)), c[1].Text, unbroken(c[2].Text), unbroken(c[3].Text))
 	}
 	b.WriteString("\n_" + EscapeMarkdown(historyLegend(res)) + "_\n")
 	_, err := io.WriteString(w, b.String())

@@ -39,9 +39,10 @@ td.n{text-align:right;white-space:nowrap} .better{color:#1a7f37;font-weight:600}
 	for _, cp := range res.ChangePoints {
 		fmt.Fprintf(&b, "<h2>%s · %s · %s</h2>\n<table><tr><th>what changed</th><th>before → after</th><th>verdict</th></tr>\n",
 			esc(cp.Commit), esc(historyDate(cp.Date)), esc(cp.Message))
-		for _, c := range cp.Changes {
-			fmt.Fprintf(&b, "<tr><td>%s</td><td class=n>%s</td><td><span class=%s>%s</span> %s</td></tr>\n",
-				esc(historyChangeName(c.Kind, c.Name, c.Package, c.File, c.Metric, res.Per)), esc(historyDelta(res, cp, c)), c.Verdict, c.Verdict, esc(units.PValue(c.P)))
+		t := HistoryChangesTable(res, cp)
+		for _, row := range t.Rows {
+			c := row.Cells
+			fmt.Fprintf(&b, "<tr><td>%s</td><td class=n>%s</td><td><span class=%s>%s</span> %s</td></tr>\n", esc(c[0].Text), esc(c[1].Text), c[2].Text, c[2].Text, esc(c[3].Text))
 		}
 		b.WriteString("</table>\n")
 	}

@@ -81,7 +81,7 @@ func WriteMarkdown(w io.Writer, r *diff.Report, opts MarkdownOptions) error {
 		return err
 	}
 	head, top := m.head(), m.top()
-	legend := "\n" + markdownLegend(m.v, opts.Sort) + "\n"
+	legend := "\n" + oneSideLegend + "\n"
 	// The detail tables get what room is left, cut to fit.
 	details := m.details(MarkdownLimit - len(head) - len(top) - len(legend) - 200)
 	_, err := io.WriteString(w, head+top+details+legend)
@@ -115,7 +115,7 @@ func (m *markdown) head() string {
 	fmt.Fprintf(&head, "### profdiff: %s\n\n", EscapeMarkdown(sideName(s)))
 	headline := v.HeadlineTable()
 	head.WriteString(mdHeadline(&headline, false))
-	head.WriteString(markdownResponsiveness(v))
+	head.WriteString(mdStalls(v))
 	if v.Root() != "" {
 		fmt.Fprintf(&head, "\n_Locations are relative to %s._\n", EscapeMarkdown(v.Root()))
 	}
@@ -174,8 +174,9 @@ func (m *markdown) details(room int) string {
 }
 
 // mdHeadline lays out a headline table (HeadlineTable, or some of its
-// rows): labels and notes left, a side's figures right, every text
-// escaped, a note whose change is real in bold; with unbreak a figure
+// rows), or a table of stalls or resources: labels, names and notes left,
+// figures right, every text escaped, a note or measure whose change is
+// real in bold; with unbreak a figure
 // wraps between figures only (the first screen's narrow columns).
 func mdHeadline(t *Table, unbreak bool) string {
 	var b strings.Builder
@@ -203,7 +204,7 @@ func mdHeadline(t *Table, unbreak bool) string {
 			switch k := t.Columns[i].Kind; {
 			case k.Numeric() && unbreak:
 				text = unbroken(text)
-			case k == KindNote:
+			case k == KindNote || k == KindMeasure: // a sentence's or a measure's verdict
 				text = emphasize(text, c.Verdict)
 			}
 			b.WriteString(" " + text + " |")
@@ -370,29 +371,6 @@ func mdChangeOf(delta, pct, verdict, p Cell) string {
 	return strings.Join(parts, " ")
 }
 
-// mdChange is a judged change in one cell, its own p-value with it: "-81.2%
-// **better\*** p<0.001", "-16.9% ~ p=0.252", or with the delta "-6.04 µs
-// -71.6% **better** p<0.001". A row new or gone has no percentage.
-func mdChange(c diff.Change, pctOnly bool, mark string) string {
-	var parts []string
-	if !pctOnly {
-		parts = append(parts, unbroken(units.SignedDuration(c.Delta)))
-	}
-	v := c.Verdict.String()
-	if mark != "" {
-		v += `\` + mark
-	}
-	v = emphasize(v, c.Verdict)
-	if !math.IsNaN(c.DeltaPct) {
-		v = units.SignedPct(c.DeltaPct) + "\u00a0" + v
-	}
-	parts = append(parts, v)
-	if p := units.PValue(c.P); p != "" {
-		parts = append(parts, p)
-	}
-	return strings.Join(parts, " ")
-}
-
 // unbroken joins a figure's words with no-break spaces, so that a narrow
 // column wraps between figures, not inside "6.65 µs ±12%".
 func unbroken(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") }
@@ -418,12 +396,12 @@ func emphasize(text string, v diff.Verdict) string {
 	return text
 }
 
-// markdownLegend is the one-line legend under the tables.
+// oneSideLegend is the one-line legend under a single profile's tables.
+const oneSideLegend = "_Percentages are of on-CPU time (all but (idle) and (program))._"
+
+// markdownLegend is the one-line legend under a comparison's tables.
 func markdownLegend(v *View, sort diff.Metric) string {
 	r := v.r
-	if !r.Compared() {
-		return "_Percentages are of on-CPU time (all but (idle) and (program))._"
-	}
 	return fmt.Sprintf("_Times are %s, the mean over runs ± its standard deviation (σ) over runs; the detail tables rank by change in %s time. "+
 		"Δshare is the change in share of %s, in percentage points. "+
 		"better/worse: the change is real at α=%g after Holm correction and exceeds %gpp and %g%%; ~: within noise; p: corrected p-value._",

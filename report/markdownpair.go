@@ -82,7 +82,7 @@ func (m *markdown) pair() string {
 
 	var rest strings.Builder
 	rest.WriteString(m.runDetails())
-	rest.WriteString(markdownResources(v))
+	rest.WriteString(mdResources(v))
 	if unsettled := v.Unsettled(10); len(unsettled) > 1 {
 		fmt.Fprintf(&rest, "\n<details><summary>Large changes the runs cannot settle yet (%d)</summary>\n\n", len(unsettled))
 		for _, x := range unsettled {
@@ -92,7 +92,7 @@ func (m *markdown) pair() string {
 	}
 	rest.WriteString(markdownPhases(r))
 	if m.showStalls() {
-		rest.WriteString("\n<details><summary>Responsiveness: stalls</summary>\n" + markdownResponsiveness(v) + "\n</details>\n")
+		rest.WriteString("\n<details><summary>Responsiveness: stalls</summary>\n" + mdStalls(v) + "\n</details>\n")
 	}
 	if len(r.Paths) > 0 || r.Tree == nil { // no tree: the summary says why no path is known
 		fmt.Fprintf(&rest, "\n<details><summary>Where it changed (%s)</summary>\n\n_%s._\n\n", units.Plural(len(r.Paths), "path", "paths"), EscapeMarkdown(v.PathsSummary()))
@@ -317,33 +317,52 @@ func (m *markdown) showStalls() bool {
 }
 
 // topChanges is the first screen's table of the functions that changed
-// most (Top rows): their self and total time before → after and the
-// change that makes them real, or their largest change.
+// most (Top rows, ShownChangeTable): their names, self and total time
+// before → after, and the change shown with its verdict and p; "" when
+// none changed.
 func (m *markdown) topChanges() string {
-	v := m.v
-	rows := v.TopChanges(m.r.Functions, m.opts.Top)
-	if len(rows) == 0 {
+	t := m.v.ShownChangeTable(TableFunctions, m.opts.Top)
+	if len(t.Rows) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n**Top changes** (functions, %s; the change shown is the one judged)\n\n", v.Per())
+	fmt.Fprintf(&b, "\n**Top changes** (%s, %s; the change shown is the one judged)\n\n", t.Title, m.v.Per())
 	b.WriteString("| function | package | self | total | change |\n|---|---|---:|---:|---|\n")
-	for i := range rows {
-		x := &rows[i]
-		by, real := Deciding(x)
-		if !real && math.Abs(x.Total.Change.Delta) > math.Abs(x.Self.Change.Delta) {
-			by = diff.MetricTotal
+	for _, row := range t.Rows {
+		var names, figures []string
+		var change []Cell
+		for i, c := range row.Cells {
+			switch k := t.Columns[i].Kind; {
+			case k == KindName:
+				names = append(names, mdName(c.Text, mdTopNameWidth, false))
+			case k == KindPackage:
+				names = append(names, mdName(c.Text, mdTopPackageWidth, false))
+			case k == KindDuration && t.Columns[i].Side == 0:
+				figures = append(figures, unbroken(c.Text))
+			case k == KindDuration:
+				figures[len(figures)-1] += "\u00a0→ " + unbroken(c.Text)
+			case k == KindMetric || k == KindChange || k == KindVerdict || k == KindP:
+				change = append(change, c)
+			}
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mdName(v.RowName(x), mdTopNameWidth, false), mdName(x.Key.Package, mdTopPackageWidth, false),
-			beforeAfter(&x.Self), beforeAfter(&x.Total), by.String()+"\u00a0"+mdChange(by.Of(x).Change, true, ""))
+		fmt.Fprintf(&b, "| %s | %s |\n", strings.Join(append(names, figures...), " | "), mdShownChange(change))
 	}
 	return b.String()
 }
 
-// beforeAfter is a measure's means as "337 ms → 95.6 ms", which may wrap
-// after the arrow only.
-func beforeAfter(ms *diff.Measure) string {
-	return unbroken(units.Duration(ms.Mean[0])) + "\u00a0→ " + unbroken(units.Duration(ms.Mean[1]))
+// mdShownChange is a shown change's cells (metric, Δ%, verdict, p) in one
+// cell: "self\u00a0-81.2% **better** p<0.001"; a row new or gone has no
+// percentage.
+func mdShownChange(c []Cell) string {
+	metric, pct, verdict, p := c[0], c[1], c[2], c[3]
+	v := emphasize(verdict.Verdict.String(), verdict.Verdict)
+	if !math.IsNaN(pct.Value) {
+		v = pct.Text + "\u00a0" + v
+	}
+	if p.Text != "" {
+		v += " " + p.Text
+	}
+	return metric.Text + "\u00a0" + v
 }
 
 // mdName is a name for a markdown cell: escaped, and when longer than
@@ -407,33 +426,39 @@ func (m *markdown) lines() string {
 	var b strings.Builder
 	shown := 0
 	for _, x := range m.v.TopChanges(m.r.Functions, m.opts.Top) {
-		var ls []diff.LineTime
-		for _, l := range m.r.FunctionLines(index[x.Key]) {
-			if l.Line > 0 {
-				ls = append(ls, l)
-			}
-		}
-		if len(ls) == 0 {
+		t := m.v.ChangedLinesTable(index[x.Key], mdLinesPerFunction)
+		if len(t.Rows) == 0 {
 			continue
 		}
-		slices.SortStableFunc(ls, func(a, c diff.LineTime) int {
-			if d := math.Abs(c.Self.Change.Delta) - math.Abs(a.Self.Change.Delta); d != 0 {
-				if d > 0 {
-					return 1
-				}
-				return -1
-			}
-			return int(a.Line - c.Line)
-		})
-		ls = ls[:min(len(ls), mdLinesPerFunction)]
-		fmt.Fprintf(&b, "\n%s (%s)\n\n| line | before | after | change |\n|---:|---:|---:|---|\n", mdName(m.v.RowName(&x), mdDetailNameWidth, false), mdName(m.v.Location(x.Key), mdDetailPlaceWidth, true))
-		for _, l := range ls {
-			fmt.Fprintf(&b, "| %d | %s | %s | %s |\n", l.Line, unbroken(units.Duration(l.Self.Mean[0])), unbroken(units.Duration(l.Self.Mean[1])), mdChange(l.Self.Change, false, ""))
-		}
+		fmt.Fprintf(&b, "\n%s (%s)\n\n%s", mdName(m.v.RowName(&x), mdDetailNameWidth, false), mdName(m.v.Location(x.Key), mdDetailPlaceWidth, true), mdLines(&t))
 		shown++
 	}
 	if shown == 0 {
 		return ""
 	}
 	return fmt.Sprintf("\n<details><summary>Lines of the changed functions (%d)</summary>\n%s\n_Self time per source line, the lines that changed most first._\n\n</details>\n", shown, b.String())
+}
+
+// mdLines lays out a table of lines (ChangedLinesTable): the line and the
+// times right-aligned, unbroken, and the change in one cell (mdChangeOf).
+func mdLines(t *Table) string {
+	var b strings.Builder
+	b.WriteString("| line | before | after | change |\n|---:|---:|---:|---|\n")
+	for _, row := range t.Rows {
+		var figures, change []Cell
+		for i, c := range row.Cells {
+			switch t.Columns[i].Kind {
+			case KindCount, KindDuration:
+				figures = append(figures, c)
+			default:
+				change = append(change, c)
+			}
+		}
+		b.WriteString("|")
+		for _, c := range figures {
+			b.WriteString(" " + unbroken(c.Text) + " |")
+		}
+		b.WriteString(" " + mdChangeOf(change[0], change[1], change[2], change[3]) + " |\n")
+	}
+	return b.String()
 }

@@ -213,175 +213,39 @@ func elide(l *diff.SourceListing, first, last, context int) []int {
 }
 
 // writeSourceRows writes the rows (indices of the listing's rows, -n for
-// a gap of n rows) as a table: the line number (two, before and after,
-// when the texts are aligned), each side's self and total time, with two
-// sides the change of self time and its verdict, and the text; then the
-// unattributed rest.
+// a gap of n rows) as SourceTable lays them out: its figures padded to
+// their columns' widths, right-aligned but for the verdict, then each
+// row's mark and text.
 func writeSourceRows(w io.Writer, r *diff.Report, l *diff.SourceListing, shown []int) {
-	st := sourceTable{r: r, edited: l.Aligned, compared: len(r.Sides) == 2}
-	header := st.header()
-	table := [][]string{header}
-	var marks, texts []string
-	add := func(cells []string, mark, text string) {
-		table, marks, texts = append(table, cells), append(marks, mark), append(texts, text)
+	t := SourceTable(r, l, shown)
+	figures := slices.IndexFunc(t.Columns, func(c Column) bool { return c.Kind == KindLabel }) // the mark and text follow
+	widths := make([]int, figures)
+	for i, c := range t.Columns[:figures] {
+		widths[i] = utf8.RuneCountInString(c.Header)
 	}
-	for _, i := range shown {
-		if i < 0 {
-			add(nil, " ", fmt.Sprintf("⋮ (%d lines)", -i))
-			continue
-		}
-		row := l.Row(i)
-		add(st.cells(&row, st.lineNumbers(row.Line)), string(row.Op.Mark()), termtext.Clean(strings.ReplaceAll(row.Text, "\t", "    ")))
-	}
-	for i := range l.Outside {
-		row := l.OutsideRow(i)
-		add(st.cells(&row, st.lineNumbers(row.Line)), " ", diff.OutsideNote)
-	}
-	if u := l.Unattributed; u != nil {
-		row := diff.SourceRow{Time: [2]*diff.LineTime{u, u}, Self: u.Self.Change, Total: u.Total.Change}
-		add(st.cells(&row, st.lineNumbers([2]int32{})), " ", "(unattributed: samples that recorded no line)")
-	}
-	st.write(w, header, table, marks, texts)
-}
-
-// sourceTable lays out a source listing's rows: its line numbers (two
-// when the texts are aligned), each side's times and, with two sides, the
-// change and its verdict.
-type sourceTable struct {
-	r                *diff.Report
-	edited, compared bool
-}
-
-// header is the table's header row.
-func (st sourceTable) header() []string {
-	var header []string
-	if st.edited {
-		header = append(header, "before", "after")
-	} else {
-		header = append(header, "line")
-	}
-	for _, s := range st.r.Sides {
-		name := ""
-		if len(st.r.Sides) > 1 {
-			name = " " + termtext.Fit(termtext.Clean(s.Name), 16, false)
-		}
-		header = append(header, "self"+name)
-		if st.r.LineTotals {
-			header = append(header, "total"+name)
+	for _, row := range t.Rows {
+		for i, c := range row.Cells[:figures] {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c.Text))
 		}
 	}
-	if st.compared {
-		header = append(header, "Δ self", "verdict")
-	}
-	return header
-}
-
-// numbers is how many of the header's first columns are line numbers.
-func (st sourceTable) numbers() int {
-	if st.edited {
-		return 2
-	}
-	return 1
-}
-
-// lineNumbers are a row's line-number cells: before and after when the
-// texts are aligned, else the one ("" for none).
-func (st sourceTable) lineNumbers(line [2]int32) []string {
-	num := func(l int32) string {
-		if l == 0 {
-			return ""
-		}
-		return fmt.Sprint(l)
-	}
-	if st.edited {
-		return []string{num(line[0]), num(line[1])}
-	}
-	return []string{num(line[0])}
-}
-
-// cells are a row's cells after its line numbers: each side's self (and
-// total) time, "." for none, and with two sides the change of self time
-// and its verdict (the total's when only it is real).
-func (st sourceTable) cells(row *diff.SourceRow, lineNums []string) []string {
-	r := st.r
-	dur := func(x float64) string {
-		if x == 0 || math.IsNaN(x) {
-			return "."
-		}
-		return units.Duration(x)
-	}
-	lt := row.Time
-	cells := lineNums
-	for si := range r.Sides {
-		l := lt[0]
-		if si == len(r.Sides)-1 {
-			l = lt[1]
-		} else if si > 0 && lt[0] != lt[1] {
-			l = nil
-		}
-		if l == nil {
-			cells = append(cells, ".")
-			if r.LineTotals {
-				cells = append(cells, ".")
-			}
-			continue
-		}
-		cells = append(cells, dur(l.Self.Mean[si]))
-		if r.LineTotals {
-			cells = append(cells, dur(l.Total.Mean[si]))
-		}
-	}
-	if !st.compared {
-		return cells
-	}
-	var before, after float64
-	if lt[0] != nil {
-		before = lt[0].Self.Mean[0]
-	}
-	if lt[1] != nil {
-		after = lt[1].Self.Mean[1]
-	}
-	d := ""
-	if before != 0 || after != 0 {
-		d = units.SignedDuration(after - before)
-	}
-	verdict := row.Self.Verdict.String()
-	if c := row.Total; r.LineTotals && !row.Self.Verdict.Real() && c.Verdict.Real() {
-		verdict = c.Verdict.String() + " (total)"
-	}
-	return append(cells, d, verdict)
-}
-
-// write writes the table's rows padded to their columns' widths, numbers
-// right-aligned and the verdict left, each with its mark and text.
-func (st sourceTable) write(w io.Writer, header []string, table [][]string, marks, texts []string) {
-	widths := make([]int, len(header))
-	for _, cells := range table {
-		for i, c := range cells {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
-	}
-	for ri, cells := range table {
+	line := func(texts func(i int) string) string {
 		var b strings.Builder
 		b.WriteString(" ")
-		for i := range header {
-			c := ""
-			if i < len(cells) {
-				c = cells[i]
-			}
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			b.WriteString(" ")
-			if i < st.numbers() || i < len(header)-1 || !st.compared {
-				b.WriteString(pad + c)
+		for i, c := range t.Columns[:figures] {
+			text := texts(i)
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(text))
+			if c.Kind == KindVerdict {
+				b.WriteString(" " + text + pad) // the verdict, left-aligned before the text
 			} else {
-				b.WriteString(c + pad) // the verdict, left-aligned
+				b.WriteString(" " + pad + text)
 			}
 		}
-		if ri == 0 {
-			fmt.Fprintf(w, "%s\n", strings.TrimRight(b.String(), " "))
-			continue
-		}
-		fmt.Fprintf(w, "%s\n", strings.TrimRight(b.String()+" "+marks[ri-1]+" "+texts[ri-1], " "))
+		return b.String()
+	}
+	fmt.Fprintf(w, "%s\n", strings.TrimRight(line(func(i int) string { return t.Columns[i].Header }), " "))
+	for _, row := range t.Rows {
+		figs := line(func(i int) string { return row.Cells[i].Text })
+		fmt.Fprintf(w, "%s\n", strings.TrimRight(figs+" "+row.Cells[figures].Text+" "+row.Cells[figures+1].Text, " "))
 	}
 }
 

@@ -157,7 +157,7 @@ func (m Model) rowLine(r line, cursor bool, t table) string {
 		if j == 0 && t.dup[n] && r.key.File != "" {
 			n += " (" + m.shortLocation(r) + ")"
 		}
-		n = termtext.Fit(n, t.nw[j], j == 2 || s.kind == kindPaths)
+		n = termtext.Fit(n, t.nw[j], j > 0 && t.nameKinds[j] == report.KindLocation || s.kind == kindPaths)
 		ln += pad(n, t.nw[j], false) + " "
 	}
 	ln = truncate(strings.TrimRight(ln, " "), m.width)
@@ -180,7 +180,9 @@ type table struct {
 	keep   []int    // the numeric columns shown
 	w      []int    // per numeric column
 	names  []string // the name columns shown
-	nw     []int
+	// nameKinds are the kinds of the name columns shown.
+	nameKinds []report.Kind
+	nw        []int
 	// dup marks names shown more than once while the location column is
 	// left out: they get a short location.
 	dup map[string]bool
@@ -235,23 +237,31 @@ func (m Model) tableLayout(rows []line) table {
 		t.keep = append(t.keep, i)
 	}
 	need := func() int { return []int{0, 28, 44, 66}[len(t.names)] }
-	hadLocation := slices.Contains(t.names, "location")
+	all := m.tableColumns()
+	loc := locationColumn(all)
+	named := make([]int, len(t.names)) // the name columns shown, by index into all
+	for j := range named {
+		named[j] = len(cols) + j
+		t.nameKinds = append(t.nameKinds, all[len(cols)+j].Kind)
+	}
 	for _, d := range m.dropOrder() {
 		if t.room(m.width) >= need() {
 			break
 		}
-		switch d := d.(type) {
-		case int:
+		if d < len(cols) {
 			t.keep = slices.DeleteFunc(t.keep, func(i int) bool { return i == d })
-		case string:
-			t.names = slices.DeleteFunc(t.names, func(n string) bool { return n == d })
+		} else if j := slices.Index(named, d); j >= 0 {
+			named = slices.Delete(named, j, j+1)
+			t.names = slices.Delete(t.names, j, j+1)
+			t.nameKinds = slices.Delete(t.nameKinds, j, j+1)
 		}
 	}
+	hadLocation, lostLocation := loc >= 0, loc >= 0 && !slices.Contains(named, loc)
 	if sorted == len(cols) && len(t.names) > 0 {
 		t.names[0] += arrow
 	}
 	t.nw = nameWidths(widestNames(t.names, rows, hadLocation && len(t.names) < 3), max(t.room(m.width), 10))
-	if hadLocation && !slices.Contains(t.names, "location") {
+	if lostLocation {
 		t.dup = repeatedNames(rows)
 	}
 	return t
@@ -332,45 +342,23 @@ func (m Model) shortLocation(r line) string {
 func (m Model) headerLines() []string {
 	r := m.report()
 	compact := m.height < compactBelow
+	hl := m.view.HeadlineTable()
 	var out []string
-	hl := m.view.HeadlineRows()
-	if r.Compared() {
+	if hl.Sides() > 1 {
 		if compact {
-			out = append(out, m.compactHeadline())
+			out = append(out, m.compactHeadline(&hl))
 		} else {
-			if m.in.Several != nil { // the sides by name: the base, the variant shown
-				out = append(out, "base "+termtext.Clean(r.Sides[0].Name)+": "+report.SideLine(r.Sides[0]),
-					"variant "+termtext.Clean(r.Sides[1].Name)+": "+report.SideLine(r.Sides[1]))
-			} else {
-				out = append(out, "before: "+report.SideLine(r.Sides[0]), "after:  "+report.SideLine(r.Sides[1]))
-			}
+			out = append(out, m.sideLines()...)
 			if mt := m.view.Matched(); mt != "" { // two checkouts: say where each side's files are
 				out = append(out, mt)
 			}
-			for _, row := range hl {
-				l := report.Texts(row)
-				switch {
-				case strings.HasPrefix(l[0], "on-CPU"), l[0] == "runs", l[0] == "busy", l[0] == "CPU / wall", l[0] == "GC share", l[0] == "maps",
-					l[0] == "unmapped", l[0] == "narrowed":
-					out = append(out, strings.TrimRight(fmt.Sprintf("%-14s %16s → %-16s %s", l[0], l[1], l[2], l[3]), " "))
-				}
-			}
+			out = append(out, headlineLines(&hl)...)
 		}
 	} else {
 		if !compact {
 			out = append(out, "profile: "+report.SideLine(r.Sides[0]))
 		}
-		var parts []string
-		for _, row := range hl {
-			l := report.Texts(row)
-			switch l[0] {
-			case "wall", "on-CPU", "GC", "samples", "maps", "unmapped":
-				parts = append(parts, l[0]+" "+l[1])
-			case "narrowed":
-				parts = append(parts, l[0]+" to "+l[1])
-			}
-		}
-		out = append(out, strings.Join(parts, "  "))
+		out = append(out, headlineLine(&hl))
 	}
 	ws := r.Warnings
 	if len(ws) > 0 && !compact {
@@ -412,7 +400,7 @@ func (m Model) headerLines() []string {
 
 // compactHeadline is the headline on one line: on-CPU time before and
 // after, its change and verdict, then the run counts and what else fits.
-func (m Model) compactHeadline() string {
+func (m Model) compactHeadline(hl *report.Table) string {
 	r := m.report()
 	ms, label := r.Headline.OnCPU, "on-CPU/run"
 	if r.PerWork {
@@ -430,8 +418,8 @@ func (m Model) compactHeadline() string {
 		line = "on-CPU " + units.Duration(ms.Mean[0]) + " → " + units.Duration(ms.Mean[1]) + " " + change
 	}
 	extra := []string{fmt.Sprintf("runs %d → %d", r.Sides[0].Runs, r.Sides[1].Runs)}
-	for _, row := range m.view.HeadlineRows() {
-		l := report.Texts(row)
+	for _, row := range hl.Rows {
+		l := report.Texts(row.Cells)
 		if l[0] == "GC share" || l[0] == "busy" {
 			extra = append(extra, l[0]+" "+l[1]+" → "+l[2])
 		}
@@ -443,6 +431,55 @@ func (m Model) compactHeadline() string {
 		line += " · " + e
 	}
 	return line
+}
+
+// headlineShown are the labels of the headline's rows the explorer's
+// header shows: of two sides, the measures a reader checks first; of one,
+// those of its one line.
+var (
+	headlineShown    = []string{"runs", "busy", "CPU / wall", "GC share", "maps", "unmapped", "narrowed"}
+	headlineOneShown = []string{"wall", "on-CPU", "GC", "samples", "maps", "unmapped", "narrowed"}
+)
+
+// sideLines name the two sides: the base and the variant shown, exploring
+// N sides; before and after.
+func (m Model) sideLines() []string {
+	r := m.report()
+	if m.in.Several != nil {
+		return []string{"base " + termtext.Clean(r.Sides[0].Name) + ": " + report.SideLine(r.Sides[0]),
+			"variant " + termtext.Clean(r.Sides[1].Name) + ": " + report.SideLine(r.Sides[1])}
+	}
+	return []string{"before: " + report.SideLine(r.Sides[0]), "after:  " + report.SideLine(r.Sides[1])}
+}
+
+// headlineLines are a headline table of two sides' shown rows, a line
+// each: the label, the sides' figures either side of an arrow, the
+// change (its columns as the headline's kinds lay them out).
+func headlineLines(hl *report.Table) []string {
+	var out []string
+	for _, row := range hl.Rows {
+		l := report.Texts(row.Cells)
+		if strings.HasPrefix(l[0], "on-CPU") || slices.Contains(headlineShown, l[0]) {
+			out = append(out, strings.TrimRight(fmt.Sprintf("%-14s %16s → %-16s %s", l[0], l[1], l[2], l[3]), " "))
+		}
+	}
+	return out
+}
+
+// headlineLine is a headline table of one side's shown rows on one line:
+// each label and figure.
+func headlineLine(hl *report.Table) string {
+	var parts []string
+	for _, row := range hl.Rows {
+		l := report.Texts(row.Cells)
+		switch {
+		case l[0] == "narrowed":
+			parts = append(parts, l[0]+" to "+l[1])
+		case slices.Contains(headlineOneShown, l[0]):
+			parts = append(parts, l[0]+" "+l[1])
+		}
+	}
+	return strings.Join(parts, "  ")
 }
 
 func (m Model) breadcrumb() string {
@@ -514,7 +551,7 @@ func (m Model) shortHelp() string {
 		items = [][2]string{{"tab", "source"}, {"]/[", "hot lines"}, {"enter", "open"}, {"esc", "back"}, {"/", "filter"}, {"s/S", "sort"}, {"t", "self/total"}, {"?", "help"}, {"q", "quit"}}
 	default:
 		items = [][2]string{{"tab", "view"}, {"enter", "open"}, {"esc", "back"}, {"/", "filter"}, {"s/S", "sort"}, {"t", "self/total"}}
-		if m.report().Compared() {
+		if m.compares() {
 			items = append(items, [2]string{"n", "hide ~"})
 		}
 		items = append(items, [2]string{"w", "warnings"}, [2]string{"H", "html"})

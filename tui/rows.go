@@ -28,26 +28,45 @@ type line struct {
 
 func (l line) selectable() bool { return !l.header && !l.fixed }
 
-// columns names a screen's numeric columns.
-func (m Model) columns() []string {
-	r := m.report()
+// pathColumns are the columns of the paths screen: the change a path
+// explains, its share of the on-CPU change, and the path.
+var pathColumns = []report.Column{{Header: "explains", Kind: report.KindChange, Side: -1},
+	{Header: "of Δ", Kind: report.KindPercent, Side: -1}, {Header: "path", Kind: report.KindName, Side: -1}}
+
+// tableColumns are the screen's columns, as its table's builder heads
+// them: the figures, the other variants' changes (exploring N sides),
+// then the names.
+func (m Model) tableColumns() []report.Column {
 	switch m.top().kind {
 	case kindPaths:
-		return []string{"explains", "of Δ"}
+		return pathColumns
 	case kindCalls:
-		if r.Compared() {
-			return report.ChangeHeaders
-		}
-		return []string{"time", "share"}
+		return m.view.CallsColumns()
 	}
-	// The builder's figures' headers, then the other variants'.
-	var out []string
+	var figures, names []report.Column
 	for _, c := range m.view.RowsColumns(report.RowsRequest{Of: m.tableOf(), By: m.metric()}) {
+		if c.Kind.Numeric() {
+			figures = append(figures, c)
+		} else {
+			names = append(names, c)
+		}
+	}
+	others := m.otherVariants()
+	for i, h := range m.variantHeaders() {
+		figures = append(figures, report.Column{Header: h, Kind: report.KindChange, Side: others[i]})
+	}
+	return append(figures, names...)
+}
+
+// columns names a screen's numeric columns.
+func (m Model) columns() []string {
+	var out []string
+	for _, c := range m.tableColumns() {
 		if c.Kind.Numeric() {
 			out = append(out, c.Header)
 		}
 	}
-	return append(out, m.variantHeaders()...)
+	return out
 }
 
 // tableOf is the report's table of rows the screen lists.
@@ -62,52 +81,59 @@ func (m Model) tableOf() report.TableOf {
 }
 
 // defaultSortCol is the column the report's own order sorts by: the change
-// (or the time, for one profile) of the metric shown.
+// (or the time, for one profile) of the metric shown, as the builder ranks.
 func (m Model) defaultSortCol() int {
-	switch {
-	case m.top().kind == kindPaths:
+	if m.top().kind == kindPaths {
 		return -1 // the report's order: paths that end where the change is first
-	case m.top().kind == kindCalls && !m.report().Compared():
-		return 0
-	case m.report().Compared():
-		return 2 // delta
-	case m.total:
-		return 2 // total
 	}
-	return 0 // self
+	return report.RankColumn(m.tableColumns(), m.metric(), false)
 }
 
 // dropOrder is the order in which a narrow terminal gives up columns,
-// numeric columns (by index) and the location, so that names keep room to
-// be read: the location and the columns a reader needs least go first.
-// The name columns (function, package, file) are never dropped; they
-// shrink, and last.
-func (m Model) dropOrder() []any {
-	switch {
-	case m.top().kind == kindPaths:
-		return []any{1}
-	case m.top().kind == kindCalls && !m.report().Compared():
-		return []any{"location", 1}
-	case m.report().Compared():
-		var drop []any
-		for i := range m.otherVariants() {
-			drop = append(drop, len(report.ChangeHeaders)+i) // the other variants' columns first
-		}
-		return append(drop, "location", 3, 6, 4)
+// by index into tableColumns, so that names keep room to be read: with
+// changes the other variants' columns, the location, then Δshare, p and
+// Δ%; with one side the location, then the shares. The name columns
+// (function, package, file) are never dropped; they shrink, and last.
+func (m Model) dropOrder() []int {
+	cols := m.tableColumns()
+	var drop []int
+	changes, p := report.ColumnsOf(cols, report.KindChange), report.ColumnsOf(cols, report.KindP)
+	if len(changes) >= 3 && len(p) == 1 { // delta, Δshare, Δ%, the variants'
+		drop = append(drop, changes[3:]...)
 	}
-	return []any{"location", 1, 3}
+	if l := locationColumn(cols); l >= 0 {
+		drop = append(drop, l)
+	}
+	if len(changes) >= 3 && len(p) == 1 {
+		return append(drop, changes[1], p[0], changes[2])
+	}
+	return append(drop, report.ColumnsOf(cols, report.KindPercent)...)
+}
+
+// locationColumn is the index of the column of a row's location beside
+// its name (a function's file:line), which may be dropped; -1 for none.
+func locationColumn(cols []report.Column) int {
+	named := false
+	for i, c := range cols {
+		switch {
+		case c.Kind.Numeric():
+		case c.Kind == report.KindLocation && named:
+			return i
+		default:
+			named = true
+		}
+	}
+	return -1
 }
 
 func (m Model) nameColumns() []string {
-	switch m.top().kind {
-	case kindPackages:
-		return []string{"package"}
-	case kindFiles:
-		return []string{"file", "package"}
-	case kindPaths:
-		return []string{"path"}
+	var out []string
+	for _, c := range m.tableColumns() {
+		if !c.Kind.Numeric() {
+			out = append(out, c.Header)
+		}
 	}
-	return []string{"function", "package", "location"}
+	return out
 }
 
 // rows returns the current screen's rows after filter, noise and sort.
@@ -121,17 +147,8 @@ func (m Model) rows() []line {
 		m.sortLines(s, out)
 		return out
 	}
-	r := m.report()
 	of := m.tableOf()
-	metric := m.metric()
-	t := m.view.RowsTable(report.RowsRequest{Of: of, By: metric})
-	src := r.Functions
-	switch of {
-	case report.TablePackages:
-		src = r.Packages
-	case report.TableFiles:
-		src = r.Files
-	}
+	t := m.view.RowsTable(report.RowsRequest{Of: of, By: m.metric()})
 	var out []line
 	for _, row := range t.Rows {
 		switch {
@@ -140,21 +157,12 @@ func (m Model) rows() []line {
 		case s.kind == kindFile && (row.Key.File != s.file.File || row.Key.Package != s.file.Package):
 			continue
 		}
-		verdict := metric.Of(&src[row.Index]).Change.Verdict
-		if m.hideNoise && verdict == diff.VerdictSame { // one side has no verdict (VerdictNone)
+		l := tableLine(t.Columns, row)
+		if m.hideNoise && l.verdict == diff.VerdictSame { // one side has no verdict (VerdictNone)
 			continue
 		}
-		l := line{key: row.Key, fn: -1, path: -1, verdict: verdict}
 		if of == report.TableFunctions {
 			l.fn = int32(row.Index)
-		}
-		for i, c := range row.Cells {
-			if k := t.Columns[i].Kind; k.Numeric() {
-				l.cells = append(l.cells, c.Text)
-				l.sort = append(l.sort, report.SortValue(k, c.Value))
-			} else {
-				l.names = append(l.names, c.Text)
-			}
 		}
 		if !s.matches(l) {
 			continue
@@ -199,49 +207,23 @@ func (m Model) sortLines(s *screen, ls []line) {
 	})
 }
 
-// changeSort are a measure's numbers in the order of report.ChangeCells.
-func changeSort(ms *diff.Measure) []float64 {
-	c := ms.Change
-	abs := func(v float64) float64 {
-		if math.IsNaN(v) {
-			return math.Inf(1)
-		}
-		return math.Abs(v)
-	}
-	p := c.P
-	if math.IsNaN(p) {
-		p = 2
-	}
-	return []float64{ms.Mean[0], ms.Mean[1], abs(c.Delta), abs(c.DeltaPP), abs(c.DeltaPct), float64(c.Verdict), -p}
-}
-
 // calls lists a function's own self and total time, then its callers and
 // callees with the time flowing along each call, as the comparison joined
-// and judged them.
+// and judged them (report.CallsTable).
 func (m Model) calls(s *screen) []line {
 	r := m.report()
 	fn := s.fnRow
 	f := &r.Functions[fn]
 	name := m.view.RowName(f)
-	cellsOf := func(ms *diff.Measure) []string {
-		if r.Compared() {
-			return report.Texts(report.ChangeCells(ms))
-		}
-		return []string{units.Duration(ms.Mean[0]), units.Share(ms.Mean[0], r.OnCPU(0))}
-	}
-	sortOf := func(ms *diff.Measure) []float64 {
-		if r.Compared() {
-			return changeSort(ms)
-		}
-		return []float64{ms.Mean[0], ms.Mean[0]}
-	}
 	out := []line{{header: true, fn: -1, path: -1, names: []string{name + " · " + termtext.Clean(f.Key.Package) + " · " + m.view.Location(f.Key)}}}
+	cols := m.view.CallsColumns()
 	for _, own := range []struct {
 		label string
 		ms    *diff.Measure
 	}{{"self (own time)", &f.Self}, {"total (with callees)", &f.Total}} {
-		out = append(out, line{fixed: true, key: f.Key, fn: fn, path: -1, verdict: own.ms.Change.Verdict,
-			cells: cellsOf(own.ms), names: []string{"  " + own.label}})
+		l := tableLine(cols, report.Row{Key: f.Key, Index: int(fn), Cells: m.view.MeasureCells(own.ms)})
+		l.fn, l.fixed, l.names, l.sort = fn, true, []string{"  " + own.label}, nil
+		out = append(out, l)
 	}
 	for _, callers := range []bool{true, false} {
 		title := "callees of " + name
@@ -249,22 +231,11 @@ func (m Model) calls(s *screen) []line {
 			title = "callers of " + name
 		}
 		out = append(out, line{header: true, fn: -1, path: -1, names: []string{title}})
+		t := m.view.CallsTable(fn, callers)
 		var sec []line
-		for i := range r.Calls {
-			c := &r.Calls[i]
-			other := c.Callee
-			if callers {
-				if c.Callee != fn {
-					continue
-				}
-				other = c.Caller
-			} else if c.Caller != fn {
-				continue
-			}
-			row := &r.Functions[other]
-			l := line{key: row.Key, fn: other, path: -1, verdict: c.Total.Change.Verdict,
-				names: []string{m.view.RowName(row), termtext.Clean(row.Key.Package), m.view.Location(row.Key)},
-				cells: cellsOf(&c.Total), sort: sortOf(&c.Total)}
+		for _, row := range t.Rows {
+			l := tableLine(t.Columns, row)
+			l.fn = int32(row.Index)
 			if m.hideNoise && l.verdict == diff.VerdictSame {
 				continue
 			}
@@ -280,6 +251,27 @@ func (m Model) calls(s *screen) []line {
 		out = append(out, sec...)
 	}
 	return out
+}
+
+// tableLine is a table's row as a screen's line: its figures' texts and
+// sort keys (by their columns' kinds), its names, and the verdict its
+// verdict column shows (none with one side).
+func tableLine(cols []report.Column, row report.Row) line {
+	l := line{key: row.Key, fn: -1, path: -1}
+	for i, c := range row.Cells {
+		k := cols[i].Kind
+		switch {
+		case k.Numeric():
+			l.cells = append(l.cells, c.Text)
+			l.sort = append(l.sort, report.SortValue(k, c.Value))
+			if k == report.KindVerdict {
+				l.verdict = c.Verdict
+			}
+		default:
+			l.names = append(l.names, c.Text)
+		}
+	}
+	return l
 }
 
 // paths lists the paths where the comparison changed, each with the change

@@ -185,12 +185,19 @@ func (m Model) metric() diff.Metric {
 	return diff.MetricSelf
 }
 
+// compares reports whether the explorer shows changes between sides: its
+// table of functions' columns hold a change.
+func (m Model) compares() bool {
+	t := report.Table{Columns: m.view.RowsColumns(report.RowsRequest{Of: report.TableFunctions, By: m.metric()})}
+	return t.Changes()
+}
+
 func (m Model) top() *screen { return &m.stack[len(m.stack)-1] }
 
 // tabKinds are the top-level views: "where it changed" only for a
 // comparison.
 func (m Model) tabKinds() []kind {
-	if m.report().Compared() {
+	if m.compares() {
 		return []kind{kindPackages, kindFunctions, kindFiles, kindPaths}
 	}
 	return []kind{kindPackages, kindFunctions, kindFiles}

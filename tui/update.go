@@ -195,7 +195,7 @@ func (m *Model) viewKey(msg tea.KeyPressMsg) {
 		m.total = !m.total
 		m.clampCursor()
 	case key.Matches(msg, m.keys.Noise):
-		if !m.report().Compared() {
+		if !m.compares() {
 			m.status = "n: one profile has no noise to hide (hiding ~ rows needs two sides)"
 			break
 		}
