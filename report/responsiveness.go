@@ -243,47 +243,6 @@ func writeTextResponsiveness(tw *textWriter, v *View) {
 	}
 }
 
-// markdownResponsiveness is the markdown block (or its one line); "" without
-// stalls.
-func markdownResponsiveness(v *View) string {
-	rs := v.r.Responsiveness
-	if rs == nil {
-		return ""
-	}
-	if !rs.HasLong() {
-		return "\n_" + EscapeMarkdown(v.NoLongStalls()) + "_\n"
-	}
-	var b strings.Builder
-	b.WriteString("\n#### Responsiveness\n\n_Per run, " + EscapeMarkdown(v.SourceText()) + "._\n\n| figure |")
-	align := "|---|"
-	for _, s := range v.r.Sides {
-		b.WriteString(" " + EscapeMarkdown(s.Name) + " |")
-		align += "---:|"
-	}
-	pair := v.Layout() == LayoutPair
-	if pair {
-		b.WriteString(" change |")
-		align += "---|"
-	}
-	b.WriteString("\n" + align + "\n")
-	for _, row := range v.ResponsivenessRows() {
-		b.WriteString("|")
-		for i, c := range row {
-			text := EscapeMarkdown(c.Text)
-			if pair && i == len(row)-1 {
-				text = emphasize(text, c.Verdict)
-			}
-			b.WriteString(" " + text + " |")
-		}
-		b.WriteString("\n")
-	}
-	fmt.Fprintf(&b, "\n_%s_\n\nLongest %s:\n\n", EscapeMarkdown(v.StallsUncertainty()), v.stallsNoun())
-	for i, s := range v.LongStalls() {
-		fmt.Fprintf(&b, "%d. %s\n", i+1, EscapeMarkdown(v.StallText(s)))
-	}
-	return b.String()
-}
-
 // responsiveness writes the JSON responsiveness object; absent when a run
 // records no sample times.
 func (j *jsonReport) responsiveness() {

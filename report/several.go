@@ -267,7 +267,7 @@ func markdownSeveral(r *diff.Report, v *View, opts MarkdownOptions) string {
 	}
 	fmt.Fprintf(&b, "### %s\n\n", EscapeMarkdown(severalTitle(r)))
 	b.WriteString(markdownSides(v))
-	b.WriteString(markdownResponsiveness(v))
+	b.WriteString(mdStalls(v))
 	if m := v.Matched(); m != "" {
 		fmt.Fprintf(&b, "\n_%s._\n", EscapeMarkdown(capitalize(m)))
 	}
