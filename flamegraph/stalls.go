@@ -59,7 +59,10 @@ type stallsEntry struct {
 }
 
 // stallsOf builds the strip's data; nil when the report has no stall
-// figures.
+// figures. The longest stalls are the report's table of them
+// (LongStallsTable), in its order and with its text; the strip adds where
+// each is drawn, the search that lights up its functions, and the command
+// that narrows to it.
 func stallsOf(r *diff.Report, v *report.View) *stallsData {
 	rs := r.Responsiveness
 	if rs == nil {
@@ -83,7 +86,10 @@ func stallsOf(r *diff.Report, v *report.View) *stallsData {
 			d.Runs = append(d.Runs, run)
 		}
 	}
-	for _, s := range v.LongStalls() {
+	t := v.LongStallsTable()
+	note := report.ColumnsOf(t.Columns, report.KindNote)[0]
+	for _, row := range t.Rows {
+		s := rs.Longest[row.Index]
 		var names []string
 		for _, f := range s.Top {
 			names = append(names, regexp.QuoteMeta(v.Name(f.Key)))
@@ -97,7 +103,7 @@ func stallsOf(r *diff.Report, v *report.View) *stallsData {
 			file = r.Sides[s.Side].Files[s.Run]
 		}
 		d.Longest = append(d.Longest, stallsEntry{Run: first[s.Side][s.Run], Start: s.Start, Duration: s.Duration,
-			Text: v.StallText(s), Match: match, Command: windowCommand(s.Start, s.Duration, file)})
+			Text: row.Cells[note].Text, Match: match, Command: windowCommand(s.Start, s.Duration, file)})
 	}
 	return d
 }

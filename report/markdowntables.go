@@ -25,8 +25,10 @@ func mdStalls(v *View) string {
 	t := v.ResponsivenessTable()
 	b.WriteString(mdHeadline(&t, false))
 	fmt.Fprintf(&b, "\n_%s_\n\nLongest %s:\n\n", EscapeMarkdown(v.StallsUncertainty()), v.stallsNoun())
-	for i, s := range v.LongStalls() {
-		fmt.Fprintf(&b, "%d. %s\n", i+1, EscapeMarkdown(v.StallText(s)))
+	long := v.LongStallsTable()
+	note := ColumnsOf(long.Columns, KindNote)[0]
+	for i, row := range long.Rows {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, EscapeMarkdown(row.Cells[note].Text))
 	}
 	return b.String()
 }

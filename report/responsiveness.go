@@ -168,22 +168,56 @@ func (v *View) NoLongStalls() string {
 	return "Responsiveness (" + v.SourceText() + "): no " + what + " over 50 ms (longest " + strings.Join(longest, ", ") + ")."
 }
 
-// LongStalls returns the stalls over 50 ms the block lists, the longest
-// first, at most maxListedStalls.
-func (v *View) LongStalls() []diff.Stall {
-	var out []diff.Stall
-	for _, s := range v.r.Responsiveness.Longest {
+// longStalls returns the indices in Responsiveness.Longest of the stalls
+// over 50 ms the reports list, the longest first, at most
+// maxListedStalls.
+func (v *View) longStalls() []int {
+	longest := v.r.Responsiveness.Longest
+	var out []int
+	for i, s := range longest {
 		if s.Duration > analyze.LongStallNs {
-			out = append(out, s)
+			out = append(out, i)
 		}
 	}
 	// Longest is sorted within each side; merge the sides by duration.
 	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].Duration > out[j-1].Duration; j-- {
+		for j := i; j > 0 && longest[out[j]].Duration > longest[out[j-1]].Duration; j-- {
 			out[j], out[j-1] = out[j-1], out[j]
 		}
 	}
 	return out[:min(len(out), maxListedStalls)]
+}
+
+// LongStallsTable is the table of the longest stalls every front end
+// lists: a row per stall over 50 ms (at most maxListedStalls), the longest first, with the run it
+// is in, its start in the run and its length (Values in ns), and what
+// StallText says of it as the row's note. A row's Index is the stall's
+// index in Responsiveness.Longest, for what draws it (the page's strip
+// marks it on its run). No rows without stalls over 50 ms.
+func (v *View) LongStallsTable() Table {
+	t := Table{Title: v.stallsNoun(), Columns: []Column{col("run", KindLabel), col("start", KindDuration),
+		col("length", KindDuration), col(strings.TrimSuffix(v.stallsNoun(), "s"), KindNote)}}
+	for _, i := range v.longStalls() {
+		s := v.r.Responsiveness.Longest[i]
+		t.Rows = append(t.Rows, Row{Index: i, Cells: []Cell{
+			{Text: v.stallRun(s)},
+			{Text: units.Duration(float64(s.Start)), Value: float64(s.Start)},
+			{Text: units.Duration(float64(s.Duration)), Value: float64(s.Duration)},
+			{Text: v.StallText(s)},
+		}})
+	}
+	t.Total = len(t.Rows)
+	return t
+}
+
+// stallRun names the run a stall is in: its side's name, and "run N"
+// after it when the side has several runs.
+func (v *View) stallRun(s diff.Stall) string {
+	where := v.r.Sides[s.Side].Name
+	if v.r.Sides[s.Side].Runs > 1 {
+		where += fmt.Sprintf(" run %d", s.Run+1)
+	}
+	return where
 }
 
 // StallText describes one stall: "437 ms at 0.80 s, before run 1: parseRecordAt
@@ -204,11 +238,7 @@ func (v *View) StallText(s diff.Stall) string {
 	for _, k := range stack {
 		names = append(names, v.Name(k))
 	}
-	where := v.r.Sides[s.Side].Name
-	if v.r.Sides[s.Side].Runs > 1 {
-		where += fmt.Sprintf(" run %d", s.Run+1)
-	}
-	text := fmt.Sprintf("%s at %s, %s", units.Duration(float64(s.Duration)), units.Duration(float64(s.Start)), where)
+	text := fmt.Sprintf("%s at %s, %s", units.Duration(float64(s.Duration)), units.Duration(float64(s.Start)), v.stallRun(s))
 	if len(top) > 0 {
 		text += ": " + strings.Join(top, ", ")
 	}
@@ -238,8 +268,10 @@ func writeTextResponsiveness(tw *textWriter, v *View) {
 	tw.layout(&t)
 	tw.printf("  %s\n", v.StallsUncertainty())
 	tw.printf("  Longest %s, with the functions that ran most in them (self time) and the stack they started in:\n", v.stallsNoun())
-	for i, s := range v.LongStalls() {
-		tw.printf("  %d. %s\n", i+1, v.StallText(s))
+	long := v.LongStallsTable()
+	note := ColumnsOf(long.Columns, KindNote)[0]
+	for i, row := range long.Rows {
+		tw.printf("  %d. %s\n", i+1, row.Cells[note].Text)
 	}
 }
 

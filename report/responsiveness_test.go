@@ -124,3 +124,69 @@ func TestNoStallsWithoutSampleTimes(t *testing.T) {
 		t.Error("a pprof report's JSON has responsiveness")
 	}
 }
+
+// TestLongStallsTable: the table every front end lists the longest stalls
+// from holds the stalls over 50 ms of both sides merged, the longest
+// first, each row pointing at its stall in Responsiveness.Longest, with
+// its run, start and length as values and StallText as its note (fails
+// when a longer stall is left out, the order is not by length, or the
+// index points elsewhere).
+func TestLongStallsTable(t *testing.T) {
+	// The router's pair has long stalls on both sides, the longest after;
+	// the loader's only before, in three runs.
+	before := diff.Side{Name: "before", Tables: []*analyze.Table{analyzetest.Table(t, "node-router-unbundled-before.cpuprofile")}}
+	after := diff.Side{Name: "after", Tables: []*analyze.Table{analyzetest.Table(t, "node-router-unbundled-after.cpuprofile")}}
+	loader := loaderSide(t, "before", 1, 2, 3)
+	for _, sides := range [][]diff.Side{{before, after}, {after, before}, {loader, after}} {
+		r, err := diff.Compare(sides, diff.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLongStallsTable(t, r)
+	}
+}
+
+// checkLongStallsTable checks a report's LongStallsTable against its
+// Responsiveness.Longest.
+func checkLongStallsTable(t *testing.T, r *diff.Report) {
+	t.Helper()
+	v := NewView(r)
+	tb := v.LongStallsTable()
+	if len(tb.Rows) == 0 || len(tb.Rows) > maxListedStalls || tb.Total != len(tb.Rows) {
+		t.Fatalf("%d rows (total %d), want 1 to %d", len(tb.Rows), tb.Total, maxListedStalls)
+	}
+	note := ColumnsOf(tb.Columns, KindNote)
+	if len(note) != 1 || len(ColumnsOf(tb.Columns, KindDuration)) != 2 {
+		t.Fatalf("columns %v: want a start, a length and one note", tb.Headers())
+	}
+	listed := map[int]bool{}
+	for i, row := range tb.Rows {
+		s := r.Responsiveness.Longest[row.Index]
+		listed[row.Index] = true
+		if s.Duration <= analyze.LongStallNs {
+			t.Errorf("row %d: a stall of %d ns, not over 50 ms", i, s.Duration)
+		}
+		if i > 0 && s.Duration > int64(tb.Rows[i-1].Cells[2].Value) {
+			t.Errorf("row %d: %d ns after %v ns: not the longest first", i, s.Duration, tb.Rows[i-1].Cells[2].Value)
+		}
+		if row.Cells[1].Value != float64(s.Start) || row.Cells[2].Value != float64(s.Duration) {
+			t.Errorf("row %d: start %v, length %v; the stall's are %d, %d", i, row.Cells[1].Value, row.Cells[2].Value, s.Start, s.Duration)
+		}
+		if got, want := row.Cells[note[0]].Text, v.StallText(s); got != want {
+			t.Errorf("row %d: note %q, want %q", i, got, want)
+		}
+		want := r.Sides[s.Side].Name
+		if r.Sides[s.Side].Runs > 1 {
+			want += fmt.Sprintf(" run %d", s.Run+1)
+		}
+		if row.Cells[0].Text != want {
+			t.Errorf("row %d: run %q, want %q", i, row.Cells[0].Text, want)
+		}
+	}
+	last := tb.Rows[len(tb.Rows)-1].Cells[2].Value
+	for i, s := range r.Responsiveness.Longest {
+		if !listed[i] && s.Duration > analyze.LongStallNs && (len(tb.Rows) < maxListedStalls || float64(s.Duration) > last) {
+			t.Errorf("stall %d of side %d (%d ns) is left out", i, s.Side, s.Duration)
+		}
+	}
+}

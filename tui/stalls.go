@@ -72,11 +72,12 @@ func (m Model) stallsLines() []string {
 	lines = append(lines, m.stallsTimeline(width)...)
 	lines = append(lines, "")
 	lines = append(lines, wrap("", v.StallsUncertainty())...)
-	if long := v.LongStalls(); len(long) > 0 {
+	if long := v.LongStallsTable(); len(long.Rows) > 0 {
 		lines = append(lines, "")
 		lines = append(lines, wrap("", "Longest, with the functions that ran most in them (self time) and the stack they started in:")...)
-		for i, s := range long {
-			lines = append(lines, wrap(fmt.Sprintf("%d. ", i+1), v.StallText(s))...)
+		note := report.ColumnsOf(long.Columns, report.KindNote)[0]
+		for i, row := range long.Rows {
+			lines = append(lines, wrap(fmt.Sprintf("%d. ", i+1), row.Cells[note].Text)...)
 		}
 	}
 	return lines
