@@ -217,7 +217,7 @@ func elide(l *diff.SourceListing, first, last, context int) []int {
 // their columns' widths, right-aligned but for the verdict, then each
 // row's mark and text.
 func writeSourceRows(w io.Writer, r *diff.Report, l *diff.SourceListing, shown []int) {
-	t := SourceTable(r, l, shown)
+	t := SourceTable(r, l, shown, SourceTableOptions{})
 	figures := slices.IndexFunc(t.Columns, func(c Column) bool { return c.Kind == KindLabel }) // the mark and text follow
 	widths := make([]int, figures)
 	for i, c := range t.Columns[:figures] {

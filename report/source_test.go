@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/units"
 )
 
@@ -136,5 +137,47 @@ func TestSourceInlinedLinesNote(t *testing.T) {
 	}
 	if strings.Contains(b.String(), "before the function's first line") {
 		t.Errorf("a note for match:\n%s", b.String())
+	}
+}
+
+// TestSourceTableOptions: the explorer's pane asks SourceTable for self
+// time only, the window's rows only and its own tab; --source's zero
+// options keep the lines' totals a Go profile records, the unattributed
+// rest and four spaces a tab (fails when an option is ignored).
+func TestSourceTableOptions(t *testing.T) {
+	r := linesReport(t, "go-router-before.pprof")
+	if !r.LineTotals {
+		t.Fatal("the Go profile records no lines' totals")
+	}
+	// A text that ends halfway through the hottest function's lines:
+	// its later lines are past the end, rows after the ones shown.
+	l := r.SourceListing(0, nil)
+	hot := l.HotRows()
+	if len(hot) < 2 {
+		t.Fatalf("%s has %d lines with time", r.Functions[0].Key.Function, len(hot))
+	}
+	var text []string
+	for i := range l.Row(hot[len(hot)/2]).Line[0] {
+		text = append(text, fmt.Sprintf("\tline %d", i+1))
+	}
+	l = r.SourceListing(0, diff.NewSourceText(text, text))
+	if len(l.HotRows()) == 0 || len(l.Outside) == 0 {
+		t.Fatalf("%d lines with time in the text, %d past its end", len(l.HotRows()), len(l.Outside))
+	}
+	shown := l.HotRows()
+	full := SourceTable(r, &l, shown, SourceTableOptions{})
+	pane := SourceTable(r, &l, shown, SourceTableOptions{SelfOnly: true, ShownOnly: true, Tab: "  "})
+	if got := len(ColumnsOf(full.Columns, KindDuration)); got != 2 {
+		t.Errorf("--source: %d time columns, want self and total", got)
+	}
+	if got := len(ColumnsOf(pane.Columns, KindDuration)); got != 1 {
+		t.Errorf("pane: %d time columns, want self alone", got)
+	}
+	if len(pane.Rows) != len(shown) || len(full.Rows) <= len(shown) {
+		t.Errorf("%d rows shown: the pane has %d, --source %d (with the rows after them)", len(shown), len(pane.Rows), len(full.Rows))
+	}
+	note := func(tb Table, i int) string { return tb.Rows[i].Cells[ColumnsOf(tb.Columns, KindNote)[0]].Text }
+	if a, b := note(pane, 0), note(full, 0); !strings.HasPrefix(a, "  line") || !strings.HasPrefix(b, "    line") {
+		t.Errorf("tabs: pane %q, --source %q", a, b)
 	}
 }

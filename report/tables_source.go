@@ -20,8 +20,12 @@ import (
 // when the texts are aligned), each side's self (and total) time ("."
 // for none), with two sides the change of self time and its verdict (the
 // total's when only it is real), then the row's mark (-, +) and text.
-func SourceTable(r *diff.Report, l *diff.SourceListing, shown []int) Table {
-	st := sourceTable{r: r, edited: l.Aligned, compared: len(r.Sides) == 2}
+func SourceTable(r *diff.Report, l *diff.SourceListing, shown []int, o SourceTableOptions) Table {
+	tab := o.Tab
+	if tab == "" {
+		tab = "    "
+	}
+	st := sourceTable{r: r, edited: l.Aligned, compared: len(r.Sides) == 2, totals: r.LineTotals && !o.SelfOnly}
 	t := Table{Title: "source", Columns: st.columns()}
 	add := func(cells []Cell, mark, text string) {
 		if cells == nil { // a gap: no figures
@@ -35,7 +39,11 @@ func SourceTable(r *diff.Report, l *diff.SourceListing, shown []int) Table {
 			continue
 		}
 		row := l.Row(i)
-		add(st.cells(&row, st.lineNumbers(row.Line)), string(row.Op.Mark()), termtext.Clean(strings.ReplaceAll(row.Text, "\t", "    ")))
+		add(st.cells(&row, st.lineNumbers(row.Line)), string(row.Op.Mark()), termtext.Clean(strings.ReplaceAll(row.Text, "\t", tab)))
+	}
+	if o.ShownOnly {
+		t.Total = len(t.Rows)
+		return t
 	}
 	for i := range l.Outside {
 		row := l.OutsideRow(i)
@@ -49,12 +57,27 @@ func SourceTable(r *diff.Report, l *diff.SourceListing, shown []int) Table {
 	return t
 }
 
+// SourceTableOptions are what a front end asks of SourceTable; the zero value
+// is the whole listing as --source writes it.
+type SourceTableOptions struct {
+	// SelfOnly leaves out the lines' total times (and the total's
+	// verdict) where the profile records them: the explorer's pane shows
+	// self time alone.
+	SelfOnly bool
+	// ShownOnly leaves out the rows after shown's (the lines past the
+	// file's end, the unattributed rest): a pane shows a window of the
+	// listing.
+	ShownOnly bool
+	// Tab is what a tab in a line's text becomes; "" means four spaces.
+	Tab string
+}
+
 // sourceTable builds a source listing's cells: its line numbers (two
 // when the texts are aligned), each side's times and, with two sides, the
 // change and its verdict.
 type sourceTable struct {
-	r                *diff.Report
-	edited, compared bool
+	r                        *diff.Report
+	edited, compared, totals bool
 }
 
 // columns are the table's columns: line numbers, each side's times, the
@@ -72,7 +95,7 @@ func (st sourceTable) columns() []Column {
 			name = " " + termtext.Fit(termtext.Clean(s.Name), 16, false)
 		}
 		cols = append(cols, sideCol("self"+name, KindDuration, si))
-		if st.r.LineTotals {
+		if st.totals {
 			cols = append(cols, sideCol("total"+name, KindDuration, si))
 		}
 	}
@@ -119,13 +142,13 @@ func (st sourceTable) cells(row *diff.SourceRow, lineNums []Cell) []Cell {
 		}
 		if l == nil {
 			cells = append(cells, Cell{Text: "."})
-			if r.LineTotals {
+			if st.totals {
 				cells = append(cells, Cell{Text: "."})
 			}
 			continue
 		}
 		cells = append(cells, dur(l.Self.Mean[si]))
-		if r.LineTotals {
+		if st.totals {
 			cells = append(cells, dur(l.Total.Mean[si]))
 		}
 	}
@@ -144,7 +167,7 @@ func (st sourceTable) cells(row *diff.SourceRow, lineNums []Cell) []Cell {
 		d = Cell{Text: units.SignedDuration(after - before), Value: after - before}
 	}
 	verdict := verdictCell(row.Self.Verdict, "")
-	if c := row.Total; r.LineTotals && !row.Self.Verdict.Real() && c.Verdict.Real() {
+	if c := row.Total; st.totals && !row.Self.Verdict.Real() && c.Verdict.Real() {
 		verdict = verdictCell(c.Verdict, " (total)")
 	}
 	return append(cells, d, verdict)

@@ -303,17 +303,22 @@ func (m Model) sourceLineLabel(s *screen) string {
 // on each side, where the profile records lines; when the function's text
 // differs between the builds, both texts aligned as a line diff (lines
 // only before marked -, only after +, each with its own side's time, a
-// moved line with both line numbers and its verdict). A title says what
-// it shows, or why there are no per-line times.
+// moved line with both line numbers and its verdict). The rows are the
+// report's table of the listing (report.SourceTable, self time only) for
+// the window shown; a title says what it shows, or why there are no
+// per-line times.
 func (m Model) sourcePane(s *screen, height int) []string {
-	r := m.report()
 	l := m.listing(s.fnRow)
-	out := []string{termtext.Fit(m.sourceTitle(s, l), m.width, false), sourceHead(r.Compared(), l.Aligned)}
 	rows := max(height-2, 1)
 	top := m.srcTopFor(s, rows, l.Len())
-	for i := top; int(i) <= l.Len() && len(out) < height; i++ {
-		row := l.Row(int(i - 1))
-		out = append(out, m.sourceLine(r, &row, l.Aligned, i == s.srcLine && s.srcFocus))
+	var shown []int
+	for i := int(top); i <= l.Len() && len(shown) < height-2; i++ {
+		shown = append(shown, i-1)
+	}
+	t := report.SourceTable(m.report(), l, shown, report.SourceTableOptions{SelfOnly: true, ShownOnly: true, Tab: "  "})
+	out := []string{termtext.Fit(m.sourceTitle(s, l), m.width, false), sourceHead(&t)}
+	for k, row := range t.Rows {
+		out = append(out, m.sourceLine(&t, row.Cells, int32(shown[k]+1) == s.srcLine && s.srcFocus))
 	}
 	return out
 }
@@ -343,9 +348,10 @@ func (m Model) sourceTitle(s *screen, l *diff.SourceListing) string {
 	return title
 }
 
-// sourceLabels name the source pane's time columns.
-func sourceLabels(compared bool) []string {
-	if compared {
+// sourceLabels name the source pane's time columns (the table's columns
+// of durations): before and after, or with one side self.
+func sourceLabels(t *report.Table) []string {
+	if len(report.ColumnsOf(t.Columns, report.KindDuration)) == 2 {
 		return []string{"before", "after"}
 	}
 	return []string{"self"}
@@ -353,15 +359,16 @@ func sourceLabels(compared bool) []string {
 
 // sourceHead is the source pane's header line: line numbers (old and new
 // when the two sides' texts are aligned), times, change.
-func sourceHead(compared, aligned bool) string {
+func sourceHead(t *report.Table) string {
+	aligned := len(report.ColumnsOf(t.Columns, report.KindCount)) == 2
 	head := fmt.Sprintf("  %5s", "line")
 	if aligned {
 		head = fmt.Sprintf("  %4s %4s", "old", "new")
 	}
-	for _, l := range sourceLabels(compared) {
+	for _, l := range sourceLabels(t) {
 		head += " " + pad(l, 9, true)
 	}
-	if compared {
+	if t.Changes() {
 		head += " " + pad("change", 9, true) + " " + pad("", 6, false)
 	}
 	head += " │"
@@ -371,59 +378,56 @@ func sourceHead(compared, aligned bool) string {
 	return head
 }
 
-// sourceLine is one line of the source pane: cursor, numbers, each side's
-// self time, the change and its verdict, then the text, coloured when
-// the line was added or removed.
-func (m Model) sourceLine(r *diff.Report, row *diff.SourceRow, aligned, cursor bool) string {
-	num := func(n int32) string {
-		if n == 0 {
-			return ""
-		}
-		return fmt.Sprint(n)
-	}
+// sourceLine lays out one row of the source table: cursor, line numbers,
+// each side's self time (blank for none), the change and its verdict
+// (blank unless real), then the mark and text, coloured when the line was
+// added or removed.
+func (m Model) sourceLine(t *report.Table, cells []report.Cell, cursor bool) string {
 	mark := " "
 	if cursor {
 		mark = "›"
 	}
-	self := rowSelf(r, row)
-	cells := ""
-	for si := range sourceLabels(r.Compared()) {
-		c := ""
-		if v := self[si]; v > 0 {
-			c = units.Duration(v)
+	var nums, figures, op, text string
+	for i, c := range t.Columns {
+		cell := cells[i]
+		switch c.Kind {
+		case report.KindCount:
+			w := 5
+			if nums != "" || len(report.ColumnsOf(t.Columns, report.KindCount)) == 2 {
+				w = 4
+			}
+			if nums != "" {
+				nums += " "
+			}
+			nums += fmt.Sprintf("%*s", w, cell.Text)
+		case report.KindDuration:
+			if cell.Value <= 0 {
+				cell.Text = ""
+			}
+			figures += " " + pad(cell.Text, 9, true)
+		case report.KindChange:
+			figures += " " + pad(cell.Text, 9, true)
+		case report.KindVerdict:
+			if !cell.Verdict.Real() {
+				cell.Text = ""
+			}
+			figures += " " + pad(cell.Text, 6, false)
+		case report.KindLabel:
+			op = cell.Text
+		case report.KindNote:
+			text = cell.Text
 		}
-		cells += " " + pad(c, 9, true)
 	}
-	if r.Compared() {
-		c := ""
-		if self[0] > 0 || self[1] > 0 {
-			c = units.SignedDuration(self[1] - self[0])
-		}
-		v := ""
-		if row.Self.Verdict.Real() {
-			v = row.Self.Verdict.String()
-		}
-		cells += " " + pad(c, 9, true) + " " + pad(v, 6, false)
-	}
-	nums := fmt.Sprintf("%5s", num(row.Line[1]))
-	if aligned {
-		nums = fmt.Sprintf("%4s %4s", num(row.Line[0]), num(row.Line[1]))
-	}
-	sep := "│ "
-	if row.Op != diff.SourceSame {
-		sep = "│" + string(row.Op.Mark())
-	}
-	src := termtext.Clean(strings.ReplaceAll(row.Text, "\t", "  "))
-	text := fmt.Sprintf("%s %s%s %s%s", mark, nums, cells, sep, src)
+	line := fmt.Sprintf("%s %s%s │%s%s", mark, nums, figures, op, text)
 	switch {
 	case cursor:
-		return m.style(styleCursor, truncate(text, m.width))
-	case row.Op == diff.SourceRemoved:
-		return m.style(styleWorse, truncate(text, m.width))
-	case row.Op == diff.SourceAdded:
-		return m.style(styleBetter, truncate(text, m.width))
+		return m.style(styleCursor, truncate(line, m.width))
+	case op == string(diff.SourceRemoved.Mark()):
+		return m.style(styleWorse, truncate(line, m.width))
+	case op == string(diff.SourceAdded.Mark()):
+		return m.style(styleBetter, truncate(line, m.width))
 	}
-	return text
+	return line
 }
 
 // noLinesReason says why a function shows no per-line times.
