@@ -40,7 +40,7 @@ func WriteJSON(w io.Writer, r *diff.Report) error {
 // WriteJSONWith writes the report as WriteJSON does, with the optional
 // parts opts asks for.
 func WriteJSONWith(w io.Writer, r *diff.Report, opts JSONOptions) error {
-	j := jsonReport{Writer: jsonwrite.New(w, jsonwrite.Options{Indent: true, Escape: jsonUnsafe}), r: r, opts: opts}
+	j := jsonReport{Writer: jsonwrite.New(w, jsonwrite.Options{Indent: true, Escape: jsonUnsafe}), r: r, opts: opts, layout: layoutOf(r)}
 	v := NewView(r)
 	j.BeginObject()
 	j.Key("version")
@@ -105,7 +105,7 @@ func (j *jsonReport) phases() {
 		j.String(ph.Name)
 		j.Key("window")
 		j.String(ph.Window)
-		(&jsonReport{Writer: j.Writer, r: ph.Report}).headline()
+		(&jsonReport{Writer: j.Writer, r: ph.Report, layout: layoutOf(ph.Report)}).headline()
 		j.EndObject()
 	}
 	j.EndArray()
@@ -123,7 +123,7 @@ func (j *jsonReport) rules(v *View) {
 	var rules []sideRule
 	for _, va := range j.r.Variants() {
 		name := j.r.Sides[va.Side].Name
-		if j.r.Compared() {
+		if j.layout == LayoutPair {
 			name = ""
 		}
 		for _, res := range va.Rules {
@@ -179,6 +179,10 @@ type jsonReport struct {
 	nums [4][]byte
 	// sides are the variants' sides, in side order (variantSides).
 	sides []int
+	// layout is the report's layout (View.Layout): a pair writes its one
+	// change at the top of each measure too, and its rules and paths
+	// without a side.
+	layout Layout
 }
 
 // variantSides returns the side of each of the report's variants, in side
@@ -310,7 +314,7 @@ func (j *jsonReport) headline() {
 	// basis: which measure the headline's verdict is from, "process CPU
 	// time" (process_cpu) or "sampled on-CPU time" (per_work when given,
 	// else on_cpu).
-	if r.Compared() {
+	if j.layout == LayoutPair {
 		j.Key("basis")
 		j.String(r.Headline.Basis.String())
 	}
@@ -416,7 +420,7 @@ func (j *jsonReport) paths(v *View) {
 	j.EndArray()
 	// paths_delta_ns and paths_share_pct: the change the paths explain
 	// together, and its share; absent for one side, or when not finite.
-	if r.Compared() {
+	if j.layout == LayoutPair {
 		if d := r.PathsDelta; finite(d) {
 			j.Key("paths_delta_ns")
 			j.Float(d)
@@ -604,7 +608,7 @@ func (j *jsonReport) measure(m *diff.Measure) {
 	j.EndArray()
 	// A report of two sides with the base first writes its one change
 	// at the top of the measure too, as version 2 did.
-	pair := j.r.Compared()
+	pair := j.layout == LayoutPair
 	if pair {
 		j.formatChange(&m.Change)
 		j.changeMembers(&m.Change, false)

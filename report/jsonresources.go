@@ -65,7 +65,7 @@ func (j *jsonReport) resources() {
 			}
 			j.EndArray()
 		}
-		if r.Compared() {
+		if j.layout == LayoutPair {
 			// A pair's change at the top too, as for the rows.
 			j.resourceChange(&m.Change)
 		}

@@ -67,16 +67,17 @@ func WriteMarkdown(w io.Writer, r *diff.Report, opts MarkdownOptions) error {
 	if opts.Top <= 0 {
 		opts.Top = DefaultMarkdownTop
 	}
-	if r.Several() {
-		_, err := io.WriteString(w, markdownSeveral(r, NewView(r), opts))
+	v := NewView(r)
+	if v.Layout() == LayoutSides {
+		_, err := io.WriteString(w, markdownSeveral(r, v, opts))
 		return err
 	}
-	m := markdown{r: r, v: NewView(r), opts: opts}
+	m := markdown{r: r, v: v, opts: opts}
 	m.of = []TableOf{TablePackages, TableFunctions}
 	if opts.Files {
 		m.of = append(m.of, TableFiles)
 	}
-	if r.Compared() {
+	if v.Layout() == LayoutPair {
 		_, err := io.WriteString(w, m.pair())
 		return err
 	}

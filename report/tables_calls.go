@@ -14,7 +14,7 @@ import (
 // MeasureColumns are the columns of MeasureCells: two sides' change
 // columns (ChangeCells), or one side's time and share.
 func (v *View) MeasureColumns() []Column {
-	if v.r.Compared() {
+	if v.Layout() == LayoutPair {
 		return changeColumns()
 	}
 	return []Column{sideCol("time", KindDuration, 0), sideCol("share", KindPercent, 0)}
@@ -24,7 +24,7 @@ func (v *View) MeasureColumns() []Column {
 // ChangeCells, or one side's time and its share of on-CPU time (whose
 // Value is the time, which sorts as the share does).
 func (v *View) MeasureCells(m *diff.Measure) []Cell {
-	if v.r.Compared() {
+	if v.Layout() == LayoutPair {
 		return ChangeCells(m)
 	}
 	t := m.Mean[0]

@@ -40,6 +40,8 @@ type View struct {
 	// kept: a renderer asks for a table more than once (markdown for the
 	// rows that fit, the explorer on every key).
 	orders map[orderKey][]int
+	// layout is the report's layout (Layout), found once.
+	layout Layout
 }
 
 // Layout is how a report is laid out, the one choice that differs by the
@@ -52,8 +54,8 @@ type Layout uint8
 const (
 	// LayoutOne is one side: its times and shares, nothing judged.
 	LayoutOne Layout = iota
-	// LayoutPair is two sides with the base first (diff.Report.Compared),
-	// written as before → after: a column each, the change and verdict
+	// LayoutPair is two sides with the base first (the report is its one
+	// variant's pair), written as before → after: a column each, the change and verdict
 	// beside them, the top changes and the paths.
 	LayoutPair
 	// LayoutSides is a base and its variants otherwise (three sides or
@@ -63,11 +65,17 @@ const (
 )
 
 // Layout returns how the report is laid out.
-func (v *View) Layout() Layout {
+func (v *View) Layout() Layout { return v.layout }
+
+// layoutOf returns how a report is laid out: as a pair when it is its one
+// variant's pair (two sides, the base first), as a table of sides when it
+// has other variants, else as one side.
+func layoutOf(r *diff.Report) Layout {
+	vs := r.Variants()
 	switch {
-	case v.r.Compared():
+	case len(vs) == 1 && vs[0].Pair() == r:
 		return LayoutPair
-	case v.r.Judged():
+	case len(vs) > 0:
 		return LayoutSides
 	}
 	return LayoutOne
@@ -83,7 +91,7 @@ type orderKey struct {
 
 // NewView returns the view of a report.
 func NewView(r *diff.Report) *View {
-	v := &View{r: r, goFiles: len(r.Sides) > 0 && r.Sides[0].Format == analyze.FormatPprof}
+	v := &View{r: r, goFiles: len(r.Sides) > 0 && r.Sides[0].Format == analyze.FormatPprof, layout: layoutOf(r)}
 	var files []string
 	for _, rows := range [][]diff.Row{r.Functions, r.Files} {
 		for i := range rows {

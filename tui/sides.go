@@ -12,7 +12,7 @@ import (
 )
 
 // This file is the explorer of a base and several variants: it shows one
-// pair (the base against a variant, Input.Several.Pairs[Input.Variant]) as
+// pair (the base against a variant, Input.Several.Variants()[Input.Variant]) as
 // it shows two sides, with a column per other variant beside each row (its
 // change against the base and verdict); v shows the next variant, b makes
 // the next side the base.
@@ -116,11 +116,12 @@ func (m Model) variantCells(key analyze.Key) (cells []string, sort []float64) {
 }
 
 // showSides opens a several-sides report on one of its variants (an index
-// into Pairs), on the tab shown.
+// into its Variants), on the tab shown.
 func (m *Model) showSides(sev *diff.Report, variant int) {
-	variant = min(max(variant, 0), len(sev.Pairs)-1)
+	vs := sev.Variants()
+	variant = min(max(variant, 0), len(vs)-1)
 	m.in.Several, m.in.Variant, m.sides = sev, variant, newSidesIndex(sev)
-	m.in.Report = sev.Pairs[variant]
+	m.in.Report = vs[variant].Pair()
 	m.view = report.NewView(m.in.Report)
 	tab := m.stack[0].kind
 	m.stack, m.tabs = []screen{{kind: tab, sortCol: -1}}, map[kind]screen{}
@@ -130,11 +131,11 @@ func (m *Model) showSides(sev *diff.Report, variant int) {
 
 // nextVariant shows the base against the next variant.
 func (m *Model) nextVariant() {
-	if m.in.Several == nil || len(m.in.Several.Pairs) < 2 {
+	if m.in.Several == nil || len(m.in.Several.Variants()) < 2 {
 		m.status = "one pair only: v switches between the variants of three sides or more"
 		return
 	}
-	m.showSides(m.in.Several, (m.in.Variant+1)%len(m.in.Several.Pairs))
+	m.showSides(m.in.Several, (m.in.Variant+1)%len(m.in.Several.Variants()))
 }
 
 // nextBase compares again with the next side as the base.

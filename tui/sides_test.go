@@ -14,6 +14,14 @@ import (
 // the same sides again.
 func severalInput(t *testing.T) Input {
 	t.Helper()
+	return sidesInput(t, 0, "base", "bucketed", "again")
+}
+
+// sidesInput is the router's runs as sides named names (before, after,
+// before again...), judged against the side base and explored as a base
+// and its variants, with a Rebase that compares the same sides again.
+func sidesInput(t *testing.T, base int, names ...string) Input {
+	t.Helper()
 	table := func(f string) *analyze.Table {
 		p, err := analyze.ParseFile(filepath.Join("..", "testdata", f), analyze.ParseOptions{})
 		if err != nil {
@@ -23,19 +31,41 @@ func severalInput(t *testing.T) Input {
 		tab.File = f
 		return tab
 	}
-	before, after := table("node-router-unbundled-before.cpuprofile"), table("node-router-unbundled-after.cpuprofile")
-	sides := []diff.Side{{Name: "base", Tables: []*analyze.Table{before}}, {Name: "bucketed", Tables: []*analyze.Table{after}},
-		{Name: "again", Tables: []*analyze.Table{before}}}
+	runs := []*analyze.Table{table("node-router-unbundled-before.cpuprofile"), table("node-router-unbundled-after.cpuprofile")}
+	var sides []diff.Side
+	for i, n := range names {
+		sides = append(sides, diff.Side{Name: n, Tables: []*analyze.Table{runs[i%2]}})
+	}
 	compare := func(base int) (*diff.Report, error) {
 		opts := diff.DefaultOptions()
 		opts.Base = base
 		return diff.Compare(sides, opts)
 	}
-	r, err := compare(0)
+	r, err := compare(base)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Input{Report: r.Pairs[0], Several: r, Rebase: compare}
+	return Input{Report: r.Variants()[0].Pair(), Several: r, Rebase: compare}
+}
+
+// TestTwoSidesRebaseToFirst: two sides with the base second are explored
+// as a base and its variant, and b makes the first side the base, which
+// lays the report out as a plain pair, then the second again (the
+// explorer read the pair's variants through Pairs, which a plain pair
+// has none of, and panicked on b).
+func TestTwoSidesRebaseToFirst(t *testing.T) {
+	m := sized(New(sidesInput(t, 1, "before", "after")), 120, 40)
+	if m.report().Sides[0].Name != "after" || m.report().Sides[1].Name != "before" {
+		t.Fatalf("first screen: %q", m.status)
+	}
+	b, _ := press(t, m, "b")
+	if b.in.Several.Base != 0 || b.report().Sides[0].Name != "before" || b.report().Sides[1].Name != "after" || !strings.Contains(b.Render(), "path-to-regexp") {
+		t.Fatalf("after b: %q\n%s", b.status, b.Render())
+	}
+	bb, _ := press(t, b, "b")
+	if bb.in.Several.Base != 1 || bb.report().Sides[0].Name != "after" {
+		t.Fatalf("after b b: %q", bb.status)
+	}
 }
 
 func TestSeveralSidesColumnsAndKeys(t *testing.T) {

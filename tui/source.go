@@ -48,16 +48,13 @@ func newSourceCache() *sourceCache {
 // report shown: with Several, the pair's base and variant among all sides.
 func (m Model) inputSide(si int) int {
 	sev := m.in.Several
-	if sev == nil || len(sev.Pairs) == 0 {
+	if sev == nil || !sev.Judged() {
 		return si
 	}
 	if si == 0 {
 		return sev.Base
 	}
-	if v := m.in.Variant; v >= sev.Base {
-		return v + 1
-	}
-	return m.in.Variant
+	return sev.Variants()[m.in.Variant].Side
 }
 
 // sourceLines returns side si's lines of a file (si indexes the report

@@ -50,10 +50,11 @@ type Input struct {
 	// WriteHTML writes the HTML report of what the explorer shows and
 	// returns the file's path; nil when this build cannot write one.
 	WriteHTML func() (path string, err error)
-	// Several, for a base and several variants, is the whole report:
-	// Report is then its pair Pairs[Variant], and each row shows the other
-	// variants' changes in a column each; v shows the next variant. Nil
-	// otherwise.
+	// Several, for a base and several variants (a report laid out as a
+	// table of sides), is the whole report: Report is then the pair of
+	// its variant Several.Variants()[Variant], and each row shows the
+	// other variants' changes in a column each; v shows the next variant.
+	// Nil otherwise.
 	Several *diff.Report
 	Variant int
 	// Rebase, when set, compares the sides of Several again with the side
@@ -147,7 +148,7 @@ func New(in Input) Model {
 	m := Model{in: in, view: report.NewView(in.Report), total: in.Sort == diff.MetricTotal,
 		stack: []screen{{kind: kindPackages, sortCol: -1}}, tabs: map[kind]screen{},
 		width: 80, height: 24, keys: newKeyMap(), src: newSourceCache()}
-	if in.Several != nil && len(in.Several.Pairs) > 0 {
+	if in.Several != nil && in.Several.Judged() {
 		m.showSides(in.Several, in.Variant)
 	}
 	return m

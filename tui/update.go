@@ -306,11 +306,11 @@ func (m *Model) renarrow(flags []string) {
 		return
 	}
 	m.narrowed = flags
-	if rep.Several() {
+	if v := report.NewView(rep); v.Layout() == report.LayoutSides {
 		m.showSides(rep, m.in.Variant)
 	} else {
 		tab := m.stack[0].kind
-		m.in.Report, m.view = rep, report.NewView(rep)
+		m.in.Report, m.view = rep, v
 		m.stack, m.tabs = []screen{{kind: tab, sortCol: -1}}, map[kind]screen{}
 	}
 	m.status = "narrowed: " + termtext.Clean(strings.Join(flags, " ")) + " (u undoes)"

@@ -272,11 +272,12 @@ func (inv *invocation) report(stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.format == "tui" {
 		last := &compared{ds, dopts}
 		in := tui.Input{Report: inv.pair(rep), Sort: o.sortMetric(), Narrow: inv.renarrow(stdin, dopts, last)}
-		// The explorer switches between the variants of a report whose
-		// variants are pairs of their own (tui.Input.Several reads its
-		// Pairs), and compares again with another base.
-		if rep.Pairs != nil {
-			in.Several, in.Variant = rep, slices.Index(rep.Pairs, in.Report)
+		// The explorer switches between the variants of a report laid
+		// out as a table of sides (each variant a pair of its own), and
+		// compares again with another base.
+		if report.NewView(rep).Layout() == report.LayoutSides {
+			in.Several = rep
+			in.Variant = slices.IndexFunc(rep.Variants(), func(v diff.Variant) bool { return v.Pair() == in.Report })
 
 			in.Rebase = func(base int) (*diff.Report, error) {
 				opts := last.opts
