@@ -280,17 +280,15 @@ type Report struct {
 	Rules      []RuleResult
 	Options    Options
 	Warnings   []analyze.Warning
-	// Pairs, for a base judged against several variants (three sides or
+	// pairs, for a base judged against several variants (three sides or
 	// more, or a base other than the first side), holds the two-side
 	// comparison of the base with each variant, in side order: their
 	// calls, call tree, paths and rules. The report itself then holds the
 	// sides, headline and rows of all sides, with VsBase filled and no
 	// Calls, Lines, Tree or Paths of its own. Nil for one side, and for
-	// two sides with the base first.
-	//
-	// Deprecated: read a variant's parts from Variants (a Variant's Pair
-	// is its two-side report), which answers for any count of sides.
-	Pairs []*Report
+	// two sides with the base first. Read through Variants (a Variant's
+	// Pair is its two-side report).
+	pairs []*Report
 	// Phases are stretches of every run (--phase), each compared on its
 	// own; the report shows their headlines as one block each.
 	Phases []Phase
@@ -312,23 +310,6 @@ type Phase struct {
 	Window string
 	Report *Report
 }
-
-// Compared reports whether the report is written as before → after: two
-// sides, the second judged against the first, the report's own rows
-// carrying the one change in Change. The text, markdown and JSON reports
-// lay such a report out as a pair (before and after columns, the top
-// changes, the paths); any other report with a variant, as a table of
-// its sides. It answers that question of layout only: where a variant's
-// data is, Variants and Measure.ChangeFor answer for any count of sides,
-// and Judged says whether there is a variant at all.
-func (r *Report) Compared() bool { return len(r.Sides) == 2 && r.Pairs == nil }
-
-// Several reports whether the report judges variants against a base
-// through Pairs.
-//
-// Deprecated: use Variants for a variant's parts, Judged for whether
-// there is one, and Compared for the layout of before → after.
-func (r *Report) Several() bool { return r.Pairs != nil }
 
 // OnCPU returns side i's on-CPU time in the rows' unit (per run, or per
 // unit of work).
@@ -375,7 +356,7 @@ type Options struct {
 	Narrowing []string
 	// Base is the index of the side the others are judged against; with
 	// a base other than the first, or three sides or more, each variant
-	// is compared with it as a pair (Report.Pairs).
+	// is compared with it as a pair (Report.Variants).
 	Base int
 	// families is how many variants are judged against the same base: a
 	// pair's p-values are multiplied by it (Bonferroni over the variants,

@@ -82,7 +82,7 @@ func judgeResources(sides []Side, base int, opts Options) []Resource {
 				ch.Verdict = verdict(ch, opts, false, false, false)
 			}
 			m := &out[i].Measure
-			if len(sides) == 2 && base == 0 { // a pair (Report.Compared)
+			if len(sides) == 2 && base == 0 { // a pair: two sides, the base first
 				m.Change = ch
 			} else {
 				m.VsBase = append(m.VsBase, ch)

@@ -18,7 +18,7 @@ import (
 // variant (Measure.VsBase).
 
 // compareSeveral builds the report of a base and its variants (see
-// Report.Pairs).
+// Report.Variants).
 func compareSeveral(sides []Side, opts Options) (*Report, error) {
 	base := opts.Base
 	var variants []int
@@ -42,12 +42,12 @@ func compareSeveral(sides []Side, opts Options) (*Report, error) {
 	}
 	pairOpts := opts
 	pairOpts.Base, pairOpts.families = 0, len(variants)
-	r.Pairs = make([]*Report, len(variants))
+	r.pairs = make([]*Report, len(variants))
 	errs := make([]error, len(variants))
 	var wg sync.WaitGroup
 	for k, v := range variants {
 		wg.Go(func() {
-			r.Pairs[k], errs[k] = Compare([]Side{sides[base], sides[v]}, pairOpts)
+			r.pairs[k], errs[k] = Compare([]Side{sides[base], sides[v]}, pairOpts)
 		})
 	}
 	wg.Wait()
@@ -56,7 +56,7 @@ func compareSeveral(sides []Side, opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
-	m := merger{sides: sides, base: base, variants: variants, pairs: r.Pairs}
+	m := merger{sides: sides, base: base, variants: variants, pairs: r.pairs}
 	r.Headline.OnCPU = m.measure(m.each(func(p *Report) *Measure { return &p.Headline.OnCPU }))
 	if r.PerWork {
 		r.Headline.PerWork = m.measure(m.each(func(p *Report) *Measure { return &p.Headline.PerWork }))
@@ -68,7 +68,7 @@ func compareSeveral(sides []Side, opts Options) (*Report, error) {
 	r.Functions = m.rows(func(p *Report) []Row { return p.Functions })
 	r.Files = m.rows(func(p *Report) []Row { return p.Files })
 	seen := map[analyze.Warning]bool{}
-	for _, p := range r.Pairs {
+	for _, p := range r.pairs {
 		for _, w := range p.Warnings {
 			if !seen[w] {
 				seen[w] = true

@@ -27,8 +27,8 @@ func threeSides(t *testing.T, opts Options) (*Report, []Side) {
 
 func TestSeveralSidesJudgeEachVariantAgainstTheBase(t *testing.T) {
 	r, sides := threeSides(t, DefaultOptions())
-	if !r.Several() || r.Compared() || len(r.Pairs) != 2 || len(r.Sides) != 3 || r.Base != 0 {
-		t.Fatalf("report shape: several %v, compared %v, %d pairs, %d sides, base %d", r.Several(), r.Compared(), len(r.Pairs), len(r.Sides), r.Base)
+	if !(r.pairs != nil) || (len(r.Sides) == 2 && r.pairs == nil) || len(r.pairs) != 2 || len(r.Sides) != 3 || r.Base != 0 {
+		t.Fatalf("report shape: several %v, compared %v, %d pairs, %d sides, base %d", (r.pairs != nil), (len(r.Sides) == 2 && r.pairs == nil), len(r.pairs), len(r.Sides), r.Base)
 	}
 	ptr := find(r.Packages, "path-to-regexp", "")
 	if ptr == nil || len(ptr.Self.VsBase) != 2 {
@@ -68,7 +68,7 @@ func TestSeveralSidesJudgeEachVariantAgainstTheBase(t *testing.T) {
 		}
 		keys[row.Key] = true
 	}
-	for _, p := range r.Pairs {
+	for _, p := range r.pairs {
 		for _, row := range p.Functions {
 			if !keys[row.Key] {
 				t.Fatalf("%v of a pair is missing", row.Key)
@@ -79,8 +79,8 @@ func TestSeveralSidesJudgeEachVariantAgainstTheBase(t *testing.T) {
 
 func TestTwoSidesAreAPair(t *testing.T) {
 	r := routerPair(t, DefaultOptions())
-	if r.Several() || !r.Compared() || r.Headline.OnCPU.VsBase != nil {
-		t.Fatalf("two sides: several %v, compared %v", r.Several(), r.Compared())
+	if (r.pairs != nil) || !(len(r.Sides) == 2 && r.pairs == nil) || r.Headline.OnCPU.VsBase != nil {
+		t.Fatalf("two sides: several %v, compared %v", (r.pairs != nil), (len(r.Sides) == 2 && r.pairs == nil))
 	}
 	cs := r.Headline.OnCPU.Changes()
 	if len(cs) != 1 || cs[0].Side != 1 || cs[0].Verdict != r.Headline.OnCPU.Change.Verdict {
@@ -92,8 +92,8 @@ func TestAnotherBase(t *testing.T) {
 	opts := DefaultOptions()
 	opts.Base = 1 // bucketed
 	r, _ := threeSides(t, opts)
-	if r.Base != 1 || len(r.Pairs) != 2 || r.Pairs[0].Sides[0].Name != "bucketed" || r.Pairs[0].Sides[1].Name != "base" {
-		t.Fatalf("base %d, pairs %d", r.Base, len(r.Pairs))
+	if r.Base != 1 || len(r.pairs) != 2 || r.pairs[0].Sides[0].Name != "bucketed" || r.pairs[0].Sides[1].Name != "base" {
+		t.Fatalf("base %d, pairs %d", r.Base, len(r.pairs))
 	}
 	ptr := find(r.Packages, "path-to-regexp", "")
 	if c := ptr.Self.VsBase[0]; c.Side != 0 || c.Verdict != VerdictWorse {

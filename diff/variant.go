@@ -55,11 +55,11 @@ func (r *Report) Variants() []Variant {
 	if len(r.Sides) < 2 {
 		return nil
 	}
-	if r.Pairs == nil {
+	if r.pairs == nil {
 		return []Variant{r.ownVariant(1)}
 	}
-	out := make([]Variant, len(r.Pairs))
-	for k, p := range r.Pairs {
+	out := make([]Variant, len(r.pairs))
+	for k, p := range r.pairs {
 		side := k
 		if k >= r.Base {
 			side++

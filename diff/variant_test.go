@@ -56,10 +56,10 @@ func TestSeveralSidesAreVariants(t *testing.T) {
 				continue
 			}
 			v := vs[k]
-			if v.Side != side || v.Pair() != r.Pairs[k] || v.Pair().Sides[1].Name != r.Sides[side].Name || v.Pair().Sides[0].Name != r.Sides[base].Name {
+			if v.Side != side || v.Pair() != r.pairs[k] || v.Pair().Sides[1].Name != r.Sides[side].Name || v.Pair().Sides[0].Name != r.Sides[base].Name {
 				t.Errorf("base %d: variant %d is side %d (%s against %s)", base, k, v.Side, v.Pair().Sides[1].Name, v.Pair().Sides[0].Name)
 			}
-			if len(v.Tree) == 0 || len(v.Calls) == 0 || len(v.Functions) != len(r.Pairs[k].Functions) {
+			if len(v.Tree) == 0 || len(v.Calls) == 0 || len(v.Functions) != len(r.pairs[k].Functions) {
 				t.Errorf("base %d: variant %d has no tree or calls of its own", base, k)
 			}
 			ptr := find(r.Packages, "path-to-regexp", "")

@@ -113,7 +113,7 @@ func writeReference(w io.Writer, r *diff.Report, opts Options) error {
 		opts.Top = 50
 	}
 	v := report.NewView(r)
-	d := refData{Title: opts.Title, Compared: r.Compared(), Per: v.Per(), Headline: headline(v), MinShare: r.Options.TreeMinShare}
+	d := refData{Title: opts.Title, Compared: v.Layout() == report.LayoutPair, Per: v.Per(), Headline: headline(v), MinShare: r.Options.TreeMinShare}
 	for _, s := range r.Sides {
 		d.Sides = append(d.Sides, report.SideLine(s))
 	}

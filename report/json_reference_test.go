@@ -231,7 +231,7 @@ func refMeasureJSON(r *diff.Report, m *diff.Measure) refJSONMeasure {
 	for i := range m.Runs {
 		j.SpreadNs[i] = refNum(m.Spread(i))
 	}
-	if r.Compared() {
+	if layoutOf(r) == LayoutPair {
 		c := m.Change
 		j.DeltaNs, j.DeltaPP = refNum(c.Delta), &refJSONNullable{refNum(c.DeltaPP)}
 		j.DeltaPct, j.P = &refJSONNullable{refNum(c.DeltaPct)}, &refJSONNullable{refNum(c.P)}
@@ -277,7 +277,7 @@ func writeJSONReference(w io.Writer, r *diff.Report) error {
 		pc := refMeasureJSON(r, &r.Headline.ProcessCPU)
 		out.Headline.ProcessCPU = &pc
 	}
-	if r.Compared() {
+	if layoutOf(r) == LayoutPair {
 		out.Headline.Basis = r.Headline.Basis.String()
 	}
 	out.Headline.RunsNeeded = r.Headline.RunsNeeded
@@ -375,7 +375,7 @@ func (j *refJSONReport) addPaths(r *diff.Report, v *View) {
 		}
 		j.Paths = append(j.Paths, jp)
 	}
-	if r.Compared() {
+	if layoutOf(r) == LayoutPair {
 		j.PathsNs, j.PathsPct = refNum(r.PathsDelta), refNum(100*r.PathsDelta/onDelta)
 	}
 }

@@ -13,10 +13,10 @@ import (
 )
 
 // This file writes a report of a base and its variants laid out as a table
-// of sides (any report with a variant but a before → after pair, see
-// diff.Report.Compared) as text and markdown: a headline table with a row per side, then the
-// packages and functions that changed in any variant, one compact column
-// per side.
+// of sides (LayoutSides: any report with a variant but a before → after
+// pair) as text and markdown: a headline table with a row per side, then
+// the packages and functions that changed in any variant, one compact
+// column per side.
 
 // sideRows are the rows of the table of the sides: name, runs, on-CPU per
 // run ±σ, per unit of work when given, and for each side but the base the
