@@ -308,6 +308,10 @@ def row_p(runs, counts, function_level, whole_moved):
     return ps  # counted, the share alone
 
 
+def count_prior_weight(n):
+    return PRIOR_RUNS if n <= 2 else PRIOR_RUNS * (2 / n) ** 4
+
+
 def count_side(runs, prior, frac):
     """(mean, variance of the log mean, degrees of freedom) of a side's
     counts: binomial sampling noise, known, plus the runs' variance above
@@ -319,7 +323,7 @@ def count_side(runs, prior, frac):
     extra, df = prior * prior + ((DISPERSION - 1) * binom if s > 0 else 0), math.inf
     if n >= 2 and s > 0:
         s2 = max(sum((x / mean - 1) ** 2 for x in runs) / (n - 1) - binom, 0)
-        w = prior_weight(n)
+        w = count_prior_weight(n)
         extra, df = (w * extra + (n - 1) * s2) / (w + n - 1), w + n - 1
         df = (binom + extra) ** 2 / (extra * extra / df) if extra > 0 else math.inf
     return mean, (binom + extra) / n, df
@@ -355,7 +359,8 @@ def table_ps(rows, function_level, whole_moved):
         tested = [i for i in blk if ps[i] is not None]
         tot = sum(ws[i] for i in tested)
         for i in tested:
-            ws[i] = UNIFORM / len(tested) + (1 - UNIFORM) * ws[i] / tot
+            u = 0 if function_level else UNIFORM  # functions: by share alone
+            ws[i] = u / len(tested) + (1 - u) * ws[i] / tot
     idx = sorted((i for i in range(len(ms)) if ps[i] is not None), key=lambda i: ps[i] / ws[i])
     left, run, out = sum(ws[i] for i in idx), 0.0, list(ps)
     for i in idx:
