@@ -75,7 +75,8 @@ const (
 	minWeight = 0.01
 	// uniformWeight is the part of a block's weight in the correction
 	// shared equally between its tested rows (the rest goes by share) in
-	// a table of packages or files (see judgeCounted).
+	// a table of packages or files; a function-level table (functions,
+	// calls, call-tree nodes) goes by share alone (see judgeCounted).
 	uniformWeight = 0.5
 	// shareNoise is the prior run-to-run variation of a row's share of
 	// its run's on-CPU time.
@@ -436,8 +437,9 @@ func (c *comparison) judgeCounted(ms, counts []*Measure, has func(i int) (before
 			// A block's weight by share, a heavy row getting more of α,
 			// and in a table of packages or files half of it shared
 			// equally, so that a small row with a clear change keeps
-			// enough to be found. Not in a table of functions: its
-			// hundreds of small rows took half of α and gave back almost
+			// enough to be found. Not in a function-level table
+			// (functions, calls, call-tree nodes): its hundreds of small
+			// rows took half of α and gave back almost
 			// no finding (in the calibration bench, 1 ms Node runs, 400
 			// draws at 5 v 5, a +20% change in a function of 5% of
 			// on-CPU time was found in 45% of draws with half shared
