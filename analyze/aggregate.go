@@ -44,6 +44,10 @@ type Summary struct {
 	GCNs       int64 // garbage collection, part of on-CPU
 	Samples    int64
 	IntervalNs int64 // mean sampling interval
+	// MedianIntervalNs is the median gap between samples of a profile
+	// that takes one sample per tick (Profile.MedianIntervalNs); 0 when
+	// not known.
+	MedianIntervalNs int64
 	// OnCPUSamples counts the on-CPU samples of a profile that takes one
 	// sample per tick (Profile.OneSamplePerTick), the rows' SelfSamples
 	// and TotalSamples being theirs; 0 for other profiles.
@@ -397,6 +401,8 @@ func (a *aggregation) summarize(t *Table, keepSelf bool) {
 	sum.WallNs, sum.Samples, sum.IntervalNs = p.WallNs, p.SampleCount, p.IntervalNs
 	if !a.ticks {
 		sum.OnCPUSamples = 0
+	} else {
+		sum.MedianIntervalNs = p.MedianIntervalNs
 	}
 }
 

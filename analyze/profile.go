@@ -207,6 +207,11 @@ type Profile struct {
 	WallNs int64
 	// IntervalNs is the mean sampling interval the profiler delivered.
 	IntervalNs int64
+	// MedianIntervalNs is the median gap between two samples, where the
+	// samples carry their time deltas (V8, Chrome traces); 0 otherwise.
+	// Where a sample weighs the gap after it, the time of gaps a loaded
+	// machine stretched shows as a mean above the median.
+	MedianIntervalNs int64
 	// SampleCount is the number of samples taken (for pprof the sum of the
 	// count sample type, which can exceed len(Samples)).
 	SampleCount int64

@@ -643,7 +643,8 @@ func (rp *rawProfile) weigh(p *Profile, idx *idIndex, miss *missingNodes) error 
 	for i := 0; i+1 < ns; i++ {
 		p.Samples[i].Weight = clamped[i+1] * 1000
 	}
-	p.Samples[ns-1].Weight = medianTimes1000(clamped)
+	p.MedianIntervalNs = medianTimes1000(clamped)
+	p.Samples[ns-1].Weight = p.MedianIntervalNs
 	p.IntervalNs = sum * 1000 / int64(ns)
 	if !rp.hasEnd || !rp.hasStart {
 		p.WallNs = sum * 1000

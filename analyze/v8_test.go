@@ -88,6 +88,9 @@ func TestSampleWeightIsTheGapAfter(t *testing.T) {
 	if p.IntervalNs != 70000/3 {
 		t.Errorf("interval = %d, want the mean delta %d", p.IntervalNs, 70000/3)
 	}
+	if p.MedianIntervalNs != 20e3 {
+		t.Errorf("median interval = %d, want the median delta 20000", p.MedianIntervalNs)
+	}
 	if p.WallNs != 200e3 {
 		t.Errorf("wall = %d, want endTime-startTime 200000", p.WallNs)
 	}

@@ -127,8 +127,10 @@ const (
 	// the other's names.
 	WarnMapSharedByBuilds
 	// WarnLoaded: a side's sampled on-CPU time exceeds the CPU time the
-	// operating system charged its processes by more than 10%: the
-	// machine was loaded while it ran.
+	// operating system charged its processes by more than 10%, or its
+	// samples are stretched well beyond the other side's (their time
+	// over their count times the median gap between them): the machine
+	// was loaded while it ran.
 	WarnLoaded
 	// WarnOutsideProfile: most of the CPU time the operating system
 	// charged a side's processes is not in their profiles (a build, or

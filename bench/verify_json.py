@@ -8,7 +8,9 @@ real verdict has p < 0.05, a change past the minimum effect and the
 direction it names); and every p-value, redone from the runs by the
 method the README's statistics section describes (diff/noise.go). The
 headline: each side's log variance a prior worth 3·(2/n)³ runs from
-three runs a side (3 below) pooled with the runs' own; Welch's t. A row
+three runs a side (3 below) pooled with the runs' own, plus half the
+square of the sides' gap in load (the difference of their runs' mean log
+of on-CPU time over on-CPU samples times the median gap); Welch's t. A row
 (a .cpuprofile takes one sample per tick, so rows are judged on their
 counts of samples): its share of each run's on-CPU samples (of the rest
 of the run for a row holding most of it), each side's log variance the
@@ -132,7 +134,7 @@ def read(path):
                         totals[d][k] = totals[d].get(k, 0) + w
                         totals[d + 'n'][k] = totals[d + 'n'].get(k, 0) + 1
             a = parent.get(a)
-    return on, selfs, totals, on_n
+    return on, selfs, totals, on_n, med
 
 
 def spread(runs):
@@ -464,7 +466,14 @@ def check_verdict(m, means, pp, appeared, vanished, what, row=True):
 
 p, means = check_measure(got['headline']['on_cpu'], on, 'on-CPU', RUN_NOISE)
 check_verdict(got['headline']['on_cpu'], means, None, False, False, 'on-CPU', row=False)
-hp, _, _ = welch(on[0], on[1], interval, RUN_NOISE)
+# The sides' gap in load: the difference of their runs' mean log stretch
+# (a run's on-CPU time over its on-CPU samples times the median gap
+# between its samples), half its square added to each side's variance.
+stretch = [[math.log(r[0] / (r[3] * r[4])) for r in s] for s in sides]
+load = sum(stretch[1]) / len(stretch[1]) - sum(stretch[0]) / len(stretch[0])
+ha, hb = side(on[0], interval[0], RUN_NOISE), side(on[1], interval[1], RUN_NOISE)
+ha, hb = (ha[0], ha[1] + load * load / 2, ha[2]), (hb[0], hb[1] + load * load / 2, hb[2])
+hp, _, _ = log_t_test(ha, hb, on[0], on[1])
 close_p(got['headline']['on_cpu']['p'], hp, 'on-CPU')
 whole_moved = verdict(hp, means, None, False, False, row=False) != '~'
 

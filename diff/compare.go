@@ -510,6 +510,7 @@ func newComparison(r *Report, sides []Side, opts Options) *comparison {
 	}
 	c.runOnCPU = c.runsOnCPU()
 	c.runSamples = countsOfTicks(sides)
+	c.runStretch = stretchesOf(sides)
 	useProcess, outside := processMeasuresProfile(sides)
 	r.Warnings = append(r.Warnings, outside...)
 	if useProcess {
@@ -530,17 +531,19 @@ func newComparison(r *Report, sides []Side, opts Options) *comparison {
 func (c *comparison) headline(r *Report) {
 	sides := c.sides
 	r.Warnings = append(r.Warnings, sideWarnings(r.Sides, sides)...)
-	c.judgeHeadline(&r.Headline.OnCPU, slices.Repeat([]float64{1}, 2))
+	load := c.loadGap()
+	c.judgeHeadline(&r.Headline.OnCPU, slices.Repeat([]float64{1}, 2), load)
 	if r.PerWork {
-		c.judgeHeadline(&r.Headline.PerWork, c.scale)
+		c.judgeHeadline(&r.Headline.PerWork, c.scale, load)
 	}
+	r.Warnings = append(r.Warnings, stretchWarnings(c.runStretch, r.Sides)...)
 	if c.useProcess {
 		r.Headline.Basis = BasisProcess
 		unit := c.scale
 		c.scale = slices.Repeat([]float64{1}, 2)
 		r.Headline.ProcessCPU = c.measure(func(si, ri int) float64 { return float64(sides[si].ProcessCPUNs[ri]) })
 		c.scale = unit
-		c.judgeHeadline(&r.Headline.ProcessCPU, slices.Repeat([]float64{1}, 2))
+		c.judgeHeadline(&r.Headline.ProcessCPU, slices.Repeat([]float64{1}, 2), 0)
 		r.Warnings = append(r.Warnings, loadWarnings(r.Headline.OnCPU, r.Headline.ProcessCPU, r.Sides)...)
 	}
 	r.Headline.RunsNeeded = c.runsNeeded(*r.JudgedHeadline())
@@ -657,6 +660,9 @@ type comparison struct {
 	// narrowed (countsOfTicks); nil otherwise. Rows then carry their
 	// counts (Row.samples), which their verdicts are judged on.
 	runSamples [][]float64
+	// runStretch is each run's log stretch, per side (see stretchesOf),
+	// when every run of both sides has one; nil otherwise.
+	runStretch [][]float64
 	// wholeMoved is whether the judged headline changed (better or
 	// worse): every row's share of the run then moves with it, and rows
 	// are judged on their time alone (see test).
@@ -733,6 +739,32 @@ func countsOfTicks(sides []Side) [][]float64 {
 				return nil
 			}
 			out[si] = append(out[si], float64(t.Summary.OnCPUSamples))
+		}
+	}
+	return out
+}
+
+// stretchesOf returns each run's log stretch, per side: the log of its
+// sampled on-CPU time over its count of on-CPU samples times the median
+// gap between its samples. A sample weighs the gap after it, and a loaded
+// machine stretches gaps: the time the process waited for a CPU lands on
+// the sample before it. Stretches of 1.14-1.30 were measured on quiet
+// runs (the corpus's router runs, the calibration bench's least loaded),
+// 1.5-2.65 on loaded ones, where sampled on-CPU time was twice the
+// process CPU time. nil unless there are two sides whose every run takes
+// one sample per tick and knows its gaps.
+func stretchesOf(sides []Side) [][]float64 {
+	if len(sides) != 2 {
+		return nil
+	}
+	out := make([][]float64, 2)
+	for si, s := range sides {
+		for _, t := range s.Tables {
+			sm := t.Summary
+			if sm.OnCPUSamples <= 0 || sm.MedianIntervalNs <= 0 || sm.OnCPUNs <= 0 {
+				return nil
+			}
+			out[si] = append(out[si], math.Log(float64(sm.OnCPUNs)/(float64(sm.OnCPUSamples)*float64(sm.MedianIntervalNs))))
 		}
 	}
 	return out
@@ -1211,6 +1243,30 @@ func loadWarnings(onCPU, process Measure, s []SideSummary) []analyze.Warning {
 		}
 	}
 	return w
+}
+
+// stretchWarning is the gap between two sides' mean log stretches past
+// which the report says that the machine's load differed: ln 1.25, about
+// twice the widest gap between sides measured on quiet runs (ln 1.30/1.17).
+var stretchWarning = math.Log(1.25)
+
+// stretchWarnings warns when the sides' samples are stretched apart by
+// more than stretchWarning (see stretchesOf).
+func stretchWarnings(stretch [][]float64, s []SideSummary) []analyze.Warning {
+	if stretch == nil {
+		return nil
+	}
+	a, b := mean(stretch[0]), mean(stretch[1])
+	if math.Abs(b-a) <= stretchWarning {
+		return nil
+	}
+	more, less := 1, 0
+	if a > b {
+		more, less = 0, 1
+	}
+	return []analyze.Warning{{Kind: analyze.WarnLoaded, Message: fmt.Sprintf(
+		"side %s's samples are stretched more than %s's (their sampled time is %.2fx their count times the median gap between them, against %.2fx): the machine was busier while it ran, and the time the process waited for a CPU counts as sampled time; on-CPU time is judged with that gap as uncertainty",
+		s[more].Name, s[less].Name, math.Exp(mean(stretch[more])), math.Exp(mean(stretch[less])))}}
 }
 
 // threadNames reduces threads to their names, which is what must agree

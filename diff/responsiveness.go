@@ -175,7 +175,7 @@ func (c *comparison) responsiveness() *Responsiveness {
 			if f.Count {
 				interval = []float64{1, 1} // a stall is one event
 			}
-			c.judgeFigure(f.Measure, interval)
+			c.judgeFigure(f.Measure, interval, c.loadGap())
 		}
 	}
 	for si, runs := range r.Runs {
@@ -194,10 +194,11 @@ func (c *comparison) responsiveness() *Responsiveness {
 // judgeFigure judges a responsiveness figure of a pair with the headline's
 // noise model (see judgeHeadline): each run's value stands for value /
 // interval observations, and runs vary by the run-noise prior pooled with
-// their observed spread.
-func (c *comparison) judgeFigure(m *Measure, interval []float64) {
-	a := sideStatsOf(m.Runs[0], interval[0], 1, c.opts.RunNoise)
-	b := sideStatsOf(m.Runs[1], interval[1], 1, c.opts.RunNoise)
+// their observed spread, widened by the sides' gap in load (loadGap): a
+// stretched gap between samples lengthens a stall as it does on-CPU time.
+func (c *comparison) judgeFigure(m *Measure, interval []float64, load float64) {
+	a := sideStatsOf(m.Runs[0], interval[0], 1, c.opts.RunNoise).withLoad(load)
+	b := sideStatsOf(m.Runs[1], interval[1], 1, c.opts.RunNoise).withLoad(load)
 	m.Change = change(m.Mean[0], m.Mean[1], math.NaN())
 	m.Change.P = c.family(zTest(a, b))
 	m.Change.Verdict = verdict(m.Change, c.opts, false, false, false)
