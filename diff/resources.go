@@ -45,6 +45,35 @@ type Resource struct {
 // divided by zero).
 var resourceFloor = map[string]float64{"ns": 0.5e6, "bytes": 512, "count": 0.5}
 
+// resourcePrior is the prior run-to-run variation of each resource
+// measure (the standard deviation of its log over runs of one build), in
+// place of the time rows' RunNoise: a run's wall time, system time,
+// context switches and page faults move with the machine's load far more
+// than its user CPU time does, and a prior of RunNoise (0.15) called the
+// same build worse (issue 40r: a Go run's wall +290%, involuntary context
+// switches +1187%, one run a side). Measured with bench/calibrate on the
+// runs gen.sh recorded at a load average of 5-8 on the 2-core machine
+// (10 + 10 runs of one build each: the Node router workload at 1 ms and
+// at 250 µs, the Go benchmark): the largest sd of ln over a set's 20 runs,
+// rounded up to 0.05 — wall 0.33/0.35/0.48 (Node 1 ms, 250 µs, Go), user
+// 0.07/0.15/0.12, sys 0.13/0.10/0.31, max RSS 0.007/0.013/0.09, minor
+// faults 0.03/0.03/0.20, voluntary context switches 0.20/0.25/0.43,
+// involuntary 0.65/0.92/0.94. Major faults were 0 in every run: they keep
+// RunNoise, as does a measure not named here.
+var resourcePrior = map[string]float64{
+	"wall": 0.5, "user": 0.15, "sys": 0.35, "max_rss": 0.1, "minor_faults": 0.2,
+	"voluntary_ctx_switches": 0.45, "involuntary_ctx_switches": 1.0,
+}
+
+// priorOf is a resource measure's prior run-to-run variation
+// (resourcePrior), runNoise for a measure it does not name.
+func priorOf(name string, runNoise float64) float64 {
+	if p, ok := resourcePrior[name]; ok {
+		return p
+	}
+	return runNoise
+}
+
 // judgeResources lines up the sides' resource measures by step, kind and
 // name (the base's order first) and judges each side's against the
 // base's as the headline's measures are judged: the log-scale t-test of
@@ -157,7 +186,8 @@ func testResources(out []Resource, base, v int, opts Options) ([]Change, []float
 			ch = change(m.Mean[base], m.Mean[v], math.NaN())
 			ch.Side = int32(v)
 			floor := resourceFloor[out[i].Unit]
-			sa, sb := plainStats(a, opts.RunNoise, floor), plainStats(b, opts.RunNoise, floor)
+			prior := priorOf(out[i].Name, opts.RunNoise)
+			sa, sb := plainStats(a, prior, floor), plainStats(b, prior, floor)
 			ch.P = testRuns(a, b, sa, sb)
 			if passesMinimum(ch, opts) {
 				ps[i] = ch.P
