@@ -149,3 +149,17 @@ func TestResourcesConsistentChange(t *testing.T) {
 		}
 	}
 }
+
+// TestResourcesTightWall: five runs a side of two programs that truly
+// differ, on a quiet machine (testdata/record-power's wall times: runs
+// 1-5% apart, the after side 15.5% longer), are judged worse: a wall
+// prior of 0.5 must not swamp the spread five runs show (with the weight
+// of a time's prior, priorWeight, p was 0.085).
+func TestResourcesTightWall(t *testing.T) {
+	sides := resourceSides(map[string][2][]float64{"wall": {
+		{588669324, 597545965, 642989788, 618903367, 596229106},
+		{696773137, 738545344, 739947230, 700607110, 640762224}}})
+	if ch := judgeResources(sides, 0, Options{}.withDefaults())[0].Measure.Change; ch.Verdict != VerdictWorse {
+		t.Errorf("wall +%.1f%% at 5 v 5: %v (p %.3g), want worse", ch.DeltaPct, ch.Verdict, ch.P)
+	}
+}
