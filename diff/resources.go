@@ -45,12 +45,47 @@ type Resource struct {
 // divided by zero).
 var resourceFloor = map[string]float64{"ns": 0.5e6, "bytes": 512, "count": 0.5}
 
+// resourcePrior is the prior run-to-run variation of each resource
+// measure (the standard deviation of its log over runs of one build), in
+// place of the time rows' RunNoise: a run's wall time, system time,
+// context switches and page faults move with the machine's load far more
+// than its user CPU time does, and with RunNoise (0.15) as every
+// measure's prior one run a side judged the same build worse (issue 40r:
+// a Go run's wall +290%, involuntary context switches +1187%, p 1e-32;
+// in bench/calibrate's A/A draws, a measure was flagged in 33-47% of
+// reports at one run a side and 2-15.5% at two). Measured on the runs
+// bench/calibrate/gen.sh recorded at a load average of 5-8 on the 2-core
+// machine (10 + 10 runs of one build each: the Node router workload at
+// 1 ms and 250 µs, the Go benchmark), the sd of ln over a set's 20 runs
+// (Node 1 ms / 250 µs / Go): wall 0.33/0.35/0.48, user 0.07/0.15/0.12,
+// sys 0.13/0.10/0.31, max RSS 0.007/0.013/0.09, minor faults
+// 0.03/0.03/0.20, voluntary context switches 0.20/0.25/0.43, involuntary
+// 0.65/0.92/0.94 (1.04 over Go's after runs alone); each prior is the
+// largest, rounded up to 0.05 (involuntary to 1). Major faults were 0 in
+// every run: they keep RunNoise, as does a measure not named here. The
+// prior decides one run a side, and weighs three runs at two
+// (countPriorWeight); from three runs on, the runs' own spread does.
+var resourcePrior = map[string]float64{
+	"wall": 0.5, "user": 0.15, "sys": 0.35, "max_rss": 0.1, "minor_faults": 0.2,
+	"voluntary_ctx_switches": 0.45, "involuntary_ctx_switches": 1.0,
+}
+
+// priorOf is a resource measure's prior run-to-run variation
+// (resourcePrior), runNoise for a measure it does not name.
+func priorOf(name string, runNoise float64) float64 {
+	if p, ok := resourcePrior[name]; ok {
+		return p
+	}
+	return runNoise
+}
+
 // judgeResources lines up the sides' resource measures by step, kind and
 // name (the base's order first) and judges each side's against the
 // base's as the headline's measures are judged: the log-scale t-test of
-// the noise model with the run-to-run prior (RunNoise) pooled with the
-// runs' own spread, and Mann-Whitney with rankRuns runs a side, but no
-// sampling noise: the kernel counts these, it does not sample them. Per
+// the noise model with the measure's run-to-run prior (resourcePrior)
+// pooled with the runs' own spread, and Mann-Whitney with rankRuns runs a
+// side, but no sampling noise: the kernel counts these, it does not
+// sample them. Per
 // variant the measures that pass the minimum effect are corrected
 // together (Holm), and the variants against each other (Bonferroni), as
 // a table's rows are.
@@ -157,7 +192,8 @@ func testResources(out []Resource, base, v int, opts Options) ([]Change, []float
 			ch = change(m.Mean[base], m.Mean[v], math.NaN())
 			ch.Side = int32(v)
 			floor := resourceFloor[out[i].Unit]
-			sa, sb := plainStats(a, opts.RunNoise, floor), plainStats(b, opts.RunNoise, floor)
+			prior := priorOf(out[i].Name, opts.RunNoise)
+			sa, sb := plainStats(a, prior, floor), plainStats(b, prior, floor)
 			ch.P = testRuns(a, b, sa, sb)
 			if passesMinimum(ch, opts) {
 				ps[i] = ch.P
@@ -170,8 +206,17 @@ func testResources(out []Resource, base, v int, opts Options) ([]Change, []float
 
 // plainStats summarises a side's runs of a measure the kernel counts, as
 // sideStatsOf does a row's time but with no sampling noise: the prior's
-// run-to-run variation pooled with the runs' own (worth priorWeight runs),
-// over a log scale; floor is the least mean.
+// run-to-run variation pooled with the runs' own, over a log scale; floor
+// is the least mean. The prior stands for the run-to-run part alone, as a
+// count's prior stands for its overdispersion alone, and weighs as that
+// does (countPriorWeight: three runs up to two, 0.59 at three, 0.08 at
+// five), not as a time's (priorWeight, 0.19 at five): with a time's
+// weight a wall prior of 0.5 swamped the spread of five runs 3% apart,
+// and a real +15.5% of wall at 5 v 5 (testdata/record-power, quiet
+// machine) went from p 0.026 to 0.085, while bench/calibrate's A/A draws
+// flagged at most 0.5% of reports at any n with either weight (200 draws
+// a cell, the three sets of resourcePrior), and at most 0.5% from three
+// runs on with RunNoise as every prior.
 func plainStats(runs []float64, prior, floor float64) sideStats {
 	n := float64(len(runs))
 	m := math.Max(mean(runs), floor)
@@ -182,7 +227,7 @@ func plainStats(runs []float64, prior, floor float64) sideStats {
 			d := math.Max(x, floor)/m - 1
 			ss += d * d
 		}
-		w := priorWeight(len(runs))
+		w := countPriorWeight(len(runs))
 		cv2 = (w*prior*prior + ss) / (w + n - 1)
 		df = w + n - 1
 	}

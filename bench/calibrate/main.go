@@ -30,6 +30,7 @@ import (
 	"github.com/profdiff/profdiff/analyze"
 	"github.com/profdiff/profdiff/diff"
 	"github.com/profdiff/profdiff/internal/confine"
+	"github.com/profdiff/profdiff/record"
 	"github.com/profdiff/profdiff/symbolicate"
 )
 
@@ -43,6 +44,10 @@ type set struct {
 	profiles []*analyze.Profile
 	cpu      []int64 // process CPU time per run from record.json, 0 when unknown
 	tables   []*analyze.Table
+	// runs are each run's record (record.json's), where recorded says
+	// there is one: its resource measures.
+	runs     []record.Run
+	recorded []bool
 }
 
 // options are the command's flags.
@@ -55,6 +60,8 @@ type options struct {
 	out    io.Writer
 	// verbose lists each A/A draw's flags on standard error.
 	verbose bool
+	// noAB skips the injected A/B draws (-ab=false).
+	noAB bool
 }
 
 func main() {
@@ -67,10 +74,12 @@ func main() {
 	spreadFlag := flag.Bool("spread", false, "print the run-to-run spread of each set's injection targets (time, share by sample time and by sample count, process CPU), and exit")
 	seed := flag.Uint64("seed", 1, "seed of the draws")
 	flag.BoolVar(&o.verbose, "v", false, "list the flags of each A/A draw on standard error")
+	ab := flag.Bool("ab", true, "draw the injected A/B splits (false: their cells are -, and the A/A draws past the first n differ, the draws being one stream)")
 	ns := flag.String("n", "1,2,3,5,10", "runs a side to draw, comma-separated")
 	sizes := flag.String("sizes", "5,10,15,20,30,50,100,200", "the changes injected, in percent, comma-separated (20 among them for the +20% columns)")
 	flag.Parse()
 	o.seed = *seed
+	o.noAB = !*ab
 	runs, err := numbers(*ns, func(v float64) bool { return v >= 1 && v == float64(int(v)) })
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "calibrate: -n %q: give runs a side as 1,2,3\n", *ns)
@@ -166,6 +175,7 @@ func run(o options, aa, real []string) error {
 	fmt.Fprintf(o.out, "draws per cell: %d, seed %d; a flag is a function or package (self or total) or the headline judged better/worse/new/gone\n\n", o.draws, o.seed)
 	fmt.Fprintln(o.out, "| set | runs a side | A/A reports with any flag | smallest change found in 80% of A/B draws (function of 5-50% self) | +20% found | +20% found by one uncorrected Welch test (5%) of its share alone, by sample time / by sample count | A/B draws with another function judged worse at +20% |")
 	fmt.Fprintln(o.out, "|---|---:|---:|---:|---:|---:|---:|")
+	var resRows []resourceRow
 	for _, spec := range aa {
 		name, rest, _ := strings.Cut(spec, "=")
 		dir, mapDir, _ := strings.Cut(rest, ":")
@@ -180,12 +190,16 @@ func run(o options, aa, real []string) error {
 				fmt.Fprintf(o.out, "| %s | %d | (needs %d runs, has %d) | | | | |\n", name, n, 2*n, len(s.profiles))
 				continue
 			}
-			flags, err := s.aaFlags(o, rng, name, n)
+			rc := resourceCount{per: map[string]int{}}
+			flags, err := s.aaFlags(o, rng, n, &rc)
 			if err != nil {
 				return err
 			}
+			if s.hasResources() {
+				resRows = append(resRows, resourceRow{set: name, n: n, c: rc})
+			}
 			c := abCells{smallest: "-", at20: "-", unrelated: "-", ceiling: "-", ceilingCount: "-"}
-			if len(targets) > 0 {
+			if len(targets) > 0 && !o.noAB {
 				if c, err = s.injected(o, rng, targets, n); err != nil {
 					return err
 				}
@@ -194,6 +208,7 @@ func run(o options, aa, real []string) error {
 		}
 		fmt.Fprintf(o.out, "\n%s: %d runs; injected into %s\n\n", name, len(s.profiles), strings.Join(targets, ", "))
 	}
+	resourceTable(o.out, o.draws, resRows)
 	for _, spec := range real {
 		if err := realChange(o, spec); err != nil {
 			return err
@@ -203,8 +218,9 @@ func run(o options, aa, real []string) error {
 }
 
 // aaFlags returns in how many of o.draws A/A draws of n runs a side the
-// report flags any row (-v lists them on standard error).
-func (s *set) aaFlags(o options, rng *rand.Rand, name string, n int) (int, error) {
+// report flags any row (-v lists them on standard error), and counts the
+// draws' resource verdicts into rc (see countResources).
+func (s *set) aaFlags(o options, rng *rand.Rand, n int, rc *resourceCount) (int, error) {
 	flags := 0
 	for d := 0; d < o.draws; d++ {
 		a, b := s.draw(rng, n)
@@ -215,8 +231,11 @@ func (s *set) aaFlags(o options, rng *rand.Rand, name string, n int) (int, error
 		if f := flagged(r); len(f) > 0 {
 			flags++
 			if o.verbose {
-				fmt.Fprintf(os.Stderr, "%s %d v %d A/A: %v\n", name, n, n, f)
+				fmt.Fprintf(os.Stderr, "%s %d v %d A/A: %v\n", s.name, n, n, f)
 			}
+		}
+		if err := s.countResources(o, rc, r, a, b, n); err != nil {
+			return 0, err
 		}
 	}
 	return flags, nil
@@ -446,6 +465,7 @@ func (s *set) runsFor(n int) bool {
 func load(name, dir, mapDir, root string) (*set, error) {
 	var runs []string
 	cpu := map[string]int64{}
+	recs := map[string]record.Run{}
 	dirs := strings.Split(dir, ",")
 	for i, d := range dirs {
 		pattern := filepath.Join(d, "*")
@@ -464,6 +484,7 @@ func load(name, dir, mapDir, root string) (*set, error) {
 			}
 		}
 		recordCPU(d, cpu)
+		recordRuns(d, recs)
 	}
 	sort.Strings(runs)
 	if len(runs) == 0 {
@@ -488,6 +509,8 @@ func load(name, dir, mapDir, root string) (*set, error) {
 		s.tables = append(s.tables, analyze.Aggregate(p, analyze.AggregateOptions{}))
 		abs, _ := filepath.Abs(f)
 		s.cpu = append(s.cpu, cpu[abs])
+		rec, ok := recs[abs]
+		s.runs, s.recorded = append(s.runs, rec), append(s.recorded, ok)
 	}
 	if len(dirs) == 2 {
 		// A recording's before/run-k and after/run-k ran one after the
@@ -556,6 +579,11 @@ func (s *set) side(name string, idx []int, inj *injection) diff.Side {
 	}
 	if slices.Contains(side.ProcessCPUNs, 0) {
 		side.ProcessCPUNs = nil
+	}
+	if inj == nil {
+		// As profdiff gives a recording's side; an injected side's
+		// would be stale.
+		side.Resources = s.resources(idx, 1)
 	}
 	return side
 }
