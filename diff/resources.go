@@ -50,7 +50,7 @@ var resourceFloor = map[string]float64{"ns": 0.5e6, "bytes": 512, "count": 0.5}
 // place of the time rows' RunNoise: a run's wall time, system time,
 // context switches and page faults move with the machine's load far more
 // than its user CPU time does, and with RunNoise (0.15) as every
-// measure's prior one run a side judged the same build worse (issue 40r:
+// measure's prior one run a side judged the same build worse (issue 40:
 // a Go run's wall +290%, involuntary context switches +1187%, p 1e-32;
 // in bench/calibrate's A/A draws, a measure was flagged in 33-47% of
 // reports at one run a side and 2-15.5% at two). Measured on the runs

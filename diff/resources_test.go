@@ -86,7 +86,7 @@ func recordedSides(a, b map[string][]float64) []Side {
 // run-03 and run-07, on a loaded 2-core machine) are not judged apart on
 // any measure, though the second's wall time is 3.9 times the first's and
 // its involuntary context switches 12.9 times: one run a side cannot show
-// how far such measures move from run to run (issue 40r; with RunNoise
+// how far such measures move from run to run (issue 40; with RunNoise
 // as every measure's prior, wall, sys and both context switches were
 // judged worse).
 func TestResourcesSameBuild(t *testing.T) {
