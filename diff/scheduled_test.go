@@ -35,7 +35,7 @@ func goRun(pkg, fn, file string, fNs, onNs int64) *analyze.Table {
 // change: neither its function nor its file (runtime/preempt_amd64.s) is
 // judged. The same figures in a function of the program's own code are
 // judged worse, so the model still sees a change that large; with
-// scheduledRow answering false the asyncPreempt rows are judged worse too
+// ScheduledRow answering false the asyncPreempt rows are judged worse too
 // (p = 0.004 and 0.001).
 func TestSchedulerRowIsNotJudgedFromOneRun(t *testing.T) {
 	const preempt = "/usr/local/go/src/runtime/preempt_amd64.s"
@@ -87,8 +87,8 @@ func TestScheduledRow(t *testing.T) {
 		{analyze.Key{Package: "main", Function: "runtime.asyncPreempt"}, false},
 		{analyze.Key{Package: "runtime"}, false},
 	} {
-		if got := scheduledRow(c.k); got != c.want {
-			t.Errorf("scheduledRow(%+v) = %v, want %v", c.k, got, c.want)
+		if got := ScheduledRow(c.k); got != c.want {
+			t.Errorf("ScheduledRow(%+v) = %v, want %v", c.k, got, c.want)
 		}
 	}
 }

@@ -62,6 +62,10 @@ type options struct {
 	verbose bool
 	// noAB skips the injected A/B draws (-ab=false).
 	noAB bool
+	// bare compares the runs as bare profiles, without what their
+	// recording's record.json holds (process CPU time, resources):
+	// -recorded=false, as two .cpuprofile files are compared.
+	bare bool
 }
 
 func main() {
@@ -75,11 +79,13 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the draws")
 	flag.BoolVar(&o.verbose, "v", false, "list the flags of each A/A draw on standard error")
 	ab := flag.Bool("ab", true, "draw the injected A/B splits (false: their cells are -, and the A/A draws past the first n differ, the draws being one stream)")
+	recorded := flag.Bool("recorded", true, "give each run the process CPU time and resources its recording's record.json holds (false: compare the bare profiles, as two .cpuprofile files are)")
 	ns := flag.String("n", "1,2,3,5,10", "runs a side to draw, comma-separated")
 	sizes := flag.String("sizes", "5,10,15,20,30,50,100,200", "the changes injected, in percent, comma-separated (20 among them for the +20% columns)")
 	flag.Parse()
 	o.seed = *seed
 	o.noAB = !*ab
+	o.bare = !*recorded
 	runs, err := numbers(*ns, func(v float64) bool { return v >= 1 && v == float64(int(v)) })
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "calibrate: -n %q: give runs a side as 1,2,3\n", *ns)
@@ -102,7 +108,7 @@ func main() {
 		for _, spec := range aa {
 			name, r2, _ := strings.Cut(spec, "=")
 			dir, mapDir, _ := strings.Cut(r2, ":")
-			s, err := load(name, dir, mapDir, "")
+			s, err := load(name, dir, mapDir, "", false)
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "calibrate:", err)
 				os.Exit(2)
@@ -146,7 +152,7 @@ func debugDraw(o options, spec, debug string) error {
 	fmt.Sscanf(rest, "%g:%d", &size, &n)
 	name, r2, _ := strings.Cut(spec, "=")
 	dir, mapDir, _ := strings.Cut(r2, ":")
-	s, err := load(name, dir, mapDir, "")
+	s, err := load(name, dir, mapDir, "", o.bare)
 	if err != nil {
 		return err
 	}
@@ -179,7 +185,7 @@ func run(o options, aa, real []string) error {
 	for _, spec := range aa {
 		name, rest, _ := strings.Cut(spec, "=")
 		dir, mapDir, _ := strings.Cut(rest, ":")
-		s, err := load(name, dir, mapDir, "")
+		s, err := load(name, dir, mapDir, "", o.bare)
 		if err != nil {
 			return err
 		}
@@ -341,11 +347,11 @@ func realChange(o options, spec string) error {
 	if err != nil {
 		return err
 	}
-	before, err := load(rs.name+" before", rs.before, rs.mapsBefore, rs.roots[0])
+	before, err := load(rs.name+" before", rs.before, rs.mapsBefore, rs.roots[0], o.bare)
 	if err != nil {
 		return err
 	}
-	after, err := load(rs.name+" after", rs.after, rs.mapsAfter, rs.roots[1])
+	after, err := load(rs.name+" after", rs.after, rs.mapsAfter, rs.roots[1], o.bare)
 	if err != nil {
 		return err
 	}
@@ -462,7 +468,7 @@ func (s *set) runsFor(n int) bool {
 }
 
 // load parses, maps and aggregates a folder's runs.
-func load(name, dir, mapDir, root string) (*set, error) {
+func load(name, dir, mapDir, root string, bare bool) (*set, error) {
 	var runs []string
 	cpu := map[string]int64{}
 	recs := map[string]record.Run{}
@@ -483,8 +489,10 @@ func load(name, dir, mapDir, root string) (*set, error) {
 				runs = append(runs, f)
 			}
 		}
-		recordCPU(d, cpu)
-		recordRuns(d, recs)
+		if !bare {
+			recordCPU(d, cpu)
+			recordRuns(d, recs)
+		}
 	}
 	sort.Strings(runs)
 	if len(runs) == 0 {
@@ -632,14 +640,16 @@ func inject(p *analyze.Profile, inj *injection) (*analyze.Table, int64) {
 }
 
 // targets are the functions holding 5-50% of on-CPU time as self time, by
-// their mean over the set's runs, largest first (at most three).
+// their mean over the set's runs, largest first (at most three), but for
+// those whose time the scheduler sets (diff.ScheduledRow): no build makes
+// Go's preemption handler slower.
 func (s *set) targets() []string {
 	self := map[string]float64{}
 	var on float64
 	for _, t := range s.tables {
 		on += float64(t.Summary.OnCPUNs)
 		for _, r := range t.Functions {
-			if r.Key.Function != "" && !strings.HasPrefix(r.Key.Function, "(") {
+			if r.Key.Function != "" && !strings.HasPrefix(r.Key.Function, "(") && !diff.ScheduledRow(r.Key) {
 				self[r.Key.Function] += float64(r.Self)
 			}
 		}
