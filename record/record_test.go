@@ -302,7 +302,10 @@ func TestRecordNode(t *testing.T) {
 		t.Skip("node is not installed")
 	}
 	dir := t.TempDir()
-	script := "function spin(n) { let s = 0; for (let i = 0; i < n; i++) s += Math.sqrt(i); return s; }\nconsole.log(spin(2e6));\n"
+	// spin runs for 100 ms of wall time rather than a count of steps: 2e6
+	// steps took a few ms, and on a loaded machine the profiler's thread
+	// once took no sample in them.
+	script := "function spin(ms) { let s = 0; const end = Date.now() + ms; for (let i = 0; Date.now() < end; i++) s += Math.sqrt(i); return s; }\nconsole.log(spin(100) > 0);\n"
 	if err := os.WriteFile(filepath.Join(dir, "main.js"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
