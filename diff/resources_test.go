@@ -163,3 +163,28 @@ func TestResourcesTightWall(t *testing.T) {
 		t.Errorf("wall +%.1f%% at 5 v 5: %v (p %.3g), want worse", ch.DeltaPct, ch.Verdict, ch.P)
 	}
 }
+
+// TestResourcesRareCountIsNotAChange: one major fault against none, one
+// run a side (a held-out recording had one in 20 runs), is ~: a count of
+// rare events moves by itself. Without the Poisson floor (counted) it
+// read +100% against the floor of 0.5 and was judged worse. Ten times as
+// many in every one of five runs a side are still judged worse.
+func TestResourcesRareCountIsNotAChange(t *testing.T) {
+	one := func(v float64) map[string][]float64 {
+		m := map[string][]float64{}
+		for _, k := range []string{"wall", "user", "sys", "max_rss", "minor_faults", "voluntary_ctx_switches", "involuntary_ctx_switches"} {
+			m[k] = []float64{1000}
+		}
+		m["major_faults"] = []float64{v}
+		return m
+	}
+	for _, r := range judgeResources(recordedSides(one(0), one(1)), 0, Options{}.withDefaults()) {
+		if r.Name == "major_faults" && r.Measure.Change.Verdict != VerdictSame {
+			t.Errorf("major faults 0 -> 1: %v (p %.3g), want ~", r.Measure.Change.Verdict, r.Measure.Change.P)
+		}
+	}
+	sides := resourceSides(map[string][2][]float64{"major_faults": {{2, 3, 2, 4, 3}, {25, 31, 28, 22, 30}}})
+	if ch := judgeResources(sides, 0, Options{}.withDefaults())[0].Measure.Change; ch.Verdict != VerdictWorse {
+		t.Errorf("major faults x10 at 5 v 5: %v (p %.3g), want worse", ch.Verdict, ch.P)
+	}
+}
