@@ -44,10 +44,9 @@ type Summary struct {
 	GCNs       int64 // garbage collection, part of on-CPU
 	Samples    int64
 	IntervalNs int64 // mean sampling interval
-	// MedianIntervalNs is the median gap between samples of a profile
-	// that takes one sample per tick (Profile.MedianIntervalNs); 0 when
-	// not known.
-	MedianIntervalNs int64
+	// TickNs is the profiler's tick (Profile.TickNs) of a profile that
+	// takes one sample per tick; 0 when not known.
+	TickNs int64
 	// OnCPUSamples counts the on-CPU samples of a profile that takes one
 	// sample per tick (Profile.OneSamplePerTick), the rows' SelfSamples
 	// and TotalSamples being theirs; 0 for other profiles.
@@ -402,7 +401,7 @@ func (a *aggregation) summarize(t *Table, keepSelf bool) {
 	if !a.ticks {
 		sum.OnCPUSamples = 0
 	} else {
-		sum.MedianIntervalNs = p.MedianIntervalNs
+		sum.TickNs = p.TickNs
 	}
 }
 

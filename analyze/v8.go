@@ -643,8 +643,9 @@ func (rp *rawProfile) weigh(p *Profile, idx *idIndex, miss *missingNodes) error 
 	for i := 0; i+1 < ns; i++ {
 		p.Samples[i].Weight = clamped[i+1] * 1000
 	}
-	p.MedianIntervalNs = medianTimes1000(clamped)
-	p.Samples[ns-1].Weight = p.MedianIntervalNs
+	median, tick := gapQuantiles1000(clamped)
+	p.Samples[ns-1].Weight = median
+	p.TickNs = tick
 	p.IntervalNs = sum * 1000 / int64(ns)
 	if !rp.hasEnd || !rp.hasStart {
 		p.WallNs = sum * 1000
@@ -761,16 +762,20 @@ func fmtMicros(us int64) string {
 	return fmt.Sprintf("%.1f ms", float64(us)/1000)
 }
 
-// medianTimes1000 returns 1000 × the median of v (the mean of the middle two
-// for an even count), so that microsecond medians stay exact in nanoseconds.
-func medianTimes1000(v []int64) int64 {
+// gapQuantiles1000 returns 1000 × the median of v (the mean of the middle
+// two for an even count) and 1000 × its lower quartile (the element of
+// index n/4 in order), so that microsecond figures stay exact in
+// nanoseconds.
+func gapQuantiles1000(v []int64) (median, lowerQuartile int64) {
 	s := slices.Clone(v)
 	slices.Sort(s)
 	n := len(s)
 	if n%2 == 1 {
-		return s[n/2] * 1000
+		median = s[n/2] * 1000
+	} else {
+		median = (s[n/2-1] + s[n/2]) * 500
 	}
-	return (s[n/2-1] + s[n/2]) * 500
+	return median, s[n/4] * 1000
 }
 
 func (rp *rawProfile) weighHitCounts(p *Profile) error {

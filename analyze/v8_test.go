@@ -88,8 +88,8 @@ func TestSampleWeightIsTheGapAfter(t *testing.T) {
 	if p.IntervalNs != 70000/3 {
 		t.Errorf("interval = %d, want the mean delta %d", p.IntervalNs, 70000/3)
 	}
-	if p.MedianIntervalNs != 20e3 {
-		t.Errorf("median interval = %d, want the median delta 20000", p.MedianIntervalNs)
+	if p.TickNs != 10e3 {
+		t.Errorf("tick = %d, want the lower quartile of the deltas 10, 20, 40: 10000", p.TickNs)
 	}
 	if p.WallNs != 200e3 {
 		t.Errorf("wall = %d, want endTime-startTime 200000", p.WallNs)

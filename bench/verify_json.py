@@ -10,7 +10,7 @@ method the README's statistics section describes (diff/noise.go). The
 headline: each side's log variance a prior worth 3·(2/n)³ runs from
 three runs a side (3 below) pooled with the runs' own, plus half the
 square of the sides' gap in load (the difference of their runs' mean log
-of on-CPU time over on-CPU samples times the median gap); Welch's t. A row
+of on-CPU time over on-CPU samples times the gaps' lower quartile); Welch's t. A row
 (a .cpuprofile takes one sample per tick, so rows are judged on their
 counts of samples): its share of each run's on-CPU samples (of the rest
 of the run for a row holding most of it), each side's log variance the
@@ -134,7 +134,7 @@ def read(path):
                         totals[d][k] = totals[d].get(k, 0) + w
                         totals[d + 'n'][k] = totals[d + 'n'].get(k, 0) + 1
             a = parent.get(a)
-    return on, selfs, totals, on_n, med
+    return on, selfs, totals, on_n, srt[n // 4] * 1000  # the tick: the gaps' lower quartile
 
 
 def spread(runs):
@@ -467,8 +467,9 @@ def check_verdict(m, means, pp, appeared, vanished, what, row=True):
 p, means = check_measure(got['headline']['on_cpu'], on, 'on-CPU', RUN_NOISE)
 check_verdict(got['headline']['on_cpu'], means, None, False, False, 'on-CPU', row=False)
 # The sides' gap in load: the difference of their runs' mean log stretch
-# (a run's on-CPU time over its on-CPU samples times the median gap
-# between its samples), half its square added to each side's variance.
+# (a run's on-CPU time over its on-CPU samples times its tick, the lower
+# quartile of the gaps between its samples), half its square added to
+# each side's variance.
 stretch = [[math.log(r[0] / (r[3] * r[4])) for r in s] for s in sides]
 load = sum(stretch[1]) / len(stretch[1]) - sum(stretch[0]) / len(stretch[0])
 ha, hb = side(on[0], interval[0], RUN_NOISE), side(on[1], interval[1], RUN_NOISE)

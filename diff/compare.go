@@ -745,14 +745,18 @@ func countsOfTicks(sides []Side) [][]float64 {
 }
 
 // stretchesOf returns each run's log stretch, per side: the log of its
-// sampled on-CPU time over its count of on-CPU samples times the median
-// gap between its samples. A sample weighs the gap after it, and a loaded
-// machine stretches gaps: the time the process waited for a CPU lands on
-// the sample before it. Stretches of 1.14-1.30 were measured on quiet
-// runs (the corpus's router runs, the calibration bench's least loaded),
-// 1.5-2.65 on loaded ones, where sampled on-CPU time was twice the
-// process CPU time. nil unless there are two sides whose every run takes
-// one sample per tick and knows its gaps.
+// sampled on-CPU time over its count of on-CPU samples times its tick
+// (the lower quartile of the gaps between its samples, Summary.TickNs).
+// A sample weighs the gap after it, and a loaded machine stretches gaps:
+// the time the process waited for a CPU lands on the sample before it.
+// Stretches of 1.02-1.34 were measured on quiet runs (testdata's
+// record-power, the corpus's router runs, a held-out recording), up to
+// 2.87 on the calibration bench's loaded ones, and a run's stretch
+// followed its sampled on-CPU time over its process CPU time (a held-out
+// recording of 20 runs: stretch 1.04-2.26 where that ratio was
+// 0.80-2.50). The median gap missed it: under load it grows too (1.1 ms
+// to 1.7 ms). nil unless there are two sides whose every run takes one
+// sample per tick and knows its gaps.
 func stretchesOf(sides []Side) [][]float64 {
 	if len(sides) != 2 {
 		return nil
@@ -761,10 +765,10 @@ func stretchesOf(sides []Side) [][]float64 {
 	for si, s := range sides {
 		for _, t := range s.Tables {
 			sm := t.Summary
-			if sm.OnCPUSamples <= 0 || sm.MedianIntervalNs <= 0 || sm.OnCPUNs <= 0 {
+			if sm.OnCPUSamples <= 0 || sm.TickNs <= 0 || sm.OnCPUNs <= 0 {
 				return nil
 			}
-			out[si] = append(out[si], math.Log(float64(sm.OnCPUNs)/(float64(sm.OnCPUSamples)*float64(sm.MedianIntervalNs))))
+			out[si] = append(out[si], math.Log(float64(sm.OnCPUNs)/(float64(sm.OnCPUSamples)*float64(sm.TickNs))))
 		}
 	}
 	return out
@@ -1246,8 +1250,10 @@ func loadWarnings(onCPU, process Measure, s []SideSummary) []analyze.Warning {
 }
 
 // stretchWarning is the gap between two sides' mean log stretches past
-// which the report says that the machine's load differed: ln 1.25, about
-// twice the widest gap between sides measured on quiet runs (ln 1.30/1.17).
+// which the report says that the machine's load differed: ln 1.25, far
+// past the gap between the sides of the quiet recordings measured (their
+// means at most 1.02 apart) and below one loaded run against a quiet one
+// (1.59 against 1.15 in a held-out recording).
 var stretchWarning = math.Log(1.25)
 
 // stretchWarnings warns when the sides' samples are stretched apart by
@@ -1265,7 +1271,7 @@ func stretchWarnings(stretch [][]float64, s []SideSummary) []analyze.Warning {
 		more, less = 0, 1
 	}
 	return []analyze.Warning{{Kind: analyze.WarnLoaded, Message: fmt.Sprintf(
-		"side %s's samples are stretched more than %s's (their sampled time is %.2fx their count times the median gap between them, against %.2fx): the machine was busier while it ran, and the time the process waited for a CPU counts as sampled time; on-CPU time is judged with that gap as uncertainty",
+		"side %s's samples are stretched more than %s's (their sampled time is %.2fx their count times the profiler's tick, against %.2fx): the machine was busier while it ran, and the time the process waited for a CPU counts as sampled time; on-CPU time is judged with that gap as uncertainty",
 		s[more].Name, s[less].Name, math.Exp(mean(stretch[more])), math.Exp(mean(stretch[less])))}}
 }
 

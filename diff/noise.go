@@ -407,7 +407,7 @@ func (c *comparison) judgeHeadline(m *Measure, scale []float64, load float64) {
 // one build without their process CPU time, one run a side flagged the
 // headline in 36.5% of A/A draws (1 ms Node) and 10% (250 µs) against a
 // prior of RunNoise alone; a held-out pair of runs of one build read
-// +58% on-CPU (p = 0.048) at stretches of 1.13 and 1.53, while the
+// +58% on-CPU (p = 0.048) at stretches of 1.15 and 1.59, while the
 // process CPU time the kernel counted was 1.35 s and 1.39 s.
 func (c *comparison) loadGap() float64 {
 	if c.runStretch == nil {
