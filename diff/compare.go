@@ -729,16 +729,25 @@ func (c *comparison) runsOnCPU() [][]float64 {
 // count is then not known, and shares are of the whole run); nil
 // otherwise.
 func countsOfTicks(sides []Side) [][]float64 {
+	return perRun(sides, func(sm analyze.Summary) (float64, bool) {
+		return float64(sm.OnCPUSamples), sm.OnCPUSamples > 0 && sm.NarrowedFromNs == 0
+	})
+}
+
+// perRun returns of(each run's summary), per side, for two sides; nil
+// for any other count of sides or when of refuses a run.
+func perRun(sides []Side, of func(analyze.Summary) (float64, bool)) [][]float64 {
 	if len(sides) != 2 {
 		return nil
 	}
 	out := make([][]float64, 2)
 	for si, s := range sides {
 		for _, t := range s.Tables {
-			if t.Summary.OnCPUSamples <= 0 || t.Summary.NarrowedFromNs > 0 {
+			v, ok := of(t.Summary)
+			if !ok {
 				return nil
 			}
-			out[si] = append(out[si], float64(t.Summary.OnCPUSamples))
+			out[si] = append(out[si], v)
 		}
 	}
 	return out
@@ -758,20 +767,10 @@ func countsOfTicks(sides []Side) [][]float64 {
 // to 1.7 ms). nil unless there are two sides whose every run takes one
 // sample per tick and knows its gaps.
 func stretchesOf(sides []Side) [][]float64 {
-	if len(sides) != 2 {
-		return nil
-	}
-	out := make([][]float64, 2)
-	for si, s := range sides {
-		for _, t := range s.Tables {
-			sm := t.Summary
-			if sm.OnCPUSamples <= 0 || sm.TickNs <= 0 || sm.OnCPUNs <= 0 {
-				return nil
-			}
-			out[si] = append(out[si], math.Log(float64(sm.OnCPUNs)/(float64(sm.OnCPUSamples)*float64(sm.TickNs))))
-		}
-	}
-	return out
+	return perRun(sides, func(sm analyze.Summary) (float64, bool) {
+		ok := sm.OnCPUSamples > 0 && sm.TickNs > 0 && sm.OnCPUNs > 0
+		return math.Log(float64(sm.OnCPUNs) / (float64(sm.OnCPUSamples) * float64(sm.TickNs))), ok
+	})
 }
 
 // newMeasure returns a measure with zeroed runs.
@@ -1249,12 +1248,12 @@ func loadWarnings(onCPU, process Measure, s []SideSummary) []analyze.Warning {
 	return w
 }
 
-// stretchWarning is the gap between two sides' mean log stretches past
-// which the report says that the machine's load differed: ln 1.25, far
+// stretchWarning is the ratio between two sides' mean stretches past
+// which the report says that the machine's load differed: 1.25, far
 // past the gap between the sides of the quiet recordings measured (their
 // means at most 1.02 apart) and below one loaded run against a quiet one
 // (1.59 against 1.15 in a held-out recording).
-var stretchWarning = math.Log(1.25)
+const stretchWarning = 1.25
 
 // stretchWarnings warns when the sides' samples are stretched apart by
 // more than stretchWarning (see stretchesOf).
@@ -1263,7 +1262,7 @@ func stretchWarnings(stretch [][]float64, s []SideSummary) []analyze.Warning {
 		return nil
 	}
 	a, b := mean(stretch[0]), mean(stretch[1])
-	if math.Abs(b-a) <= stretchWarning {
+	if math.Abs(b-a) <= math.Log(stretchWarning) {
 		return nil
 	}
 	more, less := 1, 0
