@@ -77,7 +77,7 @@ func main() {
 	debug := flag.String("debug", "", "FUNCTION=PCT:N: print one draw's rows of FUNCTION with PCT injected at N v N, and exit")
 	spreadFlag := flag.Bool("spread", false, "print the run-to-run spread of each set's injection targets (time, share by sample time and by sample count, process CPU), and exit")
 	seed := flag.Uint64("seed", 1, "seed of the draws")
-	flag.BoolVar(&o.verbose, "v", false, "list the flags of each A/A draw on standard error")
+	flag.BoolVar(&o.verbose, "v", false, "list the flags of each A/A draw, and why +20% draws missed their change, on standard error")
 	ab := flag.Bool("ab", true, "draw the injected A/B splits (false: their cells are -, and the A/A draws past the first n differ, the draws being one stream)")
 	recorded := flag.Bool("recorded", true, "give each run the process CPU time and resources its recording's record.json holds (false: compare the bare profiles, as two .cpuprofile files are)")
 	ns := flag.String("n", "1,2,3,5,10", "runs a side to draw, comma-separated")
@@ -260,6 +260,7 @@ type abCells struct {
 // draws with another function judged worse at +20%.
 func (s *set) injected(o options, rng *rand.Rand, targets []string, n int) (abCells, error) {
 	found := map[float64]int{}
+	missed := map[string]int{}
 	wrong, alone, counted, byCount := 0, 0, 0, 0
 	for _, size := range o.sizes {
 		for d := 0; d < o.draws; d++ {
@@ -274,6 +275,9 @@ func (s *set) injected(o options, rng *rand.Rand, targets []string, n int) (abCe
 			}
 			if size != 20 {
 				continue
+			}
+			if o.verbose {
+				missed[whyMissed(r, target)]++
 			}
 			if shareTest(r, target) {
 				alone++
@@ -297,6 +301,9 @@ func (s *set) injected(o options, rng *rand.Rand, targets []string, n int) (abCe
 		}
 	}
 	c.at20, c.ceiling, c.unrelated = pct(found[20], o.draws), pct(alone, o.draws), pct(wrong, o.draws)
+	if o.verbose {
+		fmt.Fprintf(os.Stderr, "%s %d v %d, +20%%: %v\n", s.name, n, n, missed)
+	}
 	if counted > 0 {
 		c.ceilingCount = pct(byCount, counted)
 	}
@@ -703,6 +710,35 @@ func worse(r *diff.Report, fn string) bool {
 		}
 	}
 	return false
+}
+
+// whyMissed says what became of the target's self time in an injected
+// draw (-v): found (any row of that name judged worse, as worse says),
+// or why not, from its largest row of that name: its time lower (the
+// verdict's direction), its change below the minimum effect, or its
+// p-value at alpha or above.
+func whyMissed(r *diff.Report, fn string) string {
+	if worse(r, fn) {
+		return "found"
+	}
+	var big *diff.Row
+	for i, row := range r.Functions {
+		if row.Key.Function == fn && (big == nil || row.Self.Mean[1] > big.Self.Mean[1]) {
+			big = &r.Functions[i]
+		}
+	}
+	if big == nil {
+		return "no row"
+	}
+	switch ch := big.Self.Change; {
+	case ch.Delta < 0:
+		return "time fell"
+	case ch.DeltaPct < 5 || ch.DeltaPP < 0.1:
+		return "time below the minimum"
+	case ch.P >= 0.05:
+		return "p above alpha"
+	}
+	return "other"
 }
 
 // unrelatedWorse reports whether a function's self time other than the
