@@ -19,9 +19,16 @@ with the prior, Satterthwaite's degrees of freedom of the estimated part,
 counting only when it moved the time's way; when the headline changed,
 its time instead (its count share times the run's on-CPU time, Welch's t
 as the headline's, never below binomial noise), doubled from two runs a
-side; Mann-Whitney's too from 8 runs a side; Holm's weighted correction over each table's rows
-that pass the minimum effect, self and total sharing it equally, each
-row weighted half equally, half by its share.
+side; from three runs a side, each side's variance of a count is its
+runs' own (at least binomial) pooled with binomial noise plus the table's
+overdispersion at the row's size, worth limma's prior degrees of freedom
+estimated from the table's rows (at most twice the runs less one), and
+Student's t; Mann-Whitney's too from 8 runs a side; Holm's weighted
+correction over each table's rows that changed at all (not only those
+past the minimum effect: a family chosen by the changes it tests is no
+correction; a total whose runs are its self's is the self's one test),
+self times two thirds of it and totals one third, each row weighted half
+equally, half by its share (functions by share alone).
 
 usage: python3 bench/verify_json.py PROFDIFF before.cpuprofile[,more...] after.cpuprofile[,more...]
 
@@ -44,6 +51,7 @@ for f in before + after:
 RUN_NOISE, PRIOR_RUNS, DISPERSION, ATTRIBUTION = 0.15, 3, 4, 0.4
 SHARE_NOISE, RANK_RUNS, MIN_WEIGHT, UNIFORM = 0.2, 8, 0.01, 0.5
 ALPHA, MIN_PP, MIN_PCT = 0.05, 0.1, 5
+SELF_BLOCK = 2  # the self times' weight in a table's correction, the totals' 1
 
 
 def package(url):
@@ -282,7 +290,7 @@ def log_t_test(sa, sb, ra, rb):
     return p, ma, mb
 
 
-def row_p(runs, counts, function_level, whole_moved):
+def row_p(runs, counts, function_level, whole_moved, pooled=None):
     """A row's p-value before the correction, judged on its counts of
     samples: its time as its share of each run's on-CPU samples times the
     run's on-CPU time, and its share of the run's samples."""
@@ -304,7 +312,7 @@ def row_p(runs, counts, function_level, whole_moved):
     k = (on_n_mean[0] + on_n_mean[1]) / 2
     rest = cmeans[0] + cmeans[1] > k
     shares = [[(max(o - v, 0) if rest else v) / o * k if o > 0 else 0 for v, o in zip(counts[s], on_n[s])] for s in range(2)]
-    ps, sa, sb = count_test(shares[0], shares[1], share_prior, 1 - frac if rest else frac)
+    ps, sa, sb = count_test(shares[0], shares[1], share_prior, 1 - frac if rest else frac, pooled)
     if ((sb > sa) != rest) != (means[1] > means[0]):
         ps = 1.0
     return ps  # counted, the share alone
@@ -314,14 +322,96 @@ def count_prior_weight(n):
     return PRIOR_RUNS if n <= 2 else PRIOR_RUNS * (2 / n) ** 4
 
 
-def count_side(runs, prior, frac):
+def trigamma(x):
+    # psi'(x) = sum over k >= 0 of 1/(x+k)^2: the first 12 terms, then the
+    # Euler-Maclaurin tail at x+12
+    head = sum(1 / (x + k) ** 2 for k in range(12))
+    y = x + 12
+    return head + 1 / y + 1 / (2 * y * y) + 1 / (6 * y ** 3) - 1 / (30 * y ** 5) + 1 / (42 * y ** 7)
+
+
+def digamma(x):
+    head = -sum(1 / (x + k) for k in range(12))
+    y = x + 12
+    return head + math.log(y) - 1 / (2 * y) - 1 / (12 * y * y) + 1 / (120 * y ** 4) - 1 / (252 * y ** 6)
+
+
+def size_class(frac):
+    return 0 if frac < 0.01 else 1 if frac < 0.05 else 2
+
+
+def pooled_overdispersion(cs):
+    """The table's counts' variance above binomial noise, per class of
+    size (under 1%, 1-5%, 5% or more of the run's samples; a class of
+    fewer than 3 rows takes the whole table's), over rows of at most half
+    the run and sides of two runs or more and 20 samples a run or more;
+    and the prior's weight, limma's prior degrees of freedom (None: too
+    few rows)."""
+    k = (on_n_mean[0] + on_n_mean[1]) / 2
+    entries, rows = [], [0, 0, 0, 0]
+    for counts in cs:
+        frac = min(max(sum(counts[s]) / len(counts[s]) / on_n_mean[s] for s in range(2)), 1)
+        if frac > 0.5:
+            continue
+        cl, counted = size_class(frac), False
+        for s in range(2):
+            if len(counts[s]) < 2:
+                continue
+            xs = [v / o * k if o > 0 else 0 for v, o in zip(counts[s], on_n[s])]
+            m = sum(xs) / len(xs)
+            if m < 20:
+                continue
+            r = len(xs) - 1
+            entries.append((cl, sum((x / m - 1) ** 2 for x in xs) / r, max(1 - frac, 0.01) / m, r))
+            counted = True
+        if counted:
+            rows[cl] += 1
+            rows[3] += 1
+    if rows[3] < 3:
+        return None
+    num, den = [0.0] * 4, [0.0] * 4
+    for cl, s2, b, r in entries:
+        for j in (cl, 3):
+            num[j] += r * (s2 - b)
+            den[j] += r
+    extra = [max(num[j if rows[j] >= 3 else 3] / den[j if rows[j] >= 3 else 3], 0) for j in range(3)]
+    ls = [math.log(s2 / (b + extra[cl])) - digamma(r / 2) + math.log(r / 2)
+          for cl, s2, b, r in entries if s2 > 0 and b + extra[cl] > 0]
+    weight = 50.0
+    if len(ls) >= 3:
+        tri = sum(trigamma(r / 2) for cl, s2, b, r in entries if s2 > 0 and b + extra[cl] > 0) / len(ls)
+        excess = statistics.variance(ls) - tri
+        if excess > 0:
+            lo, hi = 1e-8, 1.0  # the y with trigamma(y) = excess
+            while trigamma(hi) > excess:
+                lo, hi = hi, 2 * hi
+            for _ in range(200):
+                mid = (lo + hi) / 2
+                lo, hi = (mid, hi) if trigamma(mid) > excess else (lo, mid)
+            weight = min(2 * (lo + hi) / 2, 50.0)
+    return extra, weight
+
+
+def count_side(runs, prior, frac, pooled=None):
     """(mean, variance of the log mean, degrees of freedom) of a side's
-    counts: binomial sampling noise, known, plus the runs' variance above
-    it (at least 0) pooled with the prior; the degrees of freedom are the
+    counts: from three runs a side, when the table has a pooled
+    overdispersion, the runs' variance (at least the binomial noise)
+    pooled with the binomial noise plus the table's figure for the row's
+    size, worth the table's weight (at most twice the runs less one),
+    Student's t with the runs' degrees of freedom plus the prior's; else
+    binomial sampling noise, known, plus the runs' variance above it (at
+    least 0) pooled with the prior; the degrees of freedom are the
     estimated part's (Satterthwaite)."""
     n, s = len(runs), sum(runs)
     mean = max(s / n, 0.5)
     binom = max(1 - frac, 0.01) / mean if s > 0 else 1 / mean
+    if pooled is not None and n >= 3 and s > 0:
+        extra, weight = pooled
+        e = extra[size_class(frac)]
+        w = min(weight, 2 * (n - 1))
+        s2 = max(sum((x / mean - 1) ** 2 for x in runs) / (n - 1), binom)
+        cv2 = (w * (binom + e) + (n - 1) * s2) / (w + n - 1)
+        return mean, cv2 / n, w + n - 1
     extra, df = prior * prior + ((DISPERSION - 1) * binom if s > 0 else 0), math.inf
     if n >= 2 and s > 0:
         s2 = max(sum((x / mean - 1) ** 2 for x in runs) / (n - 1) - binom, 0)
@@ -331,8 +421,8 @@ def count_side(runs, prior, frac):
     return mean, (binom + extra) / n, df
 
 
-def count_test(ra, rb, prior, frac):
-    return log_t_test(count_side(ra, prior, frac), count_side(rb, prior, frac), ra, rb)
+def count_test(ra, rb, prior, frac, pooled=None):
+    return log_t_test(count_side(ra, prior, frac, pooled), count_side(rb, prior, frac, pooled), ra, rb)
 
 
 def passes_minimum(means, pp):
@@ -350,25 +440,29 @@ def table_ps(rows, function_level, whole_moved):
     ms = [r[0] for r in rows] + [r[1] for r in rows]
     cs = [r[2] for r in rows] + [r[3] for r in rows]
     ps, ws = [None] * len(ms), [0.0] * len(ms)
+    pooled = pooled_overdispersion(cs)
+    size = len(rows)
+    same = [i >= size and ms[i] == ms[i - size] and cs[i] == cs[i - size] for i in range(len(ms))]
     for i, runs in enumerate(ms):
         means = [sum(r) / len(r) for r in runs]
-        pp = 100 * (means[1] / on_mean[1] - means[0] / on_mean[0])
-        if passes_minimum(means, pp):
-            ps[i] = row_p(runs, cs[i], function_level, whole_moved)
+        if means[1] != means[0] and not same[i]:  # the family: every row that changed
+            ps[i] = row_p(runs, cs[i], function_level, whole_moved, pooled)
             ws[i] = max(max(100 * means[s] / on_mean[s] for s in range(2)), MIN_WEIGHT)
-    size = len(rows)
-    for blk in (range(0, size), range(size, 2 * size)):
+    for blk, weight in ((range(0, size), SELF_BLOCK), (range(size, 2 * size), 1)):
         tested = [i for i in blk if ps[i] is not None]
         tot = sum(ws[i] for i in tested)
         for i in tested:
             u = 0 if function_level else UNIFORM  # functions: by share alone
-            ws[i] = u / len(tested) + (1 - u) * ws[i] / tot
+            ws[i] = weight * (u / len(tested) + (1 - u) * ws[i] / tot)
     idx = sorted((i for i in range(len(ms)) if ps[i] is not None), key=lambda i: ps[i] / ws[i])
     left, run, out = sum(ws[i] for i in idx), 0.0, list(ps)
     for i in idx:
         run = max(run, min(1.0, left * ps[i] / ws[i]))
         left -= ws[i]
         out[i] = run
+    for i in range(size, 2 * size):
+        if same[i]:  # a total that is its self: the self's test
+            out[i] = out[i - size]
     return out[:size], out[size:]
 
 

@@ -92,9 +92,8 @@ func priorOf(name string, runNoise float64) float64 {
 // pooled with the runs' own spread, and Mann-Whitney with rankRuns runs a
 // side, but no sampling noise: the kernel counts these, it does not
 // sample them. Per
-// variant the measures that pass the minimum effect are corrected
-// together (Holm), and the variants against each other (Bonferroni), as
-// a table's rows are.
+// variant the measures that changed are corrected together (Holm), and
+// the variants against each other (Bonferroni), as a table's rows are.
 func judgeResources(sides []Side, base int, opts Options) []Resource {
 	out := lineUpResources(sides, base)
 	if len(out) == 0 || len(sides) < 2 {
@@ -114,8 +113,8 @@ func judgeResources(sides []Side, base int, opts Options) []Resource {
 			switch {
 			case math.IsNaN(ch.P):
 			case math.IsNaN(ps[i]):
-				// Below the minimum effect: no test, never a verdict
-				// but ~; its p-value is the uncorrected one.
+				// No change at all: no test, never a verdict but ~; its
+				// p-value is the uncorrected one.
 			default:
 				ch.P = math.Min(1, ps[i]*float64(len(variants)))
 			}
@@ -204,7 +203,10 @@ func testResources(out []Resource, base, v int, opts Options) ([]Change, []float
 				sa, sb = sa.counted(len(a)), sb.counted(len(b))
 			}
 			ch.P = testRuns(a, b, sa, sb)
-			if passesMinimum(ch, opts) {
+			if ch.Delta != 0 {
+				// Every measure that changed is in the family, as a
+				// table's rows are (judgeCounted); the minimum effect
+				// gates the verdict alone.
 				ps[i] = ch.P
 			}
 		}
