@@ -101,9 +101,11 @@ const (
 	// total moves with it. Chosen with the family of every row that
 	// changed (judgeCounted), on the calibration bench's 10 + 10 Node runs
 	// of one build (200 draws a cell): +20% in a function of 6% found at
-	// 5 v 5 in 78.0% of draws on a quiet machine (72.5% at 1), 56.5% on
-	// a loaded one (46.0%), A/A reports flagging a row in at most 2.5% at
-	// 3, 5 and 10 runs a side either way.
+	// 5 v 5 in 78.0% of draws on a quiet machine (72.5% with the self
+	// times weighing as the totals), 56.5% on a loaded one (46.0%, in
+	// another stream of draws), A/A reports flagging a row in at most
+	// 2.5% at 3, 5 and 10 runs a side either way; 3 gained 1.5 and 0.5
+	// points more.
 	selfBlockWeight = 2
 	// maxRunsNeeded is the most runs a side RunsNeeded names; a change
 	// that would need more is reported as not worth the runs (0).
