@@ -26,7 +26,8 @@ estimated from the table's rows (at most twice the runs less one), and
 Student's t; Mann-Whitney's too from 8 runs a side; Holm's weighted
 correction over each table's rows that changed at all (not only those
 past the minimum effect: a family chosen by the changes it tests is no
-correction; a total whose runs are its self's is the self's one test),
+correction; those below it show no p, and under 1% of on-CPU time take
+p = 1 untested; a total whose runs are its self's is the self's one test),
 self times two thirds of it and totals one third, each row weighted half
 equally, half by its share (functions by share alone).
 
@@ -443,11 +444,16 @@ def table_ps(rows, function_level, whole_moved):
     pooled = pooled_overdispersion(cs)
     size = len(rows)
     same = [i >= size and ms[i] == ms[i - size] and cs[i] == cs[i - size] for i in range(len(ms))]
+    below = [False] * len(ms)
     for i, runs in enumerate(ms):
         means = [sum(r) / len(r) for r in runs]
         if means[1] != means[0] and not same[i]:  # the family: every row that changed
-            ps[i] = row_p(runs, cs[i], function_level, whole_moved, pooled)
-            ws[i] = max(max(100 * means[s] / on_mean[s] for s in range(2)), MIN_WEIGHT)
+            share = max(100 * means[s] / on_mean[s] for s in range(2))
+            pp = 100 * (means[1] / on_mean[1] - means[0] / on_mean[0])
+            below[i] = not passes_minimum(means, pp)
+            # below the minimum and under 1% of on-CPU: in the family, p = 1
+            ps[i] = 1.0 if below[i] and share < 1 else row_p(runs, cs[i], function_level, whole_moved, pooled)
+            ws[i] = max(share, MIN_WEIGHT)
     for blk, weight in ((range(0, size), SELF_BLOCK), (range(size, 2 * size), 1)):
         tested = [i for i in blk if ps[i] is not None]
         tot = sum(ws[i] for i in tested)
@@ -460,6 +466,9 @@ def table_ps(rows, function_level, whole_moved):
         run = max(run, min(1.0, left * ps[i] / ws[i]))
         left -= ws[i]
         out[i] = run
+    for i in range(len(ms)):
+        if below[i]:  # no verdict possible: no p shown
+            out[i] = None
     for i in range(size, 2 * size):
         if same[i]:  # a total that is its self: the self's test
             out[i] = out[i - size]

@@ -107,6 +107,10 @@ const (
 	// 2.5% at 3, 5 and 10 runs a side either way; 3 gained 1.5 and 0.5
 	// points more.
 	selfBlockWeight = 2
+	// untestedShare is the share of on-CPU time (percent) under which a
+	// row that changed less than the minimum effect is left untested in
+	// its table's family, with p = 1 (see judgeCounted).
+	untestedShare = 1
 	// maxRunsNeeded is the most runs a side RunsNeeded names; a change
 	// that would need more is reported as not worth the runs (0).
 	maxRunsNeeded = 50
@@ -393,14 +397,18 @@ func holm(p []float64) {
 // rejected), so the chance of any false rejection stays within α for any
 // weights fixed before the p-values are seen. NaN entries are left alone
 // and not counted; weights must be positive where p is not NaN. Equal
-// weights give holm.
+// weights give holm. A +Inf entry is a test in the family that is never
+// rejected: its weight counts, it is not sorted (any test ordered after
+// it would be adjusted to 1 anyway), and it stays +Inf.
 func holmWeighted(p, w []float64) {
 	idx := make([]int, 0, len(p))
 	var total float64
 	for i, x := range p {
 		if !math.IsNaN(x) {
-			idx = append(idx, i)
 			total += w[i]
+			if !math.IsInf(x, 1) {
+				idx = append(idx, i)
+			}
 		}
 	}
 	slices.SortStableFunc(idx, func(a, b int) int {
@@ -503,15 +511,30 @@ func (c *comparison) judgeCounted(ms, counts []*Measure, scheduled []bool, has f
 	// in the family. Tested apart, a leaf package's identical self and
 	// total of the router corpus read better and ~ side by side.
 	same := sameAsSelf(ms, counts, kinds)
+	// A row that changed but not past the minimum effect can have no
+	// verdict, and shows no p-value. It keeps its weight in the family;
+	// below 1% of on-CPU time it is not even tested but takes p = 1,
+	// never rejected, which holds the others to as strict a level as its
+	// own p-value would or stricter (Holm's remaining weight only
+	// shrinks when a row is rejected), and saves the test of hundreds of
+	// small rows. A heavier one is tested, as its rejection frees much of
+	// α for the rest.
 	for i, m := range ms {
 		ps[i] = math.NaN()
-		if (eligible == nil || eligible(i)) && c.change(m).Delta != 0 && !same[i] {
+		if eligible != nil && !eligible(i) || same != nil && same[i] {
+			continue
+		}
+		if ch := c.change(m); ch.Delta != 0 {
+			ws[i] = max(c.share(m), minWeight)
+			if c.share(m) < untestedShare && !passesMinimum(ch, c.opts) {
+				ps[i] = math.Inf(1) // in the family, never rejected (holmWeighted)
+				continue
+			}
 			var n *Measure
 			if counts != nil {
 				n = counts[i]
 			}
 			ps[i], sts[i] = c.test(m, n, functionLevel, scheduled != nil && scheduled[i], pooled)
-			ws[i] = max(c.share(m), minWeight)
 		}
 	}
 	kinds = max(kinds, 1)
@@ -560,7 +583,7 @@ func (c *comparison) judgeCounted(ms, counts []*Measure, scheduled []bool, has f
 			total += ws[i]
 		}
 	}
-	for i := range ms {
+	for i := range same {
 		if same[i] {
 			self := i - len(ms)/2
 			ps[i], ws[i], sts[i] = ps[self], ws[self], sts[self]
@@ -568,6 +591,9 @@ func (c *comparison) judgeCounted(ms, counts []*Measure, scheduled []bool, has f
 	}
 	for i, m := range ms {
 		m.Change = c.change(m)
+		if math.IsInf(ps[i], 1) || !math.IsNaN(ps[i]) && !passesMinimum(m.Change, c.opts) {
+			ps[i] = math.NaN() // no verdict possible: no p-value to show
+		}
 		m.Change.P = c.family(ps[i])
 		before, after := has(i)
 		m.Change.Verdict = verdict(m.Change, c.opts, true, !before, !after)
@@ -581,12 +607,12 @@ func (c *comparison) judgeCounted(ms, counts []*Measure, scheduled []bool, has f
 
 // sameAsSelf says which of ms, a table's self measures then its totals
 // (kinds 2), are totals whose runs (and counts of samples, when counted)
-// are their self's, run for run; all false for other kinds.
+// are their self's, run for run; nil for other kinds.
 func sameAsSelf(ms, counts []*Measure, kinds int) []bool {
-	same := make([]bool, len(ms))
 	if kinds != 2 {
-		return same
+		return nil
 	}
+	same := make([]bool, len(ms))
 	size := len(ms) / 2
 	equal := func(a, b *Measure) bool {
 		for s := range a.Runs {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"github.com/profdiff/profdiff/diff"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -56,11 +57,9 @@ func TestJSONCompared(t *testing.T) {
 	}
 	for _, p := range out.Packages {
 		for _, m := range []measure{p.Self, p.Total} {
-			// Every row that changed is tested (the family of the
-			// correction, even below the minimum effect, which gates only
-			// the verdict): its p is a number; a row that did not
-			// change has none.
-			tested := m.Ns[0] != m.Ns[1]
+			// A change below the minimum effect (0.1pp, 5%) is not
+			// tested: its p is null; every other has one.
+			tested := m.DeltaPP != nil && math.Abs(*m.DeltaPP) >= 0.1 && (m.DeltaPct == nil || math.Abs(*m.DeltaPct) >= 5)
 			if len(m.Ns) != 2 || m.Verdict == "" || (m.P == nil) == tested {
 				t.Errorf("row %+v", p)
 			}
