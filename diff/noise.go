@@ -256,6 +256,11 @@ func countStatsOf(runs []float64, prior, frac float64, pooled overdispersion) si
 		extra = prior * prior
 	}
 	w := countPriorWeight(len(runs))
+	var ss float64 // the runs' sum of squared relative deviations
+	for _, x := range runs {
+		d := x/mean - 1
+		ss += d * d
+	}
 	if e, ok := pooled.at(frac); ok && len(runs) >= pooledRuns && sum > 0 {
 		// The table's own overdispersion at this size (see
 		// overdispersion): the runs' variance, the binomial noise
@@ -267,22 +272,12 @@ func countStatsOf(runs []float64, prior, frac float64, pooled overdispersion) si
 		// (below) judged a row whose runs lay close together by chance on
 		// its binomial noise alone: on 10 + 10 quiet Node runs of one
 		// build, 5 v 5 A/A reports flagged a row in 11% of draws.
-		var ss float64
-		for _, x := range runs {
-			d := x/mean - 1
-			ss += d * d
-		}
 		s2 := math.Max(ss/(n-1), binom)
 		w = min(pooled.weight, 2*(n-1))
 		cv2 := (w*(binom+e) + (n-1)*s2) / (w + n - 1)
 		return sideStats{mean: mean, v: cv2 / n, df: w + n - 1, cv2: cv2}
 	}
 	if len(runs) >= 2 && sum > 0 {
-		var ss float64
-		for _, x := range runs {
-			d := x/mean - 1
-			ss += d * d
-		}
 		s2 := math.Max(ss/(n-1)-binom, 0)
 		extra = (w*extra + (n-1)*s2) / (w + n - 1)
 		df = w + n - 1
