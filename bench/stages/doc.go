@@ -14,14 +14,17 @@
 // (benchstat: go install golang.org/x/perf/cmd/benchstat@latest.)
 // PROFDIFF_STAGES_NODES=50000 runs them on the guard's 10 MB size instead.
 //
-// The guard, bash bench/guard.sh (which CI runs after go test ./...), times
-// every stage and BenchmarkReference's workload interleaved, in a few
-// processes one after the other, divides each stage's time by the
-// reference's, and fails when a stage's ratio is more than 15% above its
-// ratio in baseline.txt twice in a row: ratios, not times, since machines
-// differ. bash bench/guard.sh -update measures baseline.txt anew
-// (do it, on the 2-core CI machine, when a stage got faster for good, or
-// the Go version changed). See TestGuard for how it measures.
+// The guard, bash bench/guard.sh (which CI runs after go test ./...),
+// builds the test binary of the commit that baseline.txt names (the base),
+// times every stage and BenchmarkReference's workload interleaved, in a few
+// processes of the base's binary and of this one taken alternately,
+// divides each stage's time by the reference's, and fails when a stage's
+// ratio is more than 15% above the base's twice in a row: both measured on
+// one machine at one time, since ratios written down on one machine were
+// 30-64% off on another for the same code. bash bench/guard.sh -update
+// makes HEAD the base (do it when a stage got faster or slower for good,
+// saying why, or the Go version changed). See TestGuard for how it
+// measures.
 //
 // The profiles come from Generate: synthetic V8 .cpuprofiles shaped like
 // one of the TypeScript compiler (deep recursive stacks, a few thousand

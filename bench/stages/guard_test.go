@@ -40,13 +40,26 @@ const (
 )
 
 // TestGuard times each stage against the reference workload and compares
-// the ratios with baseline.txt; bench/guard.sh runs it. It runs only when
-// PROFDIFF_GUARD is "check" (fail when a stage's ratio is more than 15%
-// above its baseline) or "update" (write baseline.txt); "measure" is the
-// processes it starts.
+// the ratios with the base commit's, which bench/guard.sh builds (the
+// commit that baseline.txt names) and passes as PROFDIFF_GUARD_BASE: it
+// fails when a stage's ratio is more than 15% above the base's in two
+// passes. It runs only when PROFDIFF_GUARD is "check" or "update" (write
+// baseline.txt: the commit PROFDIFF_GUARD_COMMIT and its ratios);
+// "measure" is the processes it starts.
+//
+// Why beside the base's code, not against ratios written down: a ratio to
+// the reference holds only on a machine like the one it was measured on.
+// The same code (32374ea) measured Render/markdown, Render/json and
+// Render/html 30-64% above baseline.txt's ratios on CI's 2-core machine
+// (reference 61 ms) and within 11% of them on another (reference 41 ms),
+// where, timed beside the code the ratios were measured of (49f098d), it
+// was within 8% of it on every stage.
+// Without a base binary (a checkout without the commit), the table is
+// printed against baseline.txt's ratios but judges nothing.
 //
 // How it measures, to be steady on a shared 2-core machine: in 4 processes
-// one after the other (8 for update), each running this test binary again:
+// of each binary, base and this one alternately (see runPass; 8 of this
+// one for update), each running its test binary again:
 // the same code was up to 13% faster or slower in one process than in the
 // next (where its memory landed, presumably), however long it was timed.
 // A stage's ratio is the median over the processes. Each process times the
@@ -89,8 +102,8 @@ func TestGuard(t *testing.T) {
 	}
 	start := time.Now()
 	if mode == "update" {
-		now := runProcesses(t, 2*guardProcs)
-		if err := writeBaseline(baselineFile, now); err != nil {
+		now := runPass(t, 2*guardProcs, "").now
+		if err := writeBaseline(baselineFile, now, os.Getenv("PROFDIFF_GUARD_COMMIT")); err != nil {
 			t.Fatal(err)
 		}
 		fmt.Printf("guard: %d stages, input %.1f + %.1f MB, GODEBUG=%s\n", len(now.stages), float64(now.size[0])/1e6, float64(now.size[1])/1e6, os.Getenv("GODEBUG"))
@@ -110,24 +123,31 @@ func TestGuard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	baseExe := os.Getenv("PROFDIFF_GUARD_BASE")
+	if baseExe == "" {
+		fmt.Printf("guard: no test binary of the base commit (%s): comparing with baseline.txt's ratios, measured on another machine, which judge nothing (see TestGuard)\n", orNone(base.commit))
+	} else {
+		fmt.Printf("guard: comparing with the base commit %s, measured beside this code\n", base.commit)
+	}
 	// A stage fails when it is over the limit in guardPasses passes in a
 	// row; passes stop when no stage is over it in all of them so far.
-	var passes []*result
+	var passes []pass
 	var suspect []bool
 	for p := range guardPasses {
-		r := runProcesses(t, guardProcs)
+		ps := runPass(t, guardProcs, baseExe)
 		if p == 0 {
-			for _, s := range r.stages {
-				if _, ok := base[s.Name]; !ok {
-					t.Fatalf("%s has no ratio in bench/stages/%s: run bash bench/guard.sh -update", s.Name, baselineFile)
-				}
-			}
-			suspect = make([]bool, len(r.stages))
+			suspect = make([]bool, len(ps.now.stages))
 		}
-		passes = append(passes, r)
+		for _, s := range ps.now.stages {
+			if _, ok := ps.baseline(s.Name, base.ratios); !ok && baseExe == "" {
+				t.Fatalf("%s has no ratio in bench/stages/%s: run bash bench/guard.sh -update", s.Name, baselineFile)
+			}
+		}
+		passes = append(passes, ps)
 		left := false
-		for i, s := range r.stages {
-			suspect[i] = (p == 0 || suspect[i]) && s.Ratio > guardLimit*base[s.Name]
+		for i, s := range ps.now.stages {
+			b, ok := ps.baseline(s.Name, base.ratios)
+			suspect[i] = ok && (p == 0 || suspect[i]) && s.Ratio > guardLimit*b
 			left = left || suspect[i]
 		}
 		if !left {
@@ -135,36 +155,82 @@ func TestGuard(t *testing.T) {
 		}
 	}
 
-	now := passes[0]
+	first := passes[0]
+	now := first.now
 	pct := func(x, b float64) string { return fmt.Sprintf("%+.1f%%", 100*(x/b-1)) }
 	fmt.Printf("guard: %d stages, input %.1f + %.1f MB, GODEBUG=%s\n", len(now.stages), float64(now.size[0])/1e6, float64(now.size[1])/1e6, os.Getenv("GODEBUG"))
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "stage\tms/op\tbaseline\tnow\tchange\tprocesses\tagain\t\t")
+	if baseExe == "" {
+		fmt.Fprintln(w, "stage\tms/op\tbaseline\tnow\tchange\tprocesses\tagain\t\t")
+	} else {
+		fmt.Fprintln(w, "stage\tbase ms/op\tms/op\tbase\tnow\tchange\tprocesses\tagain\t\t")
+	}
 	failed := 0
 	for i, s := range now.stages {
-		b := base[s.Name]
+		b, ok := first.baseline(s.Name, base.ratios)
+		if !ok {
+			fmt.Fprintf(w, "%s\t-\t%.2f\t-\t%.4f\t\t\t\t\tnew: the base commit has no such stage\n", s.Name, s.Ms, s.Ratio)
+			continue
+		}
 		verdict, again := "ok", ""
 		if s.Ratio > guardLimit*b {
 			verdict = "ok again"
 			for _, r := range passes[1:] {
-				again += pct(r.stages[i].Ratio, b)
+				rb, _ := r.baseline(s.Name, base.ratios)
+				again += pct(r.now.stages[i].Ratio, rb)
 			}
 		}
 		switch {
+		case suspect[i] && baseExe == "":
+			verdict = "slower than the ratios (not judged)"
 		case suspect[i]:
 			verdict = fmt.Sprintf("SLOWER (limit %+.0f%%)", 100*(guardLimit-1))
 			failed++
-		case s.Ratio < b/guardLimit:
+		case s.Ratio < b/guardLimit && baseExe == "":
 			verdict = "faster: update the baseline?"
+		case s.Ratio < b/guardLimit:
+			verdict = "faster"
 		}
-		fmt.Fprintf(w, "%s\t%.2f\t%.4f\t%.4f\t%s\t%s..%s\t%s\t\t%s\n", s.Name, s.Ms, b, s.Ratio, pct(s.Ratio, b), pct(s.Min, b), pct(s.Max, b), again, verdict)
+		if baseExe == "" {
+			fmt.Fprintf(w, "%s\t%.2f\t%.4f\t%.4f\t%s\t%s..%s\t%s\t\t%s\n", s.Name, s.Ms, b, s.Ratio, pct(s.Ratio, b), pct(s.Min, b), pct(s.Max, b), again, verdict)
+		} else {
+			bs, _ := first.base.stage(s.Name)
+			fmt.Fprintf(w, "%s\t%.2f\t%.2f\t%.4f\t%.4f\t%s\t%s..%s\t%s\t\t%s\n", s.Name, bs.Ms, s.Ms, b, s.Ratio, pct(s.Ratio, b), pct(s.Min, b), pct(s.Max, b), again, verdict)
+		}
 	}
 	w.Flush()
 	fmt.Printf("guard: %d pass(es) of %d processes of %d rounds in %.0f s; reference %.2f ms\n",
-		len(passes), guardProcs, guardRounds, time.Since(start).Seconds(), now.refMs)
+		len(passes), first.procs, guardRounds, time.Since(start).Seconds(), now.refMs)
 	if failed > 0 {
-		t.Errorf("%d stage(s) more than %.0f%% slower than bench/stages/%s says, relative to the reference workload, in %d passes", failed, 100*(guardLimit-1), baselineFile, guardPasses)
+		t.Errorf("%d stage(s) more than %.0f%% slower than the base commit %s, relative to the reference workload, in %d passes", failed, 100*(guardLimit-1), base.commit, guardPasses)
 	}
+}
+
+// orNone returns s, or "none" when it is empty.
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// pass is what one pass of the guard measured: this code, and the base
+// commit's code beside it when there is a base binary.
+type pass struct {
+	now   *result
+	base  *result // nil without a base binary
+	procs int     // processes run in all
+}
+
+// baseline returns the ratio that the stage name is held to in this pass:
+// the base binary's, measured beside this code, or else baseline.txt's.
+func (p pass) baseline(name string, file map[string]float64) (float64, bool) {
+	if p.base != nil {
+		s, ok := p.base.stage(name)
+		return s.Ratio, ok
+	}
+	b, ok := file[name]
+	return b, ok
 }
 
 // stageResult is what was measured of a stage: by one process, or the
@@ -212,51 +278,94 @@ func measureProcess(t *testing.T) {
 	fmt.Printf("%s%s\n", resultPrefix, b)
 }
 
-// runProcesses runs n measuring processes one after the other and
-// returns each stage's median over them.
-func runProcesses(t *testing.T, n int) *result {
+// stage returns the result of the stage name.
+func (r *result) stage(name string) (stageResult, bool) {
+	for _, s := range r.stages {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return stageResult{}, false
+}
+
+// runPass runs n measuring processes of this test binary one after the
+// other, and as many of baseExe's (unless it is empty) interleaved with
+// them, base first then this one's twice then the base's twice (so that
+// a drift of the machine's speed falls on both alike), and returns each
+// stage's median over each binary's processes. The base processes are
+// never slowed down (PROFDIFF_STAGES_SLOW is for this code only).
+func runPass(t *testing.T, n int, baseExe string) pass {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var reps []processReport
-	for range n {
-		cmd := exec.Command(exe, "-test.run=^TestGuard$", "-test.count=1", "-test.timeout=10m")
-		cmd.Env = append(os.Environ(), "PROFDIFF_GUARD=measure")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("measuring process: %v\n%s", err, out)
+	if baseExe == "" {
+		var reps []processReport
+		for range n {
+			reps = append(reps, runProcess(t, exe, os.Environ()))
 		}
-		var rep processReport
-		found := false
-		sc := bufio.NewScanner(bytes.NewReader(out))
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			line, ok := strings.CutPrefix(sc.Text(), resultPrefix)
-			if !ok {
-				if os.Getenv("PROFDIFF_GUARD_DEBUG") != "" && !strings.HasPrefix(sc.Text(), "PASS") {
-					fmt.Println(sc.Text())
-				}
-				continue
-			}
-			if err := json.Unmarshal([]byte(line), &rep); err != nil {
-				t.Fatalf("measuring process: %v in %q", err, line)
-			}
-			found = true
-		}
-		if !found || len(rep.Stages) == 0 {
-			t.Fatalf("measuring process reported nothing:\n%s", out)
-		}
-		if os.Getenv("PROFDIFF_GUARD_DEBUG") != "" {
-			fmt.Printf("process: reference %.2f ms, ratios", rep.RefMs)
-			for _, s := range rep.Stages {
-				fmt.Printf(" %.4f", s.Ratio)
-			}
-			fmt.Println()
-		}
-		reps = append(reps, rep)
+		return pass{now: summarize(reps), procs: n}
 	}
+	var baseEnv []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PROFDIFF_STAGES_SLOW=") {
+			baseEnv = append(baseEnv, kv)
+		}
+	}
+	var now, base []processReport
+	for i := range 2 * n {
+		if (i+1)/2%2 == 0 { // base, now, now, base, base, now, ...
+			base = append(base, runProcess(t, baseExe, baseEnv))
+		} else {
+			now = append(now, runProcess(t, exe, os.Environ()))
+		}
+	}
+	return pass{now: summarize(now), base: summarize(base), procs: 2 * n}
+}
+
+// runProcess runs one measuring process of the test binary exe and
+// returns what it reported.
+func runProcess(t *testing.T, exe string, env []string) processReport {
+	t.Helper()
+	cmd := exec.Command(exe, "-test.run=^TestGuard$", "-test.count=1", "-test.timeout=10m")
+	cmd.Env = append(env, "PROFDIFF_GUARD=measure")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("measuring process %s: %v\n%s", exe, err, out)
+	}
+	var rep processReport
+	found := false
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line, ok := strings.CutPrefix(sc.Text(), resultPrefix)
+		if !ok {
+			if os.Getenv("PROFDIFF_GUARD_DEBUG") != "" && !strings.HasPrefix(sc.Text(), "PASS") {
+				fmt.Println(sc.Text())
+			}
+			continue
+		}
+		if err := json.Unmarshal([]byte(line), &rep); err != nil {
+			t.Fatalf("measuring process %s: %v in %q", exe, err, line)
+		}
+		found = true
+	}
+	if !found || len(rep.Stages) == 0 {
+		t.Fatalf("measuring process %s reported nothing:\n%s", exe, out)
+	}
+	if os.Getenv("PROFDIFF_GUARD_DEBUG") != "" {
+		fmt.Printf("process %s: reference %.2f ms, ratios", exe, rep.RefMs)
+		for _, s := range rep.Stages {
+			fmt.Printf(" %.4f", s.Ratio)
+		}
+		fmt.Println()
+	}
+	return rep
+}
+
+// summarize returns each stage's median over the processes' reports.
+func summarize(reps []processReport) *result {
 	r := &result{size: reps[0].Size}
 	var refMs []float64
 	for _, rep := range reps {
@@ -405,14 +514,26 @@ func quantile(xs []float64, q float64) float64 {
 	return s[lo] + (pos-float64(lo))*(s[lo+1]-s[lo])
 }
 
-// readBaseline reads baseline.txt: "stage ratio" lines; # starts a comment.
-func readBaseline(path string) (map[string]float64, error) {
+// baseline is what baseline.txt holds.
+type baseline struct {
+	// commit names the commit whose code the ratios were measured of:
+	// bench/guard.sh builds its test binary, when this checkout has it, to
+	// measure beside this code (PROFDIFF_GUARD_BASE).
+	commit string
+	// ratios are each stage's ratio to the reference, for when there is
+	// no base binary.
+	ratios map[string]float64
+}
+
+// readBaseline reads baseline.txt: a "commit <hash>" line and "stage
+// ratio" lines; # starts a comment.
+func readBaseline(path string) (baseline, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w (bash bench/guard.sh -update writes it)", err)
+		return baseline{}, fmt.Errorf("%w (bash bench/guard.sh -update writes it)", err)
 	}
 	defer f.Close()
-	base := map[string]float64{}
+	base := baseline{ratios: map[string]float64{}}
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		line, _, _ := strings.Cut(sc.Text(), "#")
@@ -420,27 +541,57 @@ func readBaseline(path string) (map[string]float64, error) {
 		if len(fields) == 0 {
 			continue
 		}
+		if fields[0] == "commit" {
+			if len(fields) != 2 || !isHash(fields[1]) {
+				return baseline{}, fmt.Errorf("%s:%d: want commit and a 40-digit hash, got %q", path, n, sc.Text())
+			}
+			base.commit = fields[1]
+			continue
+		}
 		v, err := strconv.ParseFloat(fields[len(fields)-1], 64)
 		if len(fields) != 2 || err != nil || v <= 0 {
-			return nil, fmt.Errorf("%s:%d: want a stage and its ratio to the reference, got %q", path, n, sc.Text())
+			return baseline{}, fmt.Errorf("%s:%d: want a stage and its ratio to the reference, got %q", path, n, sc.Text())
 		}
-		base[fields[0]] = v
+		base.ratios[fields[0]] = v
 	}
 	return base, sc.Err()
 }
 
-// writeBaseline writes the ratios, with how they were measured.
-func writeBaseline(path string, r *result) error {
+// isHash says whether s is a full commit hash.
+func isHash(s string) bool {
+	if len(s) != 40 {
+		return false
+	}
+	for _, c := range s {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return false
+		}
+	}
+	return true
+}
+
+// writeBaseline writes the ratios of the code of commit, with how they
+// were measured.
+func writeBaseline(path string, r *result, commit string) error {
+	if !isHash(commit) {
+		return fmt.Errorf("PROFDIFF_GUARD_COMMIT=%q: want the 40-digit hash of the commit measured (bench/guard.sh -update sets it)", commit)
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `# Each stage's CPU time divided by the reference workload's
-# (BenchmarkReference), measured interleaved on one core: the median over
-# %d processes of %d rounds (see TestGuard in guard_test.go).
-# bench/guard.sh fails when a stage's ratio is more than %.0f%% above its
-# line here. Regenerate on the 2-core CI machine, when it is otherwise
-# idle (about 100 s), with: bash bench/guard.sh -update
+	fmt.Fprintf(&b, `# The code of the commit below is the speed the guard holds stages to:
+# bench/guard.sh builds that commit's test binary and times it beside
+# this code, alternately (see TestGuard in guard_test.go), and fails when
+# a stage's ratio to the reference workload is more than %.0f%% above the
+# base's in two passes. In a checkout without that commit (a shallow
+# clone), it compares with the ratios below instead: each stage's CPU
+# time divided by the reference workload's (BenchmarkReference), the
+# median over %d processes of %d rounds, which hold only on a machine like
+# the one they were measured on. Regenerate when a stage got faster or
+# slower for good (say why in the commit), on an otherwise idle machine
+# (about 100 s), with: bash bench/guard.sh -update
 # Measured %s, %s, %d CPUs, input %d + %d bytes (GuardNodes).
+commit %s
 # stage          ratio     (ms/op then; the processes' range)
-`, 2*guardProcs, guardRounds, 100*(guardLimit-1), time.Now().UTC().Format("2006-01-02"), runtime.Version(), runtime.NumCPU(), r.size[0], r.size[1])
+`, 100*(guardLimit-1), 2*guardProcs, guardRounds, time.Now().UTC().Format("2006-01-02"), runtime.Version(), runtime.NumCPU(), r.size[0], r.size[1], commit)
 	for _, s := range r.stages {
 		fmt.Fprintf(&b, "%-16s %.4f    # %.2f; %.4f to %.4f\n", s.Name, s.Ratio, s.Ms, s.Min, s.Max)
 	}
