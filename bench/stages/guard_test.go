@@ -581,9 +581,9 @@ func writeBaseline(path string, r *result, commit string) error {
 # this code, alternately (see TestGuard in guard_test.go), and fails when
 # a stage's ratio to the reference workload is more than %.0f%% above the
 # base's in two passes. In a checkout without that commit (a shallow
-# clone), it compares with the ratios below instead: each stage's CPU
-# time divided by the reference workload's (BenchmarkReference), the
-# median over %d processes of %d rounds, which hold only on a machine like
+# clone), it prints its ratios beside the ones below but judges nothing:
+# each stage's CPU time divided by the reference workload's
+# (BenchmarkReference), the median over %d processes of %d rounds, which hold only on a machine like
 # the one they were measured on. Regenerate when a stage got faster or
 # slower for good (say why in the commit), on an otherwise idle machine
 # (about 100 s), with: bash bench/guard.sh -update
