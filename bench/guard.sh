@@ -5,9 +5,9 @@
 # timed beside this code's, alternately, each stage as a ratio to a fixed
 # reference workload timed beside it in the same process (see TestGuard in
 # bench/stages/guard_test.go for how it keeps the noise out). A checkout
-# without that commit (a shallow clone) compares with baseline.txt's
-# ratios instead, which hold only on a machine like the one they were
-# measured on. Takes about 3 min on 2 cores, 6 min when a stage is over
+# without that commit (a shallow clone, which cannot fetch it) prints its
+# ratios beside baseline.txt's but judges nothing: those hold only on a
+# machine like the one they were measured on. Takes about 3 min on 2 cores, 6 min when a stage is over
 # the limit and is timed again; nothing when the code is the base's.
 #
 #   bash bench/guard.sh            check against the base commit
