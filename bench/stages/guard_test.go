@@ -53,7 +53,8 @@ const (
 // Render/html 30-64% above baseline.txt's ratios on CI's 2-core machine
 // (reference 61 ms) and within 11% of them on another (reference 41 ms),
 // where, timed beside the code the ratios were measured of (49f098d), it
-// was within 8% of it on every stage.
+// was within 8% of it on every stage in one pass (Compare/two +12.5% in
+// another).
 // Without a base binary (a checkout without the commit), the table is
 // printed against baseline.txt's ratios but judges nothing.
 //
@@ -145,7 +146,7 @@ func TestGuard(t *testing.T) {
 			suspect[i] = ok && (p == 0 || suspect[i]) && s.Ratio > guardLimit*b
 			left = left || suspect[i]
 		}
-		if !left {
+		if !left || baseExe == "" { // the written ratios judge nothing: no second pass
 			break
 		}
 	}
@@ -299,28 +300,29 @@ func runPass(t *testing.T, n int, baseExe string) pass {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if baseExe == "" {
-		var reps []processReport
-		for range n {
-			reps = append(reps, runProcess(t, exe, os.Environ()))
-		}
-		return pass{now: summarize(reps), procs: n}
-	}
 	var baseEnv []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "PROFDIFF_STAGES_SLOW=") {
 			baseEnv = append(baseEnv, kv)
 		}
 	}
+	procs := n
+	if baseExe != "" {
+		procs = 2 * n
+	}
 	var now, base []processReport
-	for i := range 2 * n {
-		if (i+1)/2%2 == 0 { // base, now, now, base, base, now, ...
+	for i := range procs {
+		if baseExe != "" && (i+1)/2%2 == 0 { // base, now, now, base, base, now, ...
 			base = append(base, runProcess(t, baseExe, baseEnv))
 		} else {
 			now = append(now, runProcess(t, exe, os.Environ()))
 		}
 	}
-	return pass{now: summarize(now), base: summarize(base), procs: 2 * n}
+	p := pass{now: summarize(now), procs: procs}
+	if base != nil {
+		p.base = summarize(base)
+	}
+	return p
 }
 
 // runProcess runs one measuring process of the test binary exe and
@@ -583,8 +585,8 @@ func writeBaseline(path string, r *result, commit string) error {
 # base's in two passes. In a checkout without that commit (a shallow
 # clone), it prints its ratios beside the ones below but judges nothing:
 # each stage's CPU time divided by the reference workload's
-# (BenchmarkReference), the median over %d processes of %d rounds, which hold only on a machine like
-# the one they were measured on. Regenerate when a stage got faster or
+# (BenchmarkReference), the median over %d processes of %d rounds,
+# which hold only on a machine like the one they were measured on. Regenerate when a stage got faster or
 # slower for good (say why in the commit), on an otherwise idle machine
 # (about 100 s), with: bash bench/guard.sh -update
 # Measured %s, %s, %d CPUs, input %d + %d bytes (GuardNodes).
