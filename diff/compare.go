@@ -279,7 +279,13 @@ type Report struct {
 	PathsDelta float64
 	Rules      []RuleResult
 	Options    Options
-	Warnings   []analyze.Warning
+	// Splits is how many splits of the two sides' runs corrected the
+	// verdicts of the tables of packages, functions and files, as one
+	// family (see permutation.go); 0 when each table was Holm-corrected
+	// on its own (fewer runs, or one side). With several variants, the
+	// least of their pairs'.
+	Splits   int
+	Warnings []analyze.Warning
 	// pairs, for a base judged against several variants (three sides or
 	// more, or a base other than the first side), holds the two-side
 	// comparison of the base with each variant, in side order: their
@@ -440,7 +446,7 @@ func Compare(sides []Side, opts Options) (*Report, error) {
 	r.Files = c.join(func(t *analyze.Table) []analyze.Row { return t.Files }, nil)
 	r.Calls = c.calls()
 	c.lines(r)
-	if len(sides) == 2 {
+	if len(sides) == 2 && !c.judgePermuted(r) {
 		c.judgeRows(r.Packages, false)
 		c.judgeRows(r.Functions, true)
 		c.judgeRows(r.Files, false)
@@ -532,9 +538,9 @@ func (c *comparison) headline(r *Report) {
 	sides := c.sides
 	r.Warnings = append(r.Warnings, sideWarnings(r.Sides, sides)...)
 	load := c.loadGap()
-	c.judgeHeadline(&r.Headline.OnCPU, slices.Repeat([]float64{1}, 2), load)
+	c.headlineTest = c.judgeHeadline(&r.Headline.OnCPU, slices.Repeat([]float64{1}, 2), load)
 	if r.PerWork {
-		c.judgeHeadline(&r.Headline.PerWork, c.scale, load)
+		c.headlineTest = c.judgeHeadline(&r.Headline.PerWork, c.scale, load)
 	}
 	r.Warnings = append(r.Warnings, stretchWarnings(c.runStretch, r.Sides)...)
 	if c.useProcess {
@@ -543,7 +549,7 @@ func (c *comparison) headline(r *Report) {
 		c.scale = slices.Repeat([]float64{1}, 2)
 		r.Headline.ProcessCPU = c.measure(func(si, ri int) float64 { return float64(sides[si].ProcessCPUNs[ri]) })
 		c.scale = unit
-		c.judgeHeadline(&r.Headline.ProcessCPU, slices.Repeat([]float64{1}, 2), 0)
+		c.headlineTest = c.judgeHeadline(&r.Headline.ProcessCPU, slices.Repeat([]float64{1}, 2), 0)
 		r.Warnings = append(r.Warnings, loadWarnings(r.Headline.OnCPU, r.Headline.ProcessCPU, r.Sides)...)
 	}
 	r.Headline.RunsNeeded = c.runsNeeded(*r.JudgedHeadline())
@@ -667,6 +673,9 @@ type comparison struct {
 	// worse): every row's share of the run then moves with it, and rows
 	// are judged on their time alone (see test).
 	wholeMoved bool
+	// headlineTest is the judged headline's test (see
+	// Report.JudgedHeadline), uncorrected.
+	headlineTest headlineTest
 	// fnIndex maps every function key met in a table to its row, and
 	// rows each table's functions (side, run, function) to theirs.
 	fnIndex map[analyze.Key]int32

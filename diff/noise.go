@@ -56,8 +56,11 @@ import (
 // the ranks can settle a change (two-sided p down to 1e-4 at 8 v 8), and
 // they cannot be moved by one wild run the way a mean can.
 //
-// Each table's p-values are corrected with Holm's weighted method over
-// every row that changed, each weighing by its share of on-CPU time (a
+// With enough runs a side, the tables of packages, functions and files are
+// corrected together over the splits of their runs (permutation.go);
+// otherwise, and for the call tree and calls always, each table's
+// p-values are corrected with Holm's weighted method over every row that
+// changed, each weighing by its share of on-CPU time (a
 // row of a few samples weighs almost nothing), the self times two thirds
 // of α and the totals one third (selfBlockWeight). The minimum effect
 // (Options.MinDeltaPP and MinDeltaPct) gates the verdict, not the family:
@@ -428,17 +431,33 @@ func holmWeighted(p, w []float64) {
 // judgeHeadline judges the headline's on-CPU change, whose runs are scaled
 // by scale per side; load is the gap between the sides' load (loadGap)
 // for sampled time, 0 for the operating system's figures.
-func (c *comparison) judgeHeadline(m *Measure, scale []float64, load float64) {
+func (c *comparison) judgeHeadline(m *Measure, scale []float64, load float64) headlineTest {
+	t := c.testHeadline(m, scale, load)
+	m.Change = change(m.Mean[0], m.Mean[1], math.NaN())
+	m.Change.P = c.family(t.p)
+	m.Change.Verdict = verdict(m.Change, c.opts, false, false, false)
+	c.needs(&m.Change, t.a, t.b, c.opts.Alpha, len(m.Runs[0]), len(m.Runs[1]))
+	return t
+}
+
+// headlineTest is a headline's test before any correction: its p-value
+// and the two sides' statistics, with what judgeHeadline was given.
+type headlineTest struct {
+	p     float64
+	a, b  sideStats
+	scale []float64
+	load  float64
+}
+
+// testHeadline tests a headline's change (see judgeHeadline).
+func (c *comparison) testHeadline(m *Measure, scale []float64, load float64) headlineTest {
 	a := sideStatsOf(m.Runs[0], c.interval[0], scale[0], c.opts.RunNoise)
 	b := sideStatsOf(m.Runs[1], c.interval[1], scale[1], c.opts.RunNoise)
 	// The gap in load between the sides is a bias the runs' spread cannot
 	// show (every run of a side recorded in a busy spell is stretched
 	// alike), so it widens the test at any count of runs.
 	a, b = a.withLoad(load), b.withLoad(load)
-	m.Change = change(m.Mean[0], m.Mean[1], math.NaN())
-	m.Change.P = c.family(testRuns(m.Runs[0], m.Runs[1], a, b))
-	m.Change.Verdict = verdict(m.Change, c.opts, false, false, false)
-	c.needs(&m.Change, a, b, c.opts.Alpha, len(m.Runs[0]), len(m.Runs[1]))
+	return headlineTest{p: testRuns(m.Runs[0], m.Runs[1], a, b), a: a, b: b, scale: scale, load: load}
 }
 
 // loadGap returns how far apart the two sides' samples are stretched: the
@@ -497,8 +516,37 @@ func (c *comparison) judgeSet(ms []*Measure, has func(i int) (before, after bool
 // their counts (see timeRuns). scheduled, when not nil, says which
 // measures' time the scheduler sets (see ScheduledRow).
 func (c *comparison) judgeCounted(ms, counts []*Measure, scheduled []bool, has func(i int) (before, after bool), eligible func(i int) bool, functionLevel bool, kinds int) {
+	f := &family{ms: ms, counts: counts, scheduled: scheduled, has: has, eligible: eligible, functionLevel: functionLevel, kinds: kinds}
+	c.testFamily(f)
+	holmWeighted(f.ps, f.ws)
+	c.finishFamily(f)
+}
+
+// family is one correction's measures (a table's self measures then its
+// totals, kinds 2, or one block), what judges them, and what their tests
+// gave: ps, the p-values (NaN out of the family, +Inf in it but never
+// rejected), corrected in place; ws, the weights; sts, the two sides'
+// statistics of what each tested; same, the totals whose runs are their
+// self's (sameAsSelf).
+type family struct {
+	ms, counts    []*Measure
+	scheduled     []bool
+	has           func(i int) (before, after bool)
+	eligible      func(i int) bool
+	functionLevel bool
+	kinds         int
+	ps, ws        []float64
+	sts           [][2]sideStats
+	same          []bool
+}
+
+// testFamily tests a family's measures, filling its p-values, weights
+// and statistics, not yet corrected.
+func (c *comparison) testFamily(f *family) {
+	ms, counts, scheduled, eligible, functionLevel, kinds := f.ms, f.counts, f.scheduled, f.eligible, f.functionLevel, f.kinds
 	ps, ws := make([]float64, len(ms)), make([]float64, len(ms))
 	sts := make([][2]sideStats, len(ms))
+	f.ps, f.ws, f.sts = ps, ws, sts
 	pooled := c.overdispersionOf(counts)
 	// A total whose runs are its self's (a leaf, a package whose code
 	// calls no other's) is the same hypothesis as the self: one test,
@@ -506,6 +554,7 @@ func (c *comparison) judgeCounted(ms, counts []*Measure, scheduled []bool, has f
 	// in the family. Tested apart, a leaf package's identical self and
 	// total of the router corpus read better and ~ side by side.
 	same := sameAsSelf(ms, counts, kinds)
+	f.same = same
 	// A row that changed but not past the minimum effect can have no
 	// verdict, and shows no p-value. It keeps its weight in the family;
 	// below 1% of on-CPU time it is not even tested but takes p = 1,
@@ -571,7 +620,12 @@ func (c *comparison) judgeCounted(ms, counts []*Measure, scheduled []bool, has f
 			}
 		}
 	}
-	holmWeighted(ps, ws)
+}
+
+// finishFamily sets a family's changes and verdicts from its corrected
+// p-values.
+func (c *comparison) finishFamily(f *family) {
+	ms, ps, ws, sts, same, has := f.ms, f.ps, f.ws, f.sts, f.same, f.has
 	var total float64
 	for i := range ms {
 		if !math.IsNaN(ps[i]) {
@@ -861,6 +915,15 @@ func (c *comparison) judge(m *Measure, p float64) Change {
 // calibration bench's A/A reports at ten runs a side flagged a row in 9%
 // of draws with the two judged as families of their own.
 func (c *comparison) judgeRows(rows []Row, functionLevel bool) {
+	f := rowsFamily(rows, functionLevel)
+	c.testFamily(f)
+	holmWeighted(f.ps, f.ws)
+	c.finishFamily(f)
+}
+
+// rowsFamily returns a table's rows as one family, untested: their self
+// measures, then their totals (kinds 2).
+func rowsFamily(rows []Row, functionLevel bool) *family {
 	ms := make([]*Measure, 2*len(rows))
 	var counts []*Measure
 	for i := range rows {
@@ -885,7 +948,7 @@ func (c *comparison) judgeRows(rows []Row, functionLevel bool) {
 		r := &rows[i%len(rows)]
 		return r.Total.Mean[0] > 0, r.Total.Mean[1] > 0
 	}
-	c.judgeCounted(ms, counts, scheduled, has, nil, functionLevel, 2)
+	return &family{ms: ms, counts: counts, scheduled: scheduled, has: has, functionLevel: functionLevel, kinds: 2}
 }
 
 // ScheduledRow reports whether a function's or file's time is set by the

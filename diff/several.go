@@ -56,6 +56,10 @@ func compareSeveral(sides []Side, opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
+	r.Splits = r.pairs[0].Splits
+	for _, p := range r.pairs {
+		r.Splits = min(r.Splits, p.Splits)
+	}
 	m := merger{sides: sides, base: base, variants: variants, pairs: r.pairs}
 	r.Headline.OnCPU = m.measure(m.each(func(p *Report) *Measure { return &p.Headline.OnCPU }))
 	if r.PerWork {

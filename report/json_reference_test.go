@@ -25,10 +25,13 @@ type refJSONReport struct {
 	Unit     string `json:"unit"`
 	WorkUnit string `json:"work_unit,omitempty"`
 	// Narrowing lists the filters and window applied to every run.
-	Narrowing []string        `json:"narrowing,omitempty"`
-	Sides     []refJSONSide   `json:"sides"`
-	Base      string          `json:"base,omitempty"`
-	Headline  refJSONHeadline `json:"headline"`
+	Narrowing []string      `json:"narrowing,omitempty"`
+	Sides     []refJSONSide `json:"sides"`
+	Base      string        `json:"base,omitempty"`
+	// Correction is "splits" or "holm" with two sides or more.
+	Correction string          `json:"correction,omitempty"`
+	Splits     int             `json:"splits,omitempty"`
+	Headline   refJSONHeadline `json:"headline"`
 	// Responsiveness: absent when a run records no sample times.
 	Responsiveness *refJSONResponsiveness `json:"responsiveness,omitempty"`
 	Paths          []refJSONPath          `json:"paths"`
@@ -267,6 +270,10 @@ func writeJSONReference(w io.Writer, r *diff.Report) error {
 	out.addSides(r)
 	if len(r.Sides) > 1 {
 		out.Base = r.Sides[r.Base].Name
+		out.Correction = "holm"
+		if r.Splits > 0 {
+			out.Correction, out.Splits = "splits", r.Splits
+		}
 	}
 	out.Headline.OnCPU = refMeasureJSON(r, &r.Headline.OnCPU)
 	if r.PerWork {

@@ -405,8 +405,8 @@ func markdownLegend(v *View, sort diff.Metric) string {
 	r := v.r
 	return fmt.Sprintf("_Times are %s, the mean over runs ± its standard deviation (σ) over runs; the detail tables rank by change in %s time. "+
 		"Δshare is the change in share of %s, in percentage points. "+
-		"better/worse: the change is real at α=%g after Holm correction and exceeds %gpp and %g%%; ~: within noise; p: corrected p-value._",
-		v.Per(), sort, v.shareOf(), r.Options.Alpha, r.Options.MinDeltaPP, r.Options.MinDeltaPct)
+		"better/worse: the change is real at α=%g %s and exceeds %gpp and %g%%; ~: within noise; p: corrected p-value._",
+		v.Per(), sort, v.shareOf(), r.Options.Alpha, correction(r), r.Options.MinDeltaPP, r.Options.MinDeltaPct)
 }
 
 // EscapeMarkdown makes a name or path from a profile inert in GitHub

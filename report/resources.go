@@ -255,7 +255,7 @@ func writeTextResources(tw *textWriter, v *View) bool {
 			last = t.Step
 			title := "Resources per run, from the operating system (mean ±σ"
 			if len(v.r.Sides) > 1 {
-				title += "; change against " + termtext.Clean(v.r.Sides[v.r.Base].Name) + ", " + legendShort
+				title += "; change against " + termtext.Clean(v.r.Sides[v.r.Base].Name) + ", " + legendShort(v.r)
 			}
 			title += ")"
 			if t.Step != "" {

@@ -202,9 +202,9 @@ func severalTitle(r *diff.Report) string {
 // base's name (escaped for markdown there).
 func severalLegend(r *diff.Report, v *View, name func(string) string) string {
 	return fmt.Sprintf("Times are %s, the mean over runs; ±σ is the standard deviation over runs. "+
-		"Each variant is judged against %s, the base: better/worse/new/gone is real at α=%g after Holm correction over the rows and Bonferroni over the %d variants, and exceeds %gpp of on-CPU and %g%%; ~ is within noise. "+
+		"Each variant is judged against %s, the base: better/worse/new/gone is real at α=%g %s and Bonferroni over the %d variants, and exceeds %gpp of on-CPU and %g%%; ~ is within noise. "+
 		"σ ×N is the variant's spread over runs against the base's.",
-		v.Per(), name(r.Sides[r.Base].Name), r.Options.Alpha, len(r.Variants()), r.Options.MinDeltaPP, r.Options.MinDeltaPct)
+		v.Per(), name(r.Sides[r.Base].Name), r.Options.Alpha, severalCorrection(r), len(r.Variants()), r.Options.MinDeltaPP, r.Options.MinDeltaPct)
 }
 
 // writeTextSeveral writes a several-sides report as text.
@@ -382,4 +382,13 @@ func writeTextPhases(tw *textWriter, r *diff.Report) {
 		tw.printf("\nPhase %s (%s):\n", termtext.Clean(ph.Name), termtext.Clean(ph.Window))
 		writeTextSides(tw, NewView(ph.Report))
 	}
+}
+
+// severalCorrection says how each pair's rows were corrected (see
+// correction).
+func severalCorrection(r *diff.Report) string {
+	if r.Splits > 0 {
+		return fmt.Sprintf("corrected over each pair's rows by %d splits of its runs", r.Splits)
+	}
+	return "after Holm correction over the rows"
 }

@@ -154,12 +154,21 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 	}
 	for _, o := range of {
 		t := v.RowsTable(RowsRequest{Of: o, By: opts.Sort, Top: opts.Top, Idle: true}) // "0 for all"
-		tw.printf("\n%s by change in %s time (%s, ±σ over runs; Δshare: change in share of %s, in points; %s)\n", capitalize(count(len(t.Rows), t.Total, t.Title)), opts.Sort, v.Per(), v.shareOf(), legendShort)
+		tw.printf("\n%s by change in %s time (%s, ±σ over runs; Δshare: change in share of %s, in points; %s)\n", capitalize(count(len(t.Rows), t.Total, t.Title)), opts.Sort, v.Per(), v.shareOf(), legendShort(v.r))
 		tw.layout(&t)
 	}
 }
 
-const legendShort = "verdicts after Holm correction; ~ = within noise"
+func legendShort(r *diff.Report) string { return "verdicts " + correction(r) + "; ~ = within noise" }
+
+// correction says how a report's verdicts were corrected for its many
+// rows: over the splits of the runs (diff.Report.Splits), or by Holm.
+func correction(r *diff.Report) string {
+	if r.Splits > 0 {
+		return fmt.Sprintf("corrected over the report's rows by %d splits of the runs", r.Splits)
+	}
+	return "after Holm correction"
+}
 
 // shareOf names what Δshare is a share of: on-CPU time, or under
 // narrowing the runs' whole on-CPU time before it (see diff's wholeOnCPU).
