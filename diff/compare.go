@@ -538,9 +538,9 @@ func (c *comparison) headline(r *Report) {
 	sides := c.sides
 	r.Warnings = append(r.Warnings, sideWarnings(r.Sides, sides)...)
 	load := c.loadGap()
-	c.headlineTest = c.judgeHeadline(&r.Headline.OnCPU, slices.Repeat([]float64{1}, 2), load)
+	c.judgeHeadline(&r.Headline.OnCPU, slices.Repeat([]float64{1}, 2), load)
 	if r.PerWork {
-		c.headlineTest = c.judgeHeadline(&r.Headline.PerWork, c.scale, load)
+		c.judgeHeadline(&r.Headline.PerWork, c.scale, load)
 	}
 	r.Warnings = append(r.Warnings, stretchWarnings(c.runStretch, r.Sides)...)
 	if c.useProcess {
@@ -549,7 +549,7 @@ func (c *comparison) headline(r *Report) {
 		c.scale = slices.Repeat([]float64{1}, 2)
 		r.Headline.ProcessCPU = c.measure(func(si, ri int) float64 { return float64(sides[si].ProcessCPUNs[ri]) })
 		c.scale = unit
-		c.headlineTest = c.judgeHeadline(&r.Headline.ProcessCPU, slices.Repeat([]float64{1}, 2), 0)
+		c.judgeHeadline(&r.Headline.ProcessCPU, slices.Repeat([]float64{1}, 2), 0)
 		r.Warnings = append(r.Warnings, loadWarnings(r.Headline.OnCPU, r.Headline.ProcessCPU, r.Sides)...)
 	}
 	r.Headline.RunsNeeded = c.runsNeeded(*r.JudgedHeadline())
@@ -673,9 +673,6 @@ type comparison struct {
 	// worse): every row's share of the run then moves with it, and rows
 	// are judged on their time alone (see test).
 	wholeMoved bool
-	// headlineTest is the judged headline's test (see
-	// Report.JudgedHeadline), uncorrected.
-	headlineTest headlineTest
 	// fnIndex maps every function key met in a table to its row, and
 	// rows each table's functions (side, run, function) to theirs.
 	fnIndex map[analyze.Key]int32

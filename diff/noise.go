@@ -431,22 +431,19 @@ func holmWeighted(p, w []float64) {
 // judgeHeadline judges the headline's on-CPU change, whose runs are scaled
 // by scale per side; load is the gap between the sides' load (loadGap)
 // for sampled time, 0 for the operating system's figures.
-func (c *comparison) judgeHeadline(m *Measure, scale []float64, load float64) headlineTest {
+func (c *comparison) judgeHeadline(m *Measure, scale []float64, load float64) {
 	t := c.testHeadline(m, scale, load)
 	m.Change = change(m.Mean[0], m.Mean[1], math.NaN())
 	m.Change.P = c.family(t.p)
 	m.Change.Verdict = verdict(m.Change, c.opts, false, false, false)
 	c.needs(&m.Change, t.a, t.b, c.opts.Alpha, len(m.Runs[0]), len(m.Runs[1]))
-	return t
 }
 
 // headlineTest is a headline's test before any correction: its p-value
-// and the two sides' statistics, with what judgeHeadline was given.
+// and the two sides' statistics.
 type headlineTest struct {
-	p     float64
-	a, b  sideStats
-	scale []float64
-	load  float64
+	p    float64
+	a, b sideStats
 }
 
 // testHeadline tests a headline's change (see judgeHeadline).
@@ -457,7 +454,7 @@ func (c *comparison) testHeadline(m *Measure, scale []float64, load float64) hea
 	// show (every run of a side recorded in a busy spell is stretched
 	// alike), so it widens the test at any count of runs.
 	a, b = a.withLoad(load), b.withLoad(load)
-	return headlineTest{p: testRuns(m.Runs[0], m.Runs[1], a, b), a: a, b: b, scale: scale, load: load}
+	return headlineTest{p: testRuns(m.Runs[0], m.Runs[1], a, b), a: a, b: b}
 }
 
 // loadGap returns how far apart the two sides' samples are stretched: the
