@@ -73,9 +73,10 @@ func WriteJSONWith(w io.Writer, r *diff.Report, opts JSONOptions) error {
 		j.String(r.Sides[r.Base].Name)
 	}
 	// correction says how the rows' p-values were corrected: "splits"
-	// (the tables of packages, functions and files as one family, over
-	// splits of the runs between the sides; see docs/comparing.md) or
-	// "holm" (each table on its own); absent for one side.
+	// (the headline and the tables of packages, functions and files as
+	// one family, over splits of the runs between the sides; see
+	// docs/comparing.md) or "holm" (each table on its own, the headline
+	// alone); absent for one side.
 	// splits: how many splits, absent unless "splits".
 	if len(r.Sides) > 1 {
 		j.Key("correction")
