@@ -284,9 +284,9 @@ func (c *comparison) weighted(f *family, dst []float64) []float64 {
 }
 
 // judgePermuted judges the tables of packages, functions and files of two
-// sides as one family corrected by the splits of their runs (see the top
-// of this file), and reports whether it did; false when the runs have too
-// few splits, and nothing is judged.
+// sides, and again their judged headline, as one family corrected by the
+// splits of their runs (see the top of this file), and reports whether it
+// did; false when the runs have too few splits, and nothing is judged.
 func (c *comparison) judgePermuted(r *Report) bool {
 	na, nb := len(c.sides[0].Tables), len(c.sides[1].Tables)
 	splits, count := splitsOf(na, nb, permutationLeast/c.opts.Alpha)
