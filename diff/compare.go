@@ -280,10 +280,11 @@ type Report struct {
 	Rules      []RuleResult
 	Options    Options
 	// Splits is how many splits of the two sides' runs corrected the
-	// verdicts of the tables of packages, functions and files, as one
-	// family (see permutation.go); 0 when each table was Holm-corrected
-	// on its own (fewer runs, or one side). With several variants, the
-	// least of their pairs'.
+	// verdicts of the judged headline and the tables of packages,
+	// functions and files, as one family (see permutation.go); 0 when
+	// each table was Holm-corrected on its own and the headline judged
+	// alone (fewer runs, or one side). With several variants, the least
+	// of their pairs'.
 	Splits   int
 	Warnings []analyze.Warning
 	// pairs, for a base judged against several variants (three sides or

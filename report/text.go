@@ -159,6 +159,8 @@ func writeTextCompare(tw *textWriter, v *View, opts TextOptions) {
 	}
 }
 
+// legendShort is the legend in a table's title: how its verdicts were
+// corrected.
 func legendShort(r *diff.Report) string { return "verdicts " + correction(r) + "; ~ = within noise" }
 
 // correction says how a report's verdicts were corrected for its many
