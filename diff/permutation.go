@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -351,15 +352,7 @@ func (c *comparison) judgePermuted(r *Report) bool {
 		// minimum effect): no split can change that.
 		splits = nil
 	}
-	slices.SortStableFunc(hs, func(a, b hypothesis) int {
-		switch {
-		case a.t < b.t:
-			return -1
-		case a.t > b.t:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(hs, func(a, b hypothesis) int { return cmp.Compare(a.t, b.t) }) // finite: no NaN
 	// at[k][i] is the place of table k's row i in hs, -1 when never
 	// rejected.
 	at := make([][]int, len(tables))
